@@ -1,0 +1,1 @@
+"""The rules each step applies: one module per file of ``core/``."""

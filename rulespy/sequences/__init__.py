@@ -1,0 +1,1 @@
+"""Order of play: `sequences/` of the rules tree."""

@@ -1,0 +1,179 @@
+"""The battlefield as the rules see it: frozen data, never changed in place.
+
+Positions are in inches. A rule step that changes the game returns new state plus the events it
+caused; nothing here rolls dice or applies a rule.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from rulespy.core.ranged_weapons import Weapon
+
+
+class Cover(enum.IntEnum):
+    """Cover levels, ordered so that the higher one wins."""
+
+    NONE = 0
+    LIGHT = 1
+    HEAVY = 2
+
+
+class ModelStatus(enum.StrEnum):
+    PINNED = "pinned"
+    IMMOBILISED = "immobilised"
+    ABANDONED = "abandoned"
+
+
+class UnitStatus(enum.StrEnum):
+    SHAKEN = "shaken"
+    FLEEING = "fleeing"
+
+
+class TerrainKind(enum.StrEnum):
+    BLOCKING = "blocking"
+    LIGHT = "light"
+    HEAVY = "heavy"
+
+
+class Command(enum.StrEnum):
+    SHOOT = "shoot"
+    ADVANCE = "advance"
+    ASSAULT = "assault"
+    COVERING_FIRE = "covering_fire"
+    SNAP_FIRE = "snap_fire"
+
+
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Model:
+    id: str
+    at: Point
+    base: float = 1.0
+    ld: int = 7
+    wounds: int = 1
+    armour: int = 0
+    leader: bool = False
+    weapons: tuple[str, ...] = ()
+    status: frozenset[ModelStatus] = frozenset()
+    facing: float = 0.0
+    arc: float | None = None
+    cover: Cover | None = None
+    holds_fire: bool = False
+
+    @property
+    def radius(self) -> float:
+        return self.base / 2
+
+
+@dataclass(frozen=True)
+class Unit:
+    id: str
+    side: str
+    models: tuple[Model, ...]
+    traits: frozenset[str] = frozenset()
+    status: frozenset[UnitStatus] = frozenset()
+
+    @property
+    def leader(self) -> Model | None:
+        """The leader model while it is in play (a unit whose leader was removed is leaderless)."""
+        return next((m for m in self.models if m.leader), None)
+
+    @property
+    def swarm(self) -> bool:
+        return "swarm" in self.traits
+
+    def model(self, model_id: str) -> Model:
+        return next(m for m in self.models if m.id == model_id)
+
+    def has(self, model_id: str) -> bool:
+        return any(m.id == model_id for m in self.models)
+
+
+@dataclass(frozen=True)
+class Terrain:
+    kind: TerrainKind
+    polygon: tuple[Point, ...]
+
+
+@dataclass(frozen=True)
+class Battlefield:
+    """Every unit in play, their weapons' profiles and the terrain."""
+
+    weapons: tuple[Weapon, ...]
+    units: tuple[Unit, ...]
+    terrain: tuple[Terrain, ...] = ()
+
+    def weapon(self, name: str) -> Weapon:
+        return next(w for w in self.weapons if w.name == name)
+
+    def unit(self, unit_id: str) -> Unit:
+        return next(u for u in self.units if u.id == unit_id)
+
+    def unit_of(self, model_id: str) -> Unit:
+        return next(u for u in self.units if u.has(model_id))
+
+    def model(self, model_id: str) -> Model:
+        return self.unit_of(model_id).model(model_id)
+
+    def models(self) -> Iterator[Model]:
+        for unit in self.units:
+            yield from unit.models
+
+    def enemies_of(self, unit: Unit) -> tuple[Unit, ...]:
+        return tuple(u for u in self.units if u.side != unit.side)
+
+    def without(self, removed: frozenset[str]) -> Battlefield:
+        """The battlefield once the models in ``removed`` have left play."""
+        if not removed:
+            return self
+        units = tuple(
+            replace(u, models=tuple(m for m in u.models if m.id not in removed)) for u in self.units
+        )
+        return replace(self, units=units)
+
+
+@dataclass(frozen=True)
+class TargetDeclaration:
+    """One declared target. With neither ``models`` nor ``weapons`` it takes every weapon not declared elsewhere.
+
+    ``weapons`` holds ``(model id, weapon name)`` pairs (written ``r2/lance`` in a scenario).
+    """
+
+    unit: str
+    mark: str
+    models: tuple[str, ...] | None = None
+    weapons: tuple[tuple[str, str], ...] | None = None
+
+
+@dataclass(frozen=True)
+class AttackDeclaration:
+    unit: str
+    command: Command
+    targets: tuple[TargetDeclaration, ...]
+
+
+@dataclass(frozen=True)
+class ResponseDeclaration:
+    """A responding command by the first target's unit (Snap Fire), shooting back at the attacker."""
+
+    command: Command
+    mark: str
+
+
+@dataclass(frozen=True)
+class Scenario:
+    battlefield: Battlefield
+    attack: AttackDeclaration
+    response: ResponseDeclaration | None = None
+    dice: tuple[int, ...] | None = None
+    seed: int | None = None
+    description: str | None = None
+    expect: Any = field(default=None, compare=False, hash=False)
+    path: str | None = field(default=None, compare=False, hash=False)
+    dice_line: int | None = field(default=None, compare=False, hash=False)

@@ -1,0 +1,1 @@
+"""Order of play: `timing/` of the rules tree."""
