@@ -1,0 +1,52 @@
+"""The ``rulespy`` command line: one sub-command a module, imported only when it runs.
+
+Each sub-command module defines ``add_arguments(parser)`` and ``run(args) -> int``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+COMMANDS = {
+    "check": "checks the rules repository: links, anchors, file mentions, ownership, navigation",
+    "resolve": "resolves a scenario's attack and prints a rule-cited account",
+    "odds": "prints the exact outcome probabilities of a scenario's attack",
+    "coverage": "lists, for each rule, the code that implements it and the examples that prove it",
+    "diff": "lists the scenarios and examples whose outcome changed since a git revision",
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="rulespy", description="VoidSiege rules: checks and engine.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    parsers = {name: sub.add_parser(name, help=text, description=text) for name, text in COMMANDS.items()}
+    argv = sys.argv[1:] if argv is None else argv
+    chosen = next((a for a in argv if not a.startswith("-")), None)
+    if chosen in parsers:
+        module = _module(chosen)
+        if module is not None:
+            module.add_arguments(parsers[chosen])
+    args = parser.parse_args(argv)
+    module = _module(args.command)
+    if module is None:
+        print(f"rulespy {args.command}: not available in this version", file=sys.stderr)
+        return 2
+    try:
+        return int(module.run(args))
+    except KeyboardInterrupt:
+        return 130
+
+
+def _module(name: str):  # type: ignore[no-untyped-def]
+    try:
+        return importlib.import_module(f"rulespy.cli.{name}")
+    except ModuleNotFoundError as error:
+        if error.name == f"rulespy.cli.{name}":
+            return None
+        raise
+
+
+def entry() -> None:
+    sys.exit(main())
