@@ -1,0 +1,185 @@
+"""Line of Sight: fire arcs and blocking terrain, plus the polygon geometry they share with cover.
+
+Rule: core/line_of_sight.md#line-of-sight
+
+Boundary decisions (all with the tolerance ``EPSILON`` of core/measuring.md, 1e-9 inch):
+
+* A sight line is blocked only where it passes through the *interior* of a blocking polygon. Touching a
+  vertex, touching an edge, or running along an edge does not block. A sight line that dips into the
+  interior by no more than the tolerance does not block either.
+* A model whose centre is strictly inside a blocking polygon can neither see nor be seen along any line
+  that leaves through that interior (the first stretch of the line is inside); a centre on the polygon's
+  boundary is outside it.
+* Models never block sight. A point (model centre) at the viewer's own centre is inside its fire arc.
+* The fire arc includes its two boundary rays: a centre within 1e-9 inch of a boundary ray is inside.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+
+from rulespy.core.measuring import EPSILON
+from rulespy.state import Model, Point, Terrain, TerrainKind, Unit
+
+Polygon = tuple[Point, ...]
+
+
+def _edges(polygon: Polygon) -> Iterator[tuple[Point, Point]]:
+    """The polygon's edges, closing it (a repeated first vertex at the end is harmless)."""
+    count = len(polygon)
+    for i in range(count):
+        yield polygon[i], polygon[(i + 1) % count]
+
+
+def _point_segment_distance(p: Point, a: Point, b: Point) -> float:
+    ax, ay = a
+    dx, dy = b[0] - ax, b[1] - ay
+    length2 = dx * dx + dy * dy
+    if length2 == 0.0:
+        return math.hypot(p[0] - ax, p[1] - ay)
+    t = max(0.0, min(1.0, ((p[0] - ax) * dx + (p[1] - ay) * dy) / length2))
+    return math.hypot(p[0] - (ax + t * dx), p[1] - (ay + t * dy))
+
+
+def on_boundary(point: Point, polygon: Polygon) -> bool:
+    """Whether ``point`` lies on the polygon's boundary (within the tolerance)."""
+    return any(_point_segment_distance(point, a, b) <= EPSILON for a, b in _edges(polygon))
+
+
+def _crossings_odd(point: Point, polygon: Polygon) -> bool:
+    """Even-odd ray casting; only meaningful for a point not on the boundary."""
+    x, y = point
+    inside = False
+    for (xi, yi), (xj, yj) in _edges(polygon):
+        if (yi > y) != (yj > y):
+            x_cross = xi + (y - yi) * (xj - xi) / (yj - yi)
+            if x < x_cross:
+                inside = not inside
+    return inside
+
+
+def point_in_polygon(point: Point, polygon: Polygon) -> bool:
+    """Whether ``point`` is inside the polygon, its boundary counting as inside (used by cover).
+
+    Rule: core/cover.md#cover
+    """
+    return on_boundary(point, polygon) or _crossings_odd(point, polygon)
+
+
+def strictly_inside(point: Point, polygon: Polygon) -> bool:
+    """Whether ``point`` is in the polygon's interior: inside, farther than the tolerance from the boundary.
+
+    Rule: core/line_of_sight.md#blocking-terrain
+    """
+    return not on_boundary(point, polygon) and _crossings_odd(point, polygon)
+
+
+def _cross(o: Point, p: Point, q: Point) -> float:
+    return (p[0] - o[0]) * (q[1] - o[1]) - (p[1] - o[1]) * (q[0] - o[0])
+
+
+def _breakpoints(a: Point, b: Point, polygon: Polygon) -> list[float]:
+    """Parameters along ``a``-``b`` (0 to 1) where the segment may enter or leave the polygon.
+
+    Between two consecutive breakpoints the segment cannot cross the boundary, so the stretch is wholly
+    interior, wholly exterior or on the boundary; testing its midpoint decides it. Extra breakpoints are
+    harmless, so every vertex's projection is added as well as every edge crossing.
+    """
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length2 = dx * dx + dy * dy
+    points = {0.0, 1.0}
+    for v in polygon:
+        t = ((v[0] - a[0]) * dx + (v[1] - a[1]) * dy) / length2
+        points.add(max(0.0, min(1.0, t)))
+    for p, q in _edges(polygon):
+        ex, ey = q[0] - p[0], q[1] - p[1]
+        denom = dx * ey - dy * ex
+        if abs(denom) <= 1e-15 * max(length2, ex * ex + ey * ey, 1.0):
+            continue  # parallel: the vertex projections above already bound any shared stretch
+        t = ((p[0] - a[0]) * ey - (p[1] - a[1]) * ex) / denom
+        u = ((p[0] - a[0]) * dy - (p[1] - a[1]) * dx) / denom
+        if -1e-12 <= u <= 1 + 1e-12:
+            points.add(max(0.0, min(1.0, t)))
+    return sorted(points)
+
+
+def segment_crosses_interior(a: Point, b: Point, polygon: Polygon) -> bool:
+    """Whether the segment ``a``-``b`` passes through the interior of ``polygon``.
+
+    Rule: core/line_of_sight.md#blocking-terrain
+
+    Touching a vertex or an edge, or running along an edge, is not passing through the interior.
+    """
+    if len(polygon) < 3:
+        return False
+    if a == b:
+        return strictly_inside(a, polygon)
+    ts = _breakpoints(a, b, polygon)
+    for t0, t1 in zip(ts, ts[1:], strict=False):
+        if t1 - t0 <= 0.0:
+            continue
+        mid = (t0 + t1) / 2
+        if strictly_inside((a[0] + mid * (b[0] - a[0]), a[1] + mid * (b[1] - a[1])), polygon):
+            return True
+    return False
+
+
+def segment_blocked(a: Point, b: Point, terrain: tuple[Terrain, ...]) -> bool:
+    """Whether the sight line ``a``-``b`` passes through the interior of any blocking terrain polygon.
+
+    Rule: core/line_of_sight.md#blocking-terrain
+
+    Only terrain of kind ``blocking`` blocks; light and heavy cover never block sight. Touching an edge or
+    a vertex, or running along an edge, does not block (see the module docstring for every boundary case).
+    """
+    return any(
+        t.kind is TerrainKind.BLOCKING and segment_crosses_interior(a, b, t.polygon) for t in terrain
+    )
+
+
+def _near_ray(v: Point, angle_deg: float) -> bool:
+    """Whether the offset ``v`` lies within the tolerance of the ray leaving the origin at ``angle_deg``."""
+    rad = math.radians(angle_deg)
+    cx, cy = math.cos(rad), math.sin(rad)
+    along = v[0] * cx + v[1] * cy
+    return along >= -EPSILON and abs(cx * v[1] - cy * v[0]) <= EPSILON
+
+
+def in_fire_arc(viewer: Model, point: Point) -> bool:
+    """Whether ``point`` lies inside the viewer's fire arc: within +-arc/2 degrees of its facing.
+
+    Rule: core/line_of_sight.md#fire-arc
+
+    A model without an arc (or with an arc of 360 degrees or more) sees all round. Facing is in degrees,
+    0 along +x, counter-clockwise. The boundary rays are inside (within 1e-9 inch); the viewer's own
+    centre is inside.
+    """
+    arc = viewer.arc
+    if arc is None or arc >= 360.0:
+        return True
+    v = (point[0] - viewer.at[0], point[1] - viewer.at[1])
+    if math.hypot(*v) <= EPSILON:
+        return True
+    bearing = math.degrees(math.atan2(v[1], v[0]))
+    offset = (bearing - viewer.facing + 180.0) % 360.0 - 180.0
+    if abs(offset) <= arc / 2:
+        return True
+    return _near_ray(v, viewer.facing + arc / 2) or _near_ray(v, viewer.facing - arc / 2)
+
+
+def sees(viewer: Model, target: Model, terrain: tuple[Terrain, ...]) -> bool:
+    """Line of Sight from ``viewer`` to ``target``: the target's centre is in the viewer's fire arc and the
+    segment between the centres passes through no blocking terrain interior. Models never block.
+
+    Rule: core/line_of_sight.md#line-of-sight
+    """
+    return in_fire_arc(viewer, target.at) and not segment_blocked(viewer.at, target.at, terrain)
+
+
+def sees_unit(viewer: Model, unit: Unit, terrain: tuple[Terrain, ...]) -> bool:
+    """A model sees a unit if it sees at least one of the unit's models in play.
+
+    Rule: core/line_of_sight.md#line-of-sight
+    """
+    return any(sees(viewer, model, terrain) for model in unit.models)

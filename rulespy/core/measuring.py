@@ -1,0 +1,79 @@
+"""Measuring: distances between models and units, with base sizes and a fixed tolerance.
+
+Rule: core/measuring.md#distance
+
+Every distance here is in inches, from base edge to base edge. Comparisons use ``EPSILON`` so that a
+distance computed as 5.999999999999 still counts as "within 6".
+"""
+
+from __future__ import annotations
+
+import math
+
+from rulespy.state import Model, Point, Unit
+
+EPSILON = 1e-9
+"""Tolerance of every comparison of lengths, in inches (brief section 3)."""
+
+
+def centre_distance(a: Point, b: Point) -> float:
+    """The straight distance between two points (model centres)."""
+    return math.hypot(b[0] - a[0], b[1] - a[1])
+
+
+def distance(a: Model, b: Model) -> float:
+    """Distance between two models: centre to centre minus both base radii, never below 0.
+
+    Rule: core/measuring.md#distance
+
+    Overlapping or touching bases are at distance 0.
+    """
+    return max(centre_distance(a.at, b.at) - a.radius - b.radius, 0.0)
+
+
+def within(a: Model, b: Model, inches: float) -> bool:
+    """Whether ``b`` is within ``inches`` of ``a``: the distance is <= ``inches`` (plus the tolerance).
+
+    Rule: core/measuring.md#within
+
+    Boundary: a model exactly ``inches`` away is within.
+    """
+    return distance(a, b) <= inches + EPSILON
+
+
+def farther_than(a: Model, b: Model, inches: float) -> bool:
+    """Whether ``b`` is farther than ``inches`` from ``a``: exactly the models that are not within.
+
+    Rule: core/measuring.md#within
+
+    Boundary: a model exactly ``inches`` away is not farther (used by Minimum Range N).
+    """
+    return not within(a, b, inches)
+
+
+def range_to_unit(model: Model, unit: Unit) -> float:
+    """Range from a model to a unit: the distance to the unit's closest model, seen or not.
+
+    Rule: core/measuring.md#range-to-a-unit
+
+    A unit with no model in play is at ``math.inf``.
+    """
+    return min((distance(model, other) for other in unit.models), default=math.inf)
+
+
+def unit_within_range(model: Model, unit: Unit, inches: float) -> bool:
+    """Whether the range from ``model`` to ``unit`` is <= ``inches`` (with the tolerance).
+
+    Rule: core/measuring.md#range-to-a-unit
+    """
+    return range_to_unit(model, unit) <= inches + EPSILON
+
+
+def distance_between_units(a: Unit, b: Unit) -> float:
+    """Distance between two units: the smallest distance between a model of one and a model of the other.
+
+    Rule: core/measuring.md#distance-between-units
+
+    ``math.inf`` if either unit has no model in play.
+    """
+    return min((range_to_unit(model, b) for model in a.models), default=math.inf)

@@ -1,0 +1,73 @@
+"""Statuses derived from the battlefield, and the ones that stop a unit shooting.
+
+Rule: core/statuses.md#statuses
+
+Engaged is never declared: it is worked out from positions each time it is asked.
+"""
+
+from __future__ import annotations
+
+from rulespy.core.measuring import within
+from rulespy.errors import IllegalDeclaration
+from rulespy.state import Battlefield, Model, ModelStatus, Unit, UnitStatus
+
+ENGAGEMENT_RANGE = 1.0
+"""Models within this many inches of each other engage their units (brief section 3)."""
+
+
+def engaged(a: Unit, b: Unit) -> bool:
+    """Whether two different units are Engaged: any model of one within 1" of any model of the other.
+
+    Rule: core/statuses.md#engaged
+
+    A unit is never Engaged with itself. Sides are not looked at here: the rules only ever ask whether a
+    unit is Engaged with an enemy, or with a unit friendly to the shooter. Boundary: exactly 1" engages.
+    """
+    if a.id == b.id:
+        return False
+    return any(within(m, n, ENGAGEMENT_RANGE) for m in a.models for n in b.models)
+
+
+def engaged_with_enemy(model: Model, bf: Battlefield, side: str) -> bool:
+    """Whether ``model`` (of ``side``) is within 1" of any enemy model in play.
+
+    Rule: core/statuses.md#engaged
+    """
+    enemies = (other for unit in bf.units if unit.side != side for other in unit.models)
+    return any(within(model, other, ENGAGEMENT_RANGE) for other in enemies)
+
+
+def is_pinned(model: Model) -> bool:
+    """Rule: core/statuses.md#pinned"""
+    return ModelStatus.PINNED in model.status
+
+
+def is_immobilised(model: Model) -> bool:
+    """Rule: core/statuses.md#immobilised"""
+    return ModelStatus.IMMOBILISED in model.status
+
+
+def is_abandoned(model: Model) -> bool:
+    """An Abandoned model stays in play but never fires.
+
+    Rule: core/statuses.md#abandoned
+    """
+    return ModelStatus.ABANDONED in model.status
+
+
+def check_may_shoot(unit: Unit) -> None:
+    """Refuse a shooting attack by a Shaken or Fleeing unit (Shaken is checked first).
+
+    Rule: core/statuses.md#shaken
+    Rule: core/statuses.md#fleeing
+    """
+    if UnitStatus.SHAKEN in unit.status:
+        raise IllegalDeclaration(
+            "core/statuses.md#shaken",
+            f"unit {unit.id!r} is Shaken and cannot make a shooting attack (Shaken, core/statuses.md)",
+        )
+    if UnitStatus.FLEEING in unit.status:
+        raise IllegalDeclaration(
+            "core/statuses.md#fleeing",
+            f"unit {unit.id!r} is Fleeing and cannot make a shooting attack (Fleeing, core/statuses.md)",
+        )
