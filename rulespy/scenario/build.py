@@ -1,0 +1,437 @@
+"""From the located tree to the frozen ``rulespy.state.Scenario``, checking every name and id.
+
+Form only: a well-formed scenario may still declare an illegal attack, which the engine refuses later
+(exit 1). Everything here is malformed input (exit 2) with the line of the offending key or value.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from rulespy.core.ranged_weapons import Weapon
+from rulespy.errors import InvalidInput
+from rulespy.scenario import schema as s
+from rulespy.scenario.yamlnodes import Map, Node, Scalar, plain
+from rulespy.state import (
+    AttackDeclaration,
+    Battlefield,
+    Command,
+    Cover,
+    Model,
+    ModelStatus,
+    ResponseDeclaration,
+    Scenario,
+    TargetDeclaration,
+    Terrain,
+    TerrainKind,
+    Unit,
+    UnitStatus,
+)
+
+MAX_MODELS = 10_000
+"""The most models a scenario may hold."""
+MAX_TOTAL_DICE = 10_000
+"""The most Target Lock dice all the scenario's models together may carry (one volley of each weapon)."""
+
+WEAPON_TRAITS = ("assault", "heavy", "pinning", "precise", "critical N", "minimum range N")
+UNIT_TRAITS = ("swarm",)
+ATTACK_COMMANDS = ("shoot", "advance", "assault", "covering_fire")
+_CRITICAL = re.compile(r"critical\s+(\S+)")
+_MINIMUM = re.compile(r"minimum\s+range\s+(\S+)")
+
+
+@dataclass
+class _Ids:
+    """Every unit and model id seen so far, with its line, and which unit each model belongs to."""
+
+    lines: dict[str, int] = field(default_factory=dict)
+    unit_of: dict[str, str] = field(default_factory=dict)
+    models_of: dict[str, list[str]] = field(default_factory=dict)
+    carried: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+
+def build(root: Node, path: str) -> Scenario:
+    """The scenario the tree describes; raises InvalidInput for anything malformed."""
+    top = s.Fields(root, "the scenario", path, s.TOP_KEYS, required=("units", "attack"))
+    weapons = _weapons(top) if top.has("weapons") else {}
+    ids = _Ids()
+    units = _units(top, weapons, ids)
+    terrain = _terrain(top) if top.has("terrain") else ()
+    attack = _attack(top, ids)
+    response = _response(top, attack, ids) if top.has("response") else None
+    dice, seed, dice_line = _dice(top)
+    description = top.text("description") if top.has("description") else None
+    expect = plain(top.node("expect")) if top.has("expect") else None
+    return Scenario(
+        battlefield=Battlefield(tuple(weapons.values()), units, terrain),
+        attack=attack,
+        response=response,
+        dice=dice,
+        seed=seed,
+        description=description,
+        expect=expect,
+        path=path,
+        dice_line=dice_line,
+    )
+
+
+def _weapons(top: s.Fields) -> dict[str, Weapon]:
+    table = s.expect_map(top.node("weapons"), "'weapons' (weapon name: profile)", top.path)
+    weapons: dict[str, Weapon] = {}
+    for name, entry in table.entries.items():
+        what = f"weapon {name!r}"
+        f = s.Fields(entry.value, what, top.path, s.WEAPON_KEYS, required=("range", "dice", "lock", "damage"))
+        traits = _weapon_traits(f) if f.has("traits") else {}
+        weapons[name] = Weapon(
+            name=name,
+            range=f.number("range", 0.0, 0.0, s.MAX_COORDINATE, low_open=True),
+            dice=f.integer("dice", 1, 1, s.MAX_DICE),
+            lock=f.integer("lock", 4, 2, 6),
+            damage=f.integer("damage", 1, 1, s.MAX_WOUNDS),
+            **traits,  # type: ignore[arg-type]
+        )
+    return weapons
+
+
+def _weapon_traits(f: s.Fields) -> dict[str, object]:
+    traits: dict[str, object] = {}
+    for item in f.seq("traits").items:
+        value: object
+        text = " ".join(s.text_of(item, f"a trait of {f.what}", f.path).split())
+        critical, minimum = _CRITICAL.fullmatch(text), _MINIMUM.fullmatch(text)
+        if text in ("assault", "heavy", "pinning", "precise"):
+            key, value = text, True
+        elif critical:
+            key, value = "critical", _trait_number(critical.group(1), item, f, "critical N", integer=True)
+        elif minimum:
+            key, value = "minimum_range", _trait_number(minimum.group(1), item, f, "minimum range N")
+        else:
+            raise InvalidInput(
+                f"unknown trait {text!r} of {f.what}{s.suggest(text, WEAPON_TRAITS)}; "
+                f"known traits: {', '.join(WEAPON_TRAITS)}",
+                item.line,
+                f.path,
+            )
+        if key in traits:
+            raise InvalidInput(f"{f.what} has the trait {text!r} more than once", item.line, f.path)
+        traits[key] = value
+    return traits
+
+
+def _trait_number(raw: str, item: Node, f: s.Fields, trait: str, integer: bool = False) -> float | int:
+    try:
+        number = float(raw) if not integer else int(raw)
+    except ValueError:
+        kind = "a whole number" if integer else "a number"
+        raise InvalidInput(
+            f"N of {trait!r} on {f.what} must be {kind}, not {raw!r}", item.line, f.path
+        ) from None
+    node = Scalar(number, item.line)
+    if integer:
+        return s.integer_of(node, f"N of 'critical N' on {f.what}", f.path, 2, 6)
+    return s.number_of(node, f"N of 'minimum range N' on {f.what}", f.path, 0.0, s.MAX_COORDINATE)
+
+
+def _new_id(node: Node, what: str, f: s.Fields, ids: _Ids) -> str:
+    name = s.text_of(node, what, f.path)
+    if name in ids.lines:
+        raise InvalidInput(
+            f"duplicate id {name!r}: ids of units and models are unique (first on line {ids.lines[name]})",
+            node.line,
+            f.path,
+        )
+    ids.lines[name] = node.line
+    return name
+
+
+def _units(top: s.Fields, weapons: dict[str, Weapon], ids: _Ids) -> tuple[Unit, ...]:
+    units: list[Unit] = []
+    items = top.seq("units").items
+    if not items:
+        raise InvalidInput("'units' is empty: a scenario needs its units", top.key_line("units"), top.path)
+    count = 0
+    for item in items:
+        f = s.Fields(item, "a unit", top.path, s.UNIT_KEYS, required=("id", "side", "models"))
+        unit_id = _new_id(f.node("id"), "the id of a unit", f, ids)
+        f.what = f"unit {unit_id!r}"
+        traits = [name for name, _ in _choices(f, "traits", UNIT_TRAITS, "unit trait")]
+        status = [
+            UnitStatus(name) for name, _ in _choices(f, "status", [u.value for u in UnitStatus], "status")
+        ]
+        model_nodes = f.seq("models").items
+        if not model_nodes:
+            raise InvalidInput(f"{f.what} has no models", f.key_line("models"), f.path)
+        count += len(model_nodes)
+        if count > MAX_MODELS:
+            raise InvalidInput(
+                f"the scenario has more than {MAX_MODELS:,} models", f.key_line("models"), f.path
+            )
+        models = tuple(_model(node, unit_id, weapons, ids, f.path) for node in model_nodes)
+        _one_leader(unit_id, models, model_nodes, f.path)
+        units.append(Unit(unit_id, f.text("side"), models, frozenset(traits), frozenset(status)))
+    total = sum(weapons[w].dice for unit in units for model in unit.models for w in model.weapons)
+    if total > MAX_TOTAL_DICE:
+        raise InvalidInput(
+            f"the models carry {total:,} Target Lock dice in all; at most {MAX_TOTAL_DICE:,} are supported",
+            top.key_line("units"),
+            top.path,
+        )
+    return tuple(units)
+
+
+def _one_leader(unit_id: str, models: tuple[Model, ...], nodes: tuple[Node, ...], path: str) -> None:
+    leaders = [(model, node) for model, node in zip(models, nodes, strict=True) if model.leader]
+    if len(leaders) > 1:
+        (first, _), (second, node) = leaders[0], leaders[1]
+        assert isinstance(node, Map)
+        raise InvalidInput(
+            f"unit {unit_id!r} has two leaders, {first.id!r} and {second.id!r}: at most one is allowed",
+            node.entries["leader"].key_line,
+            path,
+        )
+
+
+def _choices(f: s.Fields, key: str, choices: list[str] | tuple[str, ...], what: str) -> list[tuple[str, int]]:
+    found = f.names(key, what)
+    for name, line in found:
+        if name not in choices:
+            hint = _status_hint(name)
+            raise InvalidInput(
+                f"unknown {what} {name!r} in {f.label(key)}{s.suggest(name, choices)}{hint}; "
+                f"allowed: {', '.join(choices) or 'none'}",
+                line,
+                f.path,
+            )
+    return found
+
+
+def _status_hint(name: str) -> str:
+    if name == "engaged":
+        return " (Engaged is found from positions, never declared)"
+    if name in (u.value for u in UnitStatus):
+        return f" ({name} is a unit status: give it in the unit's 'status')"
+    if name in (m.value for m in ModelStatus):
+        return f" ({name} is a model status: give it in the model's 'status')"
+    return ""
+
+
+def _model(node: Node, unit_id: str, weapons: dict[str, Weapon], ids: _Ids, path: str) -> Model:
+    f = s.Fields(node, f"a model of unit {unit_id!r}", path, s.MODEL_KEYS, required=("id", "at"))
+    model_id = _new_id(f.node("id"), "the id of a model", f, ids)
+    if "/" in model_id:
+        raise InvalidInput(f"model id {model_id!r} must not contain '/'", f.node("id").line, path)
+    ids.unit_of[model_id] = unit_id
+    ids.models_of.setdefault(unit_id, []).append(model_id)
+    f.what = f"model {model_id!r}"
+    carried = f.names("weapons", "weapon")
+    for name, line in carried:
+        if name not in weapons:
+            raise InvalidInput(
+                f"unknown weapon {name!r} carried by {f.what}{s.suggest(name, weapons)}", line, path
+            )
+    ids.carried[model_id] = tuple(name for name, _ in carried)
+    statuses = _choices(f, "status", [m.value for m in ModelStatus], "status")
+    cover = Cover[f.choice("cover", ("none", "light", "heavy")).upper()] if f.has("cover") else None
+    arc = f.number("arc", 360.0, 0.0, 360.0, low_open=True) if f.has("arc") else None
+    return Model(
+        id=model_id,
+        at=s.point_of(f.node("at"), f.label("at"), path),
+        base=f.number("base", 1.0, 0.0, s.MAX_COORDINATE, low_open=True),
+        ld=f.integer("ld", 7, 2, 12),
+        wounds=f.integer("wounds", 1, 1, s.MAX_WOUNDS),
+        armour=f.integer("armour", 0, 0, 3),
+        leader=f.boolean("leader", False),
+        weapons=tuple(name for name, _ in carried),
+        status=frozenset(ModelStatus(name) for name, _ in statuses),
+        facing=f.number("facing", 0.0, -s.MAX_COORDINATE, s.MAX_COORDINATE),
+        arc=arc,
+        cover=cover,
+        holds_fire=f.boolean("holds_fire", False),
+    )
+
+
+def _terrain(top: s.Fields) -> tuple[Terrain, ...]:
+    pieces = []
+    for item in top.seq("terrain").items:
+        f = s.Fields(item, "a terrain piece", top.path, s.TERRAIN_KEYS, required=("kind", "polygon"))
+        kind = TerrainKind(f.choice("kind", [k.value for k in TerrainKind]))
+        corners = f.seq("polygon").items
+        if len(corners) < 3:
+            raise InvalidInput(
+                f"the polygon of a terrain piece needs at least 3 points, not {len(corners)}",
+                f.node("polygon").line,
+                top.path,
+            )
+        polygon = tuple(s.point_of(c, "a corner of a terrain polygon", top.path) for c in corners)
+        pieces.append(Terrain(kind, polygon))
+    return tuple(pieces)
+
+
+def _unit_ref(node: Node, what: str, f: s.Fields, ids: _Ids) -> str:
+    name = s.text_of(node, what, f.path)
+    if name not in ids.models_of:
+        hint = f" ({name!r} is a model of unit {ids.unit_of[name]!r})" if name in ids.unit_of else ""
+        raise InvalidInput(
+            f"unknown unit {name!r} in {what}{s.suggest(name, ids.models_of)}{hint}", node.line, f.path
+        )
+    return name
+
+
+def _model_ref(node: Node, what: str, unit_id: str, f: s.Fields, ids: _Ids) -> str:
+    name = s.text_of(node, what, f.path)
+    if ids.unit_of.get(name) != unit_id:
+        own = ids.models_of[unit_id]
+        where = f" ({name!r} is a model of unit {ids.unit_of[name]!r})" if name in ids.unit_of else ""
+        raise InvalidInput(
+            f"{what} {name!r} is not a model of unit {unit_id!r}{s.suggest(name, own)}{where}",
+            node.line,
+            f.path,
+        )
+    return name
+
+
+def _attack(top: s.Fields, ids: _Ids) -> AttackDeclaration:
+    f = s.Fields(
+        top.node("attack"), "the attack", top.path, s.ATTACK_KEYS, required=("unit", "command", "targets")
+    )
+    unit_id = _unit_ref(f.node("unit"), "the attacking unit", f, ids)
+    command_node = f.node("command")
+    if isinstance(command_node, Scalar) and command_node.value == "snap_fire":
+        raise InvalidInput(
+            "snap_fire is a responding command: declare it under 'response', not as the attack",
+            command_node.line,
+            f.path,
+        )
+    command = Command(f.choice("command", ATTACK_COMMANDS))
+    items = f.seq("targets").items
+    if not items:
+        raise InvalidInput("the attack declares no targets", f.node("targets").line, f.path)
+    declared: dict[str, tuple[int, int]] = {}  # "model" or "model/weapon" -> (target number, line)
+    open_target: int | None = None
+    targets = []
+    for number, item in enumerate(items, start=1):
+        target = _target(item, number, unit_id, f, ids, declared)
+        if target.models is None and target.weapons is None:
+            if open_target is not None:
+                raise InvalidInput(
+                    f"targets {open_target} and {number} both leave out 'models' and 'weapons': "
+                    "at most one target may take every weapon not declared elsewhere",
+                    item.line,
+                    f.path,
+                )
+            open_target = number
+        targets.append(target)
+    return AttackDeclaration(unit_id, command, tuple(targets))
+
+
+def _target(
+    node: Node, number: int, attacker: str, attack: s.Fields, ids: _Ids, declared: dict[str, tuple[int, int]]
+) -> TargetDeclaration:
+    path = attack.path
+    f = s.Fields(node, f"target {number}", path, s.TARGET_KEYS, required=("unit", "mark"))
+    unit_id = _unit_ref(f.node("unit"), f"the unit of target {number}", f, ids)
+    mark = _model_ref(f.node("mark"), f"the mark of target {number}", unit_id, f, ids)
+    models = weapons = None
+    if f.has("models"):
+        models = []
+        for item in f.seq("models").items:
+            model = _model_ref(item, f"a model firing at target {number}", attacker, f, ids)
+            _declare(model, number, item.line, declared, path)
+            models.append(model)
+    if f.has("weapons"):
+        weapons = []
+        for item in f.seq("weapons").items:
+            pair = s.text_of(item, f"a weapon firing at target {number}", path)
+            model_id, slash, weapon = pair.partition("/")
+            if not slash:
+                raise InvalidInput(
+                    f"a weapon firing at target {number} is written MODEL/WEAPON, such as r2/lance, "
+                    f"not {pair!r}",
+                    item.line,
+                    path,
+                )
+            _model_ref(Scalar(model_id, item.line), f"the model of {pair!r}", attacker, f, ids)
+            _check_carried(model_id, weapon, item.line, ids, path)
+            _declare(model_id, number, item.line, declared, path, weapon)
+            weapons.append((model_id, weapon))
+    return TargetDeclaration(
+        unit_id,
+        mark,
+        tuple(models) if models is not None else None,
+        tuple(weapons) if weapons is not None else None,
+    )
+
+
+def _check_carried(model_id: str, weapon: str, line: int, ids: _Ids, path: str) -> None:
+    carried = ids.carried[model_id]
+    if weapon not in carried:
+        raise InvalidInput(
+            f"model {model_id!r} carries no weapon {weapon!r}{s.suggest(weapon, carried)}; "
+            f"it carries: {', '.join(carried) or 'nothing'}",
+            line,
+            path,
+        )
+
+
+def _declare(
+    model: str, number: int, line: int, declared: dict[str, tuple[int, int]], path: str, weapon: str = ""
+) -> None:
+    keys = [f"{model}/{weapon}", model] if weapon else [model]
+    clashes = [declared[k] for k in keys if k in declared]
+    if not weapon:
+        clashes += [v for k, v in declared.items() if k.startswith(model + "/")]
+    if clashes:
+        other, first_line = clashes[0]
+        what = f"{model}/{weapon}" if weapon else f"model {model!r}"
+        raise InvalidInput(
+            f"{what} is declared at target {other} (line {first_line}) and again at target {number}: "
+            "each weapon fires at one target",
+            line,
+            path,
+        )
+    declared[keys[0]] = (number, line)
+
+
+def _response(top: s.Fields, attack: AttackDeclaration, ids: _Ids) -> ResponseDeclaration:
+    f = s.Fields(
+        top.node("response"), "the response", top.path, s.RESPONSE_KEYS, required=("command", "mark")
+    )
+    command = Command(f.choice("command", ("snap_fire",)))
+    mark = _model_ref(f.node("mark"), "the mark of the response", attack.unit, f, ids)
+    return ResponseDeclaration(command, mark)
+
+
+def _dice(top: s.Fields) -> tuple[tuple[int, ...] | None, int | None, int | None]:
+    dice = seed = line = None
+    if top.has("dice"):
+        line = top.key_line("dice")
+        faces = []
+        for item in top.seq("dice").items:
+            value = item.value if isinstance(item, Scalar) else None
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise InvalidInput(
+                    f"a scripted die must be a whole number, not {s.kind(item)}", item.line, top.path
+                )
+            faces.append(value)
+        dice = tuple(faces)
+    if top.has("seed"):
+        seed = s.integer_of(top.node("seed"), "'seed'", top.path, -(2**63), 2**63)
+        line = line or top.key_line("seed")
+    return dice, seed, line
+
+
+def require_dice_source(scenario: Scenario) -> None:
+    """``resolve`` needs exactly one of ``dice`` and ``seed`` (``odds`` ignores both)."""
+    where = scenario.path or "<scenario>"
+    if scenario.dice is not None and scenario.seed is not None:
+        raise InvalidInput(
+            "the scenario gives both 'dice' and 'seed': resolve needs exactly one", scenario.dice_line, where
+        )
+    if scenario.dice is None and scenario.seed is None:
+        raise InvalidInput(
+            "the scenario gives neither 'dice' (scripted dice such as [6, 2, 5]) nor 'seed': "
+            "resolve needs one",
+            1,
+            where,
+        )

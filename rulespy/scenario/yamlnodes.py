@@ -1,0 +1,167 @@
+"""YAML text to a small tree of located values: every value and every mapping key knows its line.
+
+Only plain YAML data is accepted (mappings, sequences, strings, numbers, booleans, null): the text is
+composed with ``yaml.SafeLoader`` and any other tag (``!!python/object`` and friends) is refused with
+its line. Duplicate mapping keys, which ``yaml.safe_load`` silently accepts, are refused too. Aliases
+are followed, but the tree they expand to is capped, as are the text's size and its nesting depth, so
+that no document can hang or crash the loader.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+from rulespy.errors import InvalidInput
+
+MAX_BYTES = 1_000_000
+"""The largest scenario text accepted (1 MB)."""
+MAX_NODES = 500_000
+"""The most values a document may expand to, aliases included."""
+MAX_DEPTH = 64
+"""The deepest nesting of mappings and sequences accepted."""
+
+_TAG = "tag:yaml.org,2002:"
+_SCALAR_TAGS = {_TAG + name for name in ("str", "int", "float", "bool", "null")}
+
+
+@dataclass(frozen=True, slots=True)
+class Scalar:
+    value: str | int | float | bool | None
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class Seq:
+    items: tuple[Node, ...]
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    key_line: int
+    value: Node
+
+
+@dataclass(frozen=True, slots=True)
+class Map:
+    entries: dict[str, Entry]
+    line: int
+
+
+Node = Scalar | Seq | Map
+
+
+def parse(text: str, path: str) -> Node:
+    """The located tree of ``text``; raises InvalidInput with the line of the first problem."""
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
+        raise InvalidInput(f"the scenario is larger than {MAX_BYTES // 1_000_000} MB", 1, path)
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        line = mark.line + 1 if mark is not None else 1
+        problem = error.problem or error.context or "invalid YAML"
+        raise InvalidInput(f"YAML syntax error: {problem}", line, path) from None
+    except yaml.YAMLError as error:
+        raise InvalidInput(f"YAML syntax error: {error}", 1, path) from None
+    except RecursionError:
+        raise InvalidInput(f"the scenario is nested more than {MAX_DEPTH} levels deep", 1, path) from None
+    if root is None:
+        raise InvalidInput("the scenario is empty", 1, path)
+    return _Converter(path).convert(root, 0)
+
+
+class _Converter:
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.count = 0
+        self.constructor = yaml.constructor.SafeConstructor()
+
+    def convert(self, node: yaml.Node, depth: int) -> Node:
+        line = node.start_mark.line + 1
+        self.count += 1
+        if self.count > MAX_NODES:
+            raise InvalidInput(f"the scenario expands to more than {MAX_NODES:,} values", line, self.path)
+        if depth > MAX_DEPTH:
+            raise InvalidInput(f"the scenario is nested more than {MAX_DEPTH} levels deep", line, self.path)
+        if isinstance(node, yaml.ScalarNode):
+            return Scalar(self._scalar(node, line), line)
+        if isinstance(node, yaml.SequenceNode):
+            self._check_tag(node, _TAG + "seq", line)
+            return Seq(tuple(self.convert(item, depth + 1) for item in node.value), line)
+        if isinstance(node, yaml.MappingNode):
+            self._check_tag(node, _TAG + "map", line)
+            return self._mapping(node, depth, line)
+        raise InvalidInput("unsupported YAML node", line, self.path)  # pragma: no cover
+
+    def _check_tag(self, node: yaml.Node, expected: str, line: int) -> None:
+        if node.tag != expected:
+            raise InvalidInput(
+                f"the YAML tag {_shown(node.tag)} is not allowed: a scenario holds plain data only",
+                line,
+                self.path,
+            )
+
+    def _scalar(self, node: yaml.ScalarNode, line: int) -> str | int | float | bool | None:
+        if node.tag not in _SCALAR_TAGS:
+            raise InvalidInput(
+                f"the YAML tag {_shown(node.tag)} is not allowed: a scenario holds plain data only "
+                "(quote the value if it is text)",
+                line,
+                self.path,
+            )
+        value: Any = self.constructor.construct_object(node)
+        if isinstance(value, float) and not math.isfinite(value):
+            raise InvalidInput(f"the number {node.value!r} is not finite", line, self.path)
+        return value  # type: ignore[no-any-return]
+
+    def _mapping(self, node: yaml.MappingNode, depth: int, line: int) -> Map:
+        entries: dict[str, Entry] = {}
+        for key_node, value_node in node.value:
+            key_line = key_node.start_mark.line + 1
+            if key_node.tag == _TAG + "merge":
+                raise InvalidInput("merge keys (<<) are not supported in a scenario", key_line, self.path)
+            if not isinstance(key_node, yaml.ScalarNode) or key_node.tag != _TAG + "str":
+                shown = key_node.value if isinstance(key_node, yaml.ScalarNode) else "a collection"
+                raise InvalidInput(f"the key {shown!r} is not text: keys must be names", key_line, self.path)
+            key = str(key_node.value)
+            if key in entries:
+                first = entries[key].key_line
+                raise InvalidInput(
+                    f"duplicate key {key!r} (first given on line {first})", key_line, self.path
+                )
+            entries[key] = Entry(key_line, self.convert(value_node, depth + 1))
+        return Map(entries, line)
+
+
+def _shown(tag: str) -> str:
+    return "!!" + tag[len(_TAG) :] if tag.startswith(_TAG) else tag
+
+
+def plain(node: Node) -> Any:
+    """The node as plain Python data (dicts, lists, scalars), for values kept verbatim such as ``expect``."""
+    if isinstance(node, Scalar):
+        return node.value
+    if isinstance(node, Seq):
+        return [plain(item) for item in node.items]
+    return {key: plain(entry.value) for key, entry in node.entries.items()}
+
+
+def kind(node: Node) -> str:
+    """How a value is described in messages: 'a list', 'a mapping', 'the text ...', 'the number ...'."""
+    if isinstance(node, Seq):
+        return "a list"
+    if isinstance(node, Map):
+        return "a mapping"
+    value = node.value
+    if value is None:
+        return "nothing (null)"
+    if isinstance(value, bool):
+        return f"the boolean {str(value).lower()}"
+    if isinstance(value, int | float):
+        return f"the number {value!r}"
+    return f"the text {value!r}"
