@@ -133,9 +133,7 @@ def segment_blocked(a: Point, b: Point, terrain: tuple[Terrain, ...]) -> bool:
     Only terrain of kind ``blocking`` blocks; light and heavy cover never block sight. Touching an edge or
     a vertex, or running along an edge, does not block (see the module docstring for every boundary case).
     """
-    return any(
-        t.kind is TerrainKind.BLOCKING and segment_crosses_interior(a, b, t.polygon) for t in terrain
-    )
+    return any(t.kind is TerrainKind.BLOCKING and segment_crosses_interior(a, b, t.polygon) for t in terrain)
 
 
 def _near_ray(v: Point, angle_deg: float) -> bool:

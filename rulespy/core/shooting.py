@@ -1,0 +1,266 @@
+"""The shooting attack's declaration: which targets are legal, and which declared weapons fire.
+
+Rule: core/shooting.md#shooting-attack
+
+``plan_attack`` checks a whole declaration before any die is rolled (brief section 4) and returns one
+``TargetPlan`` per target; ``firing_weapons`` applies the per-weapon checks of brief section 5 to the
+battlefield as it stands when a target's dice are about to be rolled.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rulespy.commands import CommandRules
+from rulespy.core.line_of_sight import sees_unit
+from rulespy.core.measuring import farther_than, unit_within_range
+from rulespy.core.ranged_weapons import Weapon
+from rulespy.core.statuses import check_may_shoot, engaged, engaged_with_enemy, is_abandoned
+from rulespy.core.target_selection import check_closest, check_mark, check_split, check_target_seen
+from rulespy.errors import IllegalDeclaration, InvalidInput
+from rulespy.state import AttackDeclaration, Battlefield, Model, TargetDeclaration, Unit
+
+OWNER = "core/shooting.md"
+Pair = tuple[str, str]
+
+
+@dataclass(frozen=True)
+class FiringWeapon:
+    """One weapon of one model firing at one target: a firing group of ``weapon.dice`` dice."""
+
+    model: Model
+    weapon: Weapon
+
+
+@dataclass(frozen=True)
+class TargetPlan:
+    """A checked declaration for one target; ``weapons`` are (model id, weapon name) in Dice Order."""
+
+    unit: str
+    mark: str
+    weapons: tuple[Pair, ...]
+
+
+@dataclass(frozen=True)
+class Holds:
+    """Why a declared weapon does not fire: the rule (``PATH#ANCHOR``) and a sentence for the account."""
+
+    rule: str
+    text: str
+
+
+def find_unit(bf: Battlefield, unit_id: str) -> Unit:
+    """The unit ``unit_id``, or ``InvalidInput`` (never a bare ``StopIteration``)."""
+    for unit in bf.units:
+        if unit.id == unit_id:
+            return unit
+    raise InvalidInput(f"unknown unit {unit_id!r}")
+
+
+def find_weapon(bf: Battlefield, name: str) -> Weapon:
+    """The weapon profile ``name``, or ``InvalidInput``."""
+    for weapon in bf.weapons:
+        if weapon.name == name:
+            return weapon
+    raise InvalidInput(f"unknown weapon {name!r}")
+
+
+def why_not_firing(
+    bf: Battlefield, model: Model, weapon: Weapon, target: Unit, side: str, rules: CommandRules
+) -> Holds | None:
+    """``None`` if the weapon fires at ``target``; otherwise the first condition of section 5 it fails.
+
+    Rule: core/shooting.md#which-weapons-fire
+
+    The model is assumed in play (the battlefield holds only models in play). Boundaries: a range equal
+    to the weapon's range is in range; with Minimum Range N a model exactly N away is not farther than N.
+    """
+    what = f"{model.id!r} does not fire {weapon.name!r} at {target.id!r}"
+    if is_abandoned(model):
+        return Holds("core/statuses.md#abandoned", f"{what}: it is Abandoned")
+    if model.holds_fire:
+        return Holds(f"{OWNER}#which-weapons-fire", f"{what}: it holds fire")
+    if not sees_unit(model, target, bf.terrain):
+        return Holds("core/line_of_sight.md#line-of-sight", f"{what}: it sees no model of that unit")
+    if not unit_within_range(model, target, weapon.range):
+        return Holds(
+            f"{OWNER}#which-weapons-fire", f'{what}: the unit is out of its range of {weapon.range:g}"'
+        )
+    n = weapon.minimum_range
+    if n is not None and not any(farther_than(model, other, n) for other in target.models):
+        return Holds(
+            "core/ranged_weapons.md#minimum-range", f'{what}: no model of that unit is farther than {n:g}"'
+        )
+    if not weapon.assault and engaged_with_enemy(model, bf, side):
+        return Holds(
+            f"{OWNER}#engagement-restriction",
+            f'{what}: it is within 1" of an enemy model and only Assault weapons fire',
+        )
+    if weapon.heavy and not rules.heavy_weapons_fire:
+        return Holds(rules.rule, f"{what}: Heavy weapons do not fire in {rules.command.value}")
+    if not weapon.assault and rules.assault_weapons_only:
+        return Holds(rules.rule, f"{what}: only Assault weapons fire in {rules.command.value}")
+    return None
+
+
+def would_fire(
+    bf: Battlefield, model: Model, weapon: Weapon, target: Unit, side: str, rules: CommandRules
+) -> bool:
+    """Whether a declared weapon fires at ``target``: every condition of brief section 5 holds.
+
+    Rule: core/shooting.md#which-weapons-fire
+    """
+    return why_not_firing(bf, model, weapon, target, side, rules) is None
+
+
+def firing_weapons(
+    bf: Battlefield, shooter: str, plan: TargetPlan, rules: CommandRules
+) -> tuple[FiringWeapon, ...]:
+    """Of ``plan.weapons``, those that fire at the target on ``bf`` as it is now, in Dice Order.
+
+    Rule: core/shooting.md#which-weapons-fire
+
+    A declared model no longer in play does not fire; a target with no model in play is fired at by none.
+    """
+    unit = find_unit(bf, shooter)
+    target = find_unit(bf, plan.unit)
+    fired = []
+    for model_id, name in plan.weapons:
+        if not unit.has(model_id):
+            continue
+        model = unit.model(model_id)
+        weapon = find_weapon(bf, name)
+        if would_fire(bf, model, weapon, target, unit.side, rules):
+            fired.append(FiringWeapon(model, weapon))
+    return tuple(fired)
+
+
+def _dice_order(unit: Unit, pairs: set[Pair]) -> tuple[Pair, ...]:
+    """Models in unit order, each model's weapons in its listed order."""
+    return tuple((m.id, w) for m in unit.models for w in m.weapons if (m.id, w) in pairs)
+
+
+def declared_weapons(shooter: Unit, targets: tuple[TargetDeclaration, ...]) -> tuple[tuple[Pair, ...], ...]:
+    """Each target's declared (model, weapon) pairs, in Dice Order.
+
+    Rule: core/shooting.md#split-target
+
+    A target lists ``weapons`` pairs, or ``models`` (all of their weapons), or both (their union); a target
+    with neither takes every weapon of the unit not declared at another target. Structural faults (an
+    unknown model or weapon, a weapon declared twice, two targets without a list) are ``InvalidInput``.
+    """
+    claimed: dict[Pair, str] = {}
+    chosen: list[set[Pair] | None] = []
+    seen_targets: set[str] = set()
+    for decl in targets:
+        if decl.unit in seen_targets:
+            raise InvalidInput(f"unit {decl.unit!r} is declared as a target more than once")
+        seen_targets.add(decl.unit)
+        if decl.models is None and decl.weapons is None:
+            if any(c is None for c in chosen):
+                raise InvalidInput("only one target may leave its models and weapons undeclared")
+            chosen.append(None)
+            continue
+        pairs: list[Pair] = list(decl.weapons or ())
+        for model_id in decl.models or ():
+            if not shooter.has(model_id):
+                raise InvalidInput(f"model {model_id!r} is not in the shooting unit {shooter.id!r}")
+            pairs.extend((model_id, w) for w in shooter.model(model_id).weapons)
+        for model_id, name in pairs:
+            if not shooter.has(model_id):
+                raise InvalidInput(f"model {model_id!r} is not in the shooting unit {shooter.id!r}")
+            if name not in shooter.model(model_id).weapons:
+                raise InvalidInput(f"model {model_id!r} does not carry the weapon {name!r}")
+            owner = claimed.setdefault((model_id, name), decl.unit)
+            if owner != decl.unit:
+                raise InvalidInput(
+                    f"weapon {model_id}/{name} is declared at both {owner!r} and {decl.unit!r}"
+                )
+        chosen.append(set(pairs))
+    everything = {(m.id, w) for m in shooter.models for w in m.weapons}
+    rest = everything - set(claimed)
+    return tuple(_dice_order(shooter, rest if c is None else c) for c in chosen)
+
+
+def check_target_legality(bf: Battlefield, shooter: Unit, target: Unit) -> None:
+    """A target must be an enemy unit that is not Engaged with a unit friendly to the shooter (other than
+    the shooter itself).
+
+    Rule: core/shooting.md#target-legality
+    """
+    if target.side == shooter.side:
+        raise IllegalDeclaration(
+            f"{OWNER}#target-legality",
+            f"unit {shooter.id!r} cannot target {target.id!r}: it is a friendly unit, and only enemy units "
+            f"are legal targets (Target Legality, {OWNER})",
+        )
+    for friend in bf.units:
+        if friend.side == shooter.side and friend.id != shooter.id and engaged(target, friend):
+            raise IllegalDeclaration(
+                f"{OWNER}#target-legality",
+                f"unit {shooter.id!r} cannot target {target.id!r}: it is Engaged with the friendly unit "
+                f"{friend.id!r} (Target Legality, {OWNER})",
+            )
+
+
+def _fire_reasons(
+    bf: Battlefield, shooter: Unit, target: Unit, pairs: tuple[Pair, ...], rules: CommandRules
+) -> list[Holds | None]:
+    return [
+        why_not_firing(bf, shooter.model(mid), find_weapon(bf, name), target, shooter.side, rules)
+        for mid, name in pairs
+    ]
+
+
+def is_legal_target(
+    bf: Battlefield, shooter: Unit, target: Unit, pairs: tuple[Pair, ...], rules: CommandRules
+) -> bool:
+    """Legal apart from target priority: enemy, not Engaged with another friendly unit, and at least one of
+    ``pairs`` would fire at it.
+
+    Rule: core/shooting.md#target-legality
+    """
+    try:
+        check_target_legality(bf, shooter, target)
+    except IllegalDeclaration:
+        return False
+    return any(r is None for r in _fire_reasons(bf, shooter, target, pairs, rules))
+
+
+def plan_attack(bf: Battlefield, attack: AttackDeclaration, rules: CommandRules) -> tuple[TargetPlan, ...]:
+    """Check the whole declaration and return one ``TargetPlan`` per declared target, in declared order.
+
+    Rule: core/shooting.md#target-legality
+
+    Raises ``IllegalDeclaration`` on the first rule broken, nothing rolled. Order of the checks: Shaken,
+    Fleeing; Split Target; then per target in declared order: friendly, Engaged with another friendly
+    unit, seen (leader / more than half), at least one declared weapon would fire, the closest candidate
+    (leaderless, when the command keeps that rule), the Marked Model.
+    """
+    shooter = find_unit(bf, attack.unit)
+    check_may_shoot(shooter)
+    if not attack.targets:
+        raise InvalidInput(f"the attack by {shooter.id!r} declares no target")
+    check_split(shooter, [t.unit for t in attack.targets], rules)
+    every_weapon = tuple((m.id, w) for m in shooter.models for w in m.weapons)
+    plans = []
+    for decl, pairs in zip(attack.targets, declared_weapons(shooter, attack.targets), strict=True):
+        target = find_unit(bf, decl.unit)
+        check_target_legality(bf, shooter, target)
+        check_target_seen(shooter, target, bf)
+        reasons = _fire_reasons(bf, shooter, target, pairs, rules)
+        if not any(r is None for r in reasons):
+            listed = "; ".join(r.text for r in reasons if r is not None) or "no weapon is declared against it"
+            raise IllegalDeclaration(
+                f"{OWNER}#which-weapons-fire",
+                f"unit {shooter.id!r} cannot target {target.id!r}: no weapon declared against it would fire "
+                f"({listed}) (Which Weapons Fire, {OWNER})",
+            )
+        if shooter.leader is None and rules.closest_target_rule:
+            check_closest(shooter, target, bf, lambda u: is_legal_target(bf, shooter, u, every_weapon, rules))
+        if not target.has(decl.mark):
+            raise InvalidInput(f"the marked model {decl.mark!r} is not a model of {target.id!r}")
+        declared = [(shooter.model(mid), find_weapon(bf, name).range) for mid, name in pairs]
+        check_mark(shooter, target, target.model(decl.mark), declared, bf)
+        plans.append(TargetPlan(decl.unit, decl.mark, pairs))
+    return tuple(plans)

@@ -1,0 +1,169 @@
+"""Target Priority, Marked Model, Leader's Split Fire and Swarm: who a unit may shoot at.
+
+Rule: core/target_selection.md#target-priority
+
+Every check here raises ``IllegalDeclaration`` naming its anchor; nothing is rolled. The Leadership
+Checks that Split Target needs are taken later, by the shooting sequence (core/leadership.md).
+Which enemy units are *legal* (core/shooting.md#target-legality) is decided in rulespy/core/shooting.py,
+which passes that test in as ``is_legal`` so that the two modules do not import each other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from rulespy.commands import CommandRules
+from rulespy.core.line_of_sight import sees, sees_unit
+from rulespy.core.measuring import EPSILON, distance_between_units, within
+from rulespy.errors import IllegalDeclaration
+from rulespy.state import Battlefield, Model, Unit
+
+OWNER = "core/target_selection.md"
+
+
+def inches(value: float) -> str:
+    """A distance as the messages print it: ``6"`` or ``6.5"``."""
+    return f'{round(value, 3):g}"'
+
+
+def more_than_half(count: int, total: int) -> bool:
+    """Strictly more than half: 2 of 3, 3 of 4 (2 of 4 is not)."""
+    return 2 * count > total
+
+
+def models_seeing(shooter: Unit, target: Unit | Model, bf: Battlefield) -> int:
+    """How many of the shooter's models in play see the target (a unit: any model of it)."""
+    if isinstance(target, Unit):
+        return sum(1 for m in shooter.models if sees_unit(m, target, bf.terrain))
+    return sum(1 for m in shooter.models if sees(m, target, bf.terrain))
+
+
+def majority_sees(shooter: Unit, target: Unit | Model, bf: Battlefield) -> bool:
+    """Whether more than half of the shooter's models in play see ``target`` (a unit or one model).
+
+    Rule: core/target_selection.md#unit-without-a-leader
+    """
+    return more_than_half(models_seeing(shooter, target, bf), len(shooter.models))
+
+
+def check_split(shooter: Unit, targets: Sequence[str], rules: CommandRules) -> None:
+    """Refuse more than one target unless the command allows Split Target and the unit may use it.
+
+    Rule: core/target_selection.md#leaders-split-fire
+
+    Checked in this order: the command (Assault, Covering Fire and Snap Fire forbid it, citing the
+    command's own anchor), then a unit without a leader, then a unit with the Swarm trait.
+    """
+    if len(targets) <= 1:
+        return
+    names = ", ".join(repr(t) for t in targets)
+    what = f"unit {shooter.id!r} declared {len(targets)} targets ({names})"
+    if not rules.split_target:
+        owner = rules.rule.split("#", 1)[0]
+        raise IllegalDeclaration(
+            rules.rule, f"{what}, but {rules.command.value} does not allow Split Target ({owner})"
+        )
+    if shooter.leader is None:
+        raise IllegalDeclaration(
+            f"{OWNER}#leaders-split-fire",
+            f"{what}, but it has no leader in play and only a unit with a leader may split its fire "
+            f"(Leader's Split Fire, {OWNER})",
+        )
+    if shooter.swarm:
+        raise IllegalDeclaration(
+            f"{OWNER}#swarm",
+            f"{what}, but it has the Swarm trait and may never split its fire (Swarm, {OWNER})",
+        )
+
+
+def check_target_seen(shooter: Unit, target: Unit, bf: Battlefield) -> None:
+    """The leader must see the target; a unit without a leader needs more than half of its models to.
+
+    Rule: core/target_selection.md#unit-with-a-leader
+    Rule: core/target_selection.md#unit-without-a-leader
+    """
+    leader = shooter.leader
+    if leader is not None:
+        if not sees_unit(leader, target, bf.terrain):
+            raise IllegalDeclaration(
+                f"{OWNER}#unit-with-a-leader",
+                f"unit {shooter.id!r} cannot target {target.id!r}: its leader {leader.id!r} sees no model "
+                f"of it (Target Priority, unit with a leader, {OWNER})",
+            )
+        return
+    count = models_seeing(shooter, target, bf)
+    if not more_than_half(count, len(shooter.models)):
+        raise IllegalDeclaration(
+            f"{OWNER}#unit-without-a-leader",
+            f"unit {shooter.id!r} has no leader and cannot target {target.id!r}: only {count} of its "
+            f"{len(shooter.models)} models in play see it, and more than half must "
+            f"(Target Priority, unit without a leader, {OWNER})",
+        )
+
+
+def candidates(shooter: Unit, bf: Battlefield, is_legal: Callable[[Unit], bool]) -> tuple[Unit, ...]:
+    """The candidates of a unit without a leader: legal enemy targets that more than half of it sees.
+
+    Rule: core/target_selection.md#unit-without-a-leader
+    """
+    return tuple(
+        unit
+        for unit in bf.enemies_of(shooter)
+        if unit.models and is_legal(unit) and majority_sees(shooter, unit, bf)
+    )
+
+
+def check_closest(shooter: Unit, target: Unit, bf: Battlefield, is_legal: Callable[[Unit], bool]) -> None:
+    """A unit without a leader must choose the closest candidate; equally close ones are its choice.
+
+    Rule: core/target_selection.md#unit-without-a-leader
+
+    Closeness is the distance between units (core/measuring.md); a tie is within 1e-9 inch.
+    """
+    found = candidates(shooter, bf, is_legal)
+    if not found:
+        return  # the target itself failed an earlier check, which has already been reported
+    own = distance_between_units(shooter, target)
+    nearest = min(found, key=lambda u: distance_between_units(shooter, u))
+    best = distance_between_units(shooter, nearest)
+    if own > best + EPSILON:
+        raise IllegalDeclaration(
+            f"{OWNER}#unit-without-a-leader",
+            f"unit {shooter.id!r} has no leader, so it must target the closest candidate: {target.id!r} is "
+            f"{inches(own)} away but {nearest.id!r} is {inches(best)} "
+            f"(Target Priority, unit without a leader, {OWNER})",
+        )
+
+
+def check_mark(
+    shooter: Unit, target: Unit, mark: Model, declared: Sequence[tuple[Model, float]], bf: Battlefield
+) -> None:
+    """The Marked Model must be seen (by the leader, or by more than half of a leaderless unit's models in
+    play) and within range of at least one weapon declared against the target, measured from a model
+    that declared it. ``declared`` pairs each declaring model with that weapon's range.
+
+    Rule: core/target_selection.md#marked-model
+
+    Only the weapon's range counts here, not Minimum Range N.
+    """
+    leader = shooter.leader
+    if leader is not None:
+        if not sees(leader, mark, bf.terrain):
+            raise IllegalDeclaration(
+                f"{OWNER}#marked-model",
+                f"unit {shooter.id!r} cannot mark {mark.id!r} of {target.id!r}: its leader {leader.id!r} "
+                f"does not see it (Marked Model, {OWNER})",
+            )
+    elif not majority_sees(shooter, mark, bf):
+        count = models_seeing(shooter, mark, bf)
+        raise IllegalDeclaration(
+            f"{OWNER}#marked-model",
+            f"unit {shooter.id!r} cannot mark {mark.id!r} of {target.id!r}: it has no leader and only "
+            f"{count} of its {len(shooter.models)} models in play see that model (Marked Model, {OWNER})",
+        )
+    if not any(within(model, mark, reach) for model, reach in declared):
+        raise IllegalDeclaration(
+            f"{OWNER}#marked-model",
+            f"unit {shooter.id!r} cannot mark {mark.id!r} of {target.id!r}: it is out of range of every "
+            f"weapon declared against {target.id!r} (Marked Model, {OWNER})",
+        )
