@@ -1,0 +1,118 @@
+"""Allocation of successful Target Locks to the models of the target unit.
+
+Two rounds per target (Critical Locks first, then the rest). In a round every success is allocated
+before any damage: the first to the Marked Model if it is valid for it, every later one, in Dice Order,
+to the valid model with the smallest allocation key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from rulespy.core.line_of_sight import sees
+from rulespy.core.measuring import distance, within
+from rulespy.core.ranged_weapons import Weapon
+from rulespy.state import Model, ModelStatus, Terrain
+
+NEAR_BAND = 12.0
+KEY_PARTS = ("successes from the same weapon this round", "successes this round", "tier", "band", "unit order")
+
+
+def is_valid(model: Model, weapon: Weapon, firers: Sequence[Model], terrain: tuple[Terrain, ...]) -> bool:
+    """A model in play is valid for a success of ``weapon`` when some model that fired it at this target
+    sees it, has it within range and, with Minimum Range N, has it farther than N.
+
+    Rule: core/allocation.md#valid-model
+    """
+    for firer in firers:
+        if not sees(firer, model, terrain) or not within(firer, model, weapon.range):
+            continue
+        if weapon.minimum_range is not None and within(firer, model, weapon.minimum_range):
+            continue
+        return True
+    return False
+
+
+def tier(model: Model) -> int:
+    """0 for active models, 1 for Pinned, 2 for Immobilised or Abandoned (the highest that applies).
+
+    Rule: core/allocation.md#allocation-key
+    """
+    if model.status & {ModelStatus.IMMOBILISED, ModelStatus.ABANDONED}:
+        return 2
+    if ModelStatus.PINNED in model.status:
+        return 1
+    return 0
+
+
+def band(model: Model, firers: Sequence[Model]) -> int:
+    """0 within 12" of the nearest model that fired at this target, 1 beyond.
+
+    Rule: core/allocation.md#allocation-key
+    """
+    nearest = min((distance(model, f) for f in firers), default=float("inf"))
+    return 0 if nearest <= NEAR_BAND + 1e-9 else 1
+
+
+@dataclass(frozen=True)
+class Allocation:
+    """One success given to a model (``model`` None: no valid model, the success is lost)."""
+
+    weapon: str
+    model: str | None
+    reason: str
+
+
+def allocate_round(
+    successes: Sequence[str],
+    valid: Mapping[str, Sequence[Model]],
+    firers: Sequence[Model],
+    unit_order: Sequence[str],
+    marked: str,
+) -> tuple[Allocation, ...]:
+    """Allocate one round's successes (weapon names in Dice Order) among the valid models.
+
+    ``valid`` maps each weapon to the models in play valid for it; ``firers`` are every model that fired
+    at this target (for the band); ``unit_order`` is the target unit's listed order.
+
+    Rule: core/allocation.md#allocation-rounds
+    """
+    per_weapon: dict[tuple[str, str], int] = {}
+    per_model: dict[str, int] = {}
+    position = {model_id: i for i, model_id in enumerate(unit_order)}
+    result = []
+    for index, weapon in enumerate(successes):
+        models = valid.get(weapon, ())
+        if not models:
+            result.append(Allocation(weapon, None, "no model of the target unit is valid for it"))
+            continue
+        if index == 0 and any(m.id == marked for m in models):
+            chosen, reason = marked, "the first success of the round goes to the Marked Model"
+        else:
+
+            def key(m: Model) -> tuple[int, int, int, int, int]:
+                return (
+                    per_weapon.get((m.id, weapon), 0),
+                    per_model.get(m.id, 0),
+                    tier(m),
+                    band(m, firers),
+                    position[m.id],
+                )
+
+            ranked = sorted(models, key=key)
+            chosen = ranked[0].id
+            reason = _why(ranked, key)
+        per_weapon[(chosen, weapon)] = per_weapon.get((chosen, weapon), 0) + 1
+        per_model[chosen] = per_model.get(chosen, 0) + 1
+        result.append(Allocation(weapon, chosen, reason))
+    return tuple(result)
+
+
+def _why(ranked: Sequence[Model], key) -> str:  # type: ignore[no-untyped-def]
+    """Which part of the allocation key put the chosen model ahead of the next one."""
+    if len(ranked) == 1:
+        return "the only valid model"
+    best, runner = key(ranked[0]), key(ranked[1])
+    part = next(i for i in range(len(best)) if best[i] != runner[i])
+    return f"smallest key ({KEY_PARTS[part]}: {best[part]} against {runner[part]} for {ranked[1].id})"

@@ -1,0 +1,55 @@
+"""Leadership Checks: roll 2D6, passed on a total of ``ld`` or less.
+
+Rule: core/leadership.md#leadership-check
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from rulespy.events import Event
+
+
+def passes(dice: tuple[int, int], ld: int) -> bool:
+    """A Leadership Check passes when the two dice total ``ld`` or less.
+
+    Rule: core/leadership.md#leadership-check
+    """
+    return sum(dice) <= ld
+
+
+def pass_probability(ld: int) -> Fraction:
+    """The chance that 2D6 total ``ld`` or less.
+
+    Rule: core/leadership.md#leadership-check
+    """
+    ways = sum(1 for a in range(1, 7) for b in range(1, 7) if a + b <= ld)
+    return Fraction(ways, 36)
+
+
+@dataclass(frozen=True)
+class LeadershipChance:
+    """The chance step of one Leadership Check taken on ``ld`` for the target ``target``.
+
+    Rule: core/leadership.md#leadership-check
+    """
+
+    leader: str
+    ld: int
+    target: str
+    dice: int = 2
+
+    def outcomes(self) -> list[tuple[bool, Fraction]]:
+        p = pass_probability(self.ld)
+        return [(passed, chance) for passed, chance in ((True, p), (False, 1 - p)) if chance]
+
+    def read(self, faces: tuple[int, ...]) -> tuple[bool, list[Event]]:
+        a, b = faces
+        passed = passes((a, b), self.ld)
+        verdict = "passed: its weapons may fire" if passed else "failed: the weapons declared against it do not fire"
+        text = (
+            f"Leadership Check for {self.target} on {self.leader}'s ld {self.ld}: "
+            f"{a} + {b} = {a + b}, {verdict}"
+        )
+        return passed, [Event("core/leadership.md#leadership-check", text)]

@@ -1,0 +1,174 @@
+"""Steps 5 to 7 of the Shooting Sequence: the critical round, the normal round and removal.
+
+Rule: sequences/shooting_sequence.md#step-critical-round
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from rulespy.core.allocation import allocate_round, is_valid
+from rulespy.core.damage import is_casualty, wounds_inflicted, wounds_lost
+from rulespy.core.shooting import FiringWeapon, TargetPlan
+from rulespy.events import Event
+from rulespy.sequences.records import Casualty, Hit
+from rulespy.state import Model
+from rulespy.timing.firefight import removal_timing, step_event
+
+if TYPE_CHECKING:
+    from rulespy.sequences.shooting_sequence import Item, ShootingSequence, State
+
+
+def critical_round(seq: ShootingSequence, state: State, index: int, target: TargetPlan, items: list[Item]) -> State:
+    """Allocate a target's Critical Locks, inflict Critical Damage, remove those casualties at once.
+
+    Rule: sequences/shooting_sequence.md#step-critical-round
+    """
+    from rulespy.sequences.shooting_sequence import expand, step
+
+    successes = expand(state.crits[index])
+    if not successes:
+        return state
+    if seq.explain:
+        items.append(step("step-critical-round", f"{len(successes)} Critical Lock(s) at {target.unit}"))
+    state = _allocate(seq, state, state.attack, index, target, successes, True, items)
+    removed = []
+    for model in seq.battlefield.unit(target.unit).models:
+        if model.id not in state.removed and is_casualty(_left(state, model)):
+            removed.append(model.id)
+            _casualty(seq, model.id, True, items)
+    return replace(
+        state,
+        removed=state.removed | frozenset(removed),
+        casualties=state.casualties | {(m, removal_timing(True, seq.firefight).value) for m in removed},
+    )
+
+
+def normal_round(
+    seq: ShootingSequence, state: State, attack: int, index: int, target: TargetPlan, items: list[Item]
+) -> State:
+    """Allocate a target's other successes among the models still in play and inflict normal damage.
+
+    Rule: sequences/shooting_sequence.md#step-normal-round
+    """
+    from rulespy.sequences.shooting_sequence import expand, step
+
+    successes = expand(state.normals[attack][index])
+    if not successes:
+        return state
+    if seq.explain:
+        items.append(step("step-normal-round", f"{len(successes)} other success(es) at {target.unit}"))
+    return _allocate(seq, state, attack, index, target, successes, False, items)
+
+
+def remove_casualties(seq: ShootingSequence, state: State, items: list[Item]) -> State:
+    """Remove every casualty still in play and give the survivors the statuses the attack caused.
+
+    Rule: sequences/shooting_sequence.md#step-removal
+    """
+    from rulespy.sequences.shooting_sequence import step
+
+    timing = removal_timing(False, seq.firefight).value
+    if seq.explain:
+        if seq.firefight:
+            items.append(step_event("firefight-removal", "every other casualty of the firefight goes together"))
+        else:
+            items.append(step("step-removal", "the attack's other casualties leave play together"))
+    gone = []
+    for model in seq.battlefield.models():
+        if model.id not in state.removed and is_casualty(_left(state, model)):
+            gone.append(model.id)
+            _casualty(seq, model.id, False, items)
+    removed = state.removed | frozenset(gone)
+    pins = frozenset(m for m in state.pins if m not in removed)
+    if seq.explain:
+        for model_id in sorted(pins):
+            items.append(Event("core/statuses.md#status-timing", f"{model_id} survives and becomes Pinned"))
+    return replace(
+        state,
+        removed=removed,
+        pins=pins,
+        casualties=state.casualties | {(m, timing) for m in gone},
+        done=True,
+    )
+
+
+def _allocate(
+    seq: ShootingSequence,
+    state: State,
+    attack: int,
+    index: int,
+    target: TargetPlan,
+    successes: tuple[str, ...],
+    critical: bool,
+    items: list[Item],
+) -> State:
+    bf = seq.battlefield
+    firing: tuple[FiringWeapon, ...] = state.firing[attack][index]
+    firers = _unique(fw.model for fw in firing)
+    in_play = [m for m in bf.unit(target.unit).models if m.id not in state.removed]
+    valid = {
+        name: [m for m in in_play if is_valid(m, bf.weapon(name), [fw.model for fw in firing if fw.weapon.name == name], bf.terrain)]
+        for name in set(successes)
+    }
+    order = [m.id for m in bf.unit(target.unit).models]
+    plan = seq.attacks[attack]
+    wounds = dict(state.wounds)
+    pins = set(state.pins)
+    for allocation in allocate_round(successes, valid, firers, order, target.mark):
+        weapon = bf.weapon(allocation.weapon)
+        if allocation.model is None:
+            items.append(Hit(attack, index, None, weapon.name, critical, 0))
+            if seq.explain:
+                text = f"a {weapon.name} success is lost: {allocation.reason}"
+                items.append(Event("core/allocation.md#lost-successes", text))
+            continue
+        model = bf.model(allocation.model)
+        left = wounds.get(model.id, model.wounds)
+        inflicted = wounds_inflicted(weapon, model.armour, critical)
+        lost = wounds_lost(inflicted, left)
+        wounds[model.id] = left - lost
+        if weapon.pinning or plan.rules.pins_hit_models:
+            pins.add(model.id)
+        items.append(Hit(attack, index, model.id, weapon.name, critical, lost))
+        if seq.explain:
+            items.extend(_hit_events(model, weapon.name, allocation.reason, critical, inflicted, left, lost))
+    return replace(state, wounds=tuple(sorted(wounds.items())), pins=frozenset(pins))
+
+
+def _hit_events(model: Model, weapon: str, reason: str, critical: bool, inflicted: int, left: int, lost: int) -> list[Item]:
+    marked = reason.startswith("the first success")
+    rule = "core/target_selection.md#marked-model" if marked else "core/allocation.md#allocation-key"
+    kind = "Critical Lock" if critical else "success"
+    events: list[Item] = [Event(rule, f"the {weapon} {kind} goes to {model.id}: {reason}")]
+    if critical:
+        damage = Event("core/critical_damage.md#critical-damage", f"{model.id} suffers {inflicted} wounds, ignoring armour")
+    elif model.armour:
+        damage = Event("core/damage.md#armour", f"{model.id}'s armour {model.armour} leaves {inflicted} wound(s)")
+    else:
+        damage = Event("core/damage.md#damage", f"{model.id} suffers {inflicted} wound(s)")
+    events.append(damage)
+    if inflicted > lost:
+        text = f"{model.id} had {left} wound(s) left; the other {inflicted - lost} are lost, never passed on"
+        events.append(Event("core/damage.md#target-limit", text))
+    return events
+
+
+def _casualty(seq: ShootingSequence, model_id: str, critical: bool, items: list[Item]) -> None:
+    timing = removal_timing(critical, seq.firefight)
+    items.append(Casualty(model_id, timing.value))
+    if seq.explain:
+        text = f"{model_id} is a casualty at 0 wounds, removed {timing.value.replace('_', ' ')}"
+        items.append(Event("timing/firefight.md#removal-timing", text))
+
+
+def _left(state: State, model: Model) -> int:
+    return dict(state.wounds).get(model.id, model.wounds)
+
+
+def _unique(models) -> list[Model]:  # type: ignore[no-untyped-def]
+    seen: dict[str, Model] = {}
+    for model in models:
+        seen.setdefault(model.id, model)
+    return list(seen.values())

@@ -1,0 +1,303 @@
+"""The Shooting Sequence: the order in which an attack (or a firefight) is resolved.
+
+This module decides order only; the rules each step applies live in ``rulespy/core``. It is a state
+machine in the manner of game-theory engines: the rules never roll. ``chance(state)`` names the next
+chance step (a Leadership Check or one firing weapon's Target Lock dice), whose ``outcomes()`` list every
+result with its probability (for ``rulespy odds``) and whose ``read(faces)`` turns rolled faces into a
+result (for ``rulespy resolve``); ``apply(state, outcome)`` returns the next state and what happened.
+States are frozen and hold only what later steps need, so equal states reached by different dice merge.
+
+Rule: sequences/shooting_sequence.md#shooting-sequence
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from rulespy.commands import CommandRules, rules_for
+from rulespy.core.cover import model_cover
+from rulespy.core.leadership import LeadershipChance
+from rulespy.core.shooting import FiringWeapon, TargetPlan, firing_weapons, plan_attack
+from rulespy.core.target_lock import LockChance, LockTally, lock_modifiers, net_modifier
+from rulespy.events import Event
+from rulespy.sequences import rounds
+from rulespy.sequences.records import Casualty, Hit, Leadership, Rolled
+from rulespy.state import AttackDeclaration, Command, ModelStatus, Scenario, TargetDeclaration
+from rulespy.timing.command_timing import check_response
+from rulespy.timing.firefight import initiative_event, step_event
+
+# The numbered steps of sequences/shooting_sequence.md, in order; each is a heading anchor there.
+STEPS = (
+    "step-declare",
+    "step-leadership",
+    "step-firing-weapons",
+    "step-target-lock",
+    "step-critical-round",
+    "step-normal-round",
+    "step-removal",
+)
+
+Run = tuple[str, int]
+Chance = LeadershipChance | LockChance
+Item = Event | Leadership | Rolled | Hit | Casualty
+
+
+def step(name: str, text: str) -> Event:
+    """An event citing one numbered step of the Shooting Sequence.
+
+    Rule: sequences/shooting_sequence.md#shooting-sequence
+    """
+    if name not in STEPS:
+        raise ValueError(f"unknown sequence step {name!r}")
+    return Event(f"sequences/shooting_sequence.md#{name}", text)
+
+
+@dataclass(frozen=True)
+class AttackPlan:
+    """One checked declaration: the shooting unit, its command's overrides and its targets in order."""
+
+    unit: str
+    rules: CommandRules
+    targets: tuple[TargetPlan, ...]
+
+
+@dataclass(frozen=True)
+class State:
+    """Where the resolution stands. Only what later steps need, so that equal states merge.
+
+    ``target`` and ``group`` walk the current attack: ``group`` -1 is the Leadership stage, else the
+    index of the next firing weapon to roll. Successes are kept per target as runs of weapon names in
+    Dice Order (all the allocation needs).
+    """
+
+    attack: int = 0
+    target: int = 0
+    group: int = -1
+    passed: tuple[bool, ...] = ()
+    firing: tuple[tuple[tuple[FiringWeapon, ...], ...], ...] = ()
+    crits: tuple[tuple[Run, ...], ...] = ()
+    normals: tuple[tuple[tuple[Run, ...], ...], ...] = ()
+    wounds: tuple[tuple[str, int], ...] = ()
+    removed: frozenset[str] = frozenset()
+    pins: frozenset[str] = frozenset()
+    casualties: frozenset[tuple[str, str]] = frozenset()
+    done: bool = False
+
+
+class ShootingSequence:
+    """The state machine of one scenario's attack, and its Snap Fire response if any.
+
+    Creating it checks every declaration (``IllegalDeclaration``, before any die).
+    """
+
+    def __init__(self, scenario: Scenario, explain: bool = True) -> None:
+        self.scenario = scenario
+        self.battlefield = scenario.battlefield
+        self.explain = explain
+        self.attacks, self.opening = declare(scenario)
+        self.firefight = len(self.attacks) == 2
+
+    # -- driving -----------------------------------------------------------------------------------
+
+    def initial(self) -> tuple[State, list[Item]]:
+        items: list[Item] = list(self.opening)
+        return self._advance(State(), items), items
+
+    def chance(self, state: State) -> Chance | None:
+        """The chance step the state waits for, or None once resolved."""
+        if state.done:
+            return None
+        plan = self.attacks[state.attack]
+        if state.group < 0:
+            leader = self.battlefield.unit(plan.unit).leader
+            assert leader is not None, "a split needs a leader (checked at declaration)"
+            return LeadershipChance(leader.id, leader.ld, plan.targets[state.target].unit)
+        fw = state.firing[state.attack][state.target][state.group]
+        return LockChance(fw.model.id, fw.weapon, self._net(plan, state.target, fw))
+
+    def read(self, state: State, chance: Chance, faces: tuple[int, ...]) -> tuple[object, list[Item]]:
+        """The outcome of rolled ``faces`` at this chance step, with its records and events."""
+        items: list[Item] = []
+        if isinstance(chance, LeadershipChance):
+            passed, events = chance.read(faces)
+            items.append(Leadership(state.attack, state.target, (faces[0], faces[1]), passed))
+            items.extend(events)
+            return passed, items
+        tally, rolls, events = chance.read(faces)
+        items.extend(Rolled(state.attack, state.target, roll) for roll in rolls)
+        items.extend(events)
+        return tally, items
+
+    def apply(self, state: State, outcome: object) -> tuple[State, list[Item]]:
+        """The state after ``outcome`` at the current chance step, advanced to the next one."""
+        items: list[Item] = []
+        if state.group < 0:
+            assert isinstance(outcome, bool)
+            state = replace(state, passed=state.passed + (outcome,), target=state.target + 1)
+        else:
+            assert isinstance(outcome, LockTally)
+            fw = state.firing[state.attack][state.target][state.group]
+            crits = list(state.crits)
+            crits[state.target] = _push(crits[state.target], fw.weapon.name, outcome.criticals)
+            normals = list(state.normals[state.attack])
+            normals[state.target] = _push(normals[state.target], fw.weapon.name, outcome.successes)
+            state = replace(
+                state,
+                crits=tuple(crits),
+                normals=state.normals[: state.attack] + (tuple(normals),),
+                group=state.group + 1,
+            )
+        return self._advance(state, items), items
+
+    # -- deterministic steps -----------------------------------------------------------------------
+
+    def _advance(self, state: State, items: list[Item]) -> State:
+        while not state.done:
+            plan = self.attacks[state.attack]
+            if state.group < 0:
+                if state.target == 0:
+                    state = replace(state, target=1)
+                if state.target < len(plan.targets):
+                    return state
+                state = self._choose_firing(state, plan, items)
+                continue
+            firing = state.firing[state.attack]
+            if state.target < len(firing) and state.group < len(firing[state.target]):
+                return state
+            if state.target + 1 < len(firing):
+                state = replace(state, target=state.target + 1, group=0)
+                continue
+            state = self._after_rolls(state, items)
+        return state
+
+    def _choose_firing(self, state: State, plan: AttackPlan, items: list[Item]) -> State:
+        now = self.battlefield.without(state.removed)
+        chosen = []
+        for index, target in enumerate(plan.targets):
+            if index and not state.passed[index - 1]:
+                chosen.append(())
+                continue
+            fired = firing_weapons(now, plan.unit, target, plan.rules)
+            chosen.append(fired)
+            if self.explain:
+                items.extend(self._firing_events(plan, target, fired, state))
+        n = len(plan.targets)
+        return replace(
+            state,
+            target=0,
+            group=0,
+            firing=state.firing + (tuple(chosen),),
+            crits=((),) * n,
+            normals=state.normals + (((),) * n,),
+        )
+
+    def _after_rolls(self, state: State, items: list[Item]) -> State:
+        plan = self.attacks[state.attack]
+        if self.explain and self.firefight:
+            name = "firefight-initiative-criticals" if state.attack == 0 else "firefight-reply-criticals"
+            items.append(step_event(name, f"{plan.unit} resolves its Critical Locks; those casualties go at once"))
+        for index, target in enumerate(plan.targets):
+            state = rounds.critical_round(self, state, index, target, items)
+        if self.firefight and state.attack == 0:
+            return replace(state, attack=1, target=0, group=-1, passed=(), crits=())
+        if self.explain and self.firefight:
+            items.append(step_event("firefight-normal-damage", "normal damage: the Initiative unit's first"))
+        for attack in range(len(self.attacks)) if self.firefight else (state.attack,):
+            for index, target in enumerate(self.attacks[attack].targets):
+                state = rounds.normal_round(self, state, attack, index, target, items)
+        return rounds.remove_casualties(self, state, items)
+
+    def _net(self, plan: AttackPlan, target: int, fw: FiringWeapon) -> int:
+        return net_modifier(self._modifiers(plan, target, fw))
+
+    def _modifiers(self, plan: AttackPlan, target: int, fw: FiringWeapon):  # type: ignore[no-untyped-def]
+        mark = self.battlefield.model(plan.targets[target].mark)
+        cover = model_cover(mark, self.battlefield.terrain)
+        pinned = ModelStatus.PINNED in fw.model.status
+        return lock_modifiers(fw.weapon, pinned, cover, plan.rules)
+
+    def _firing_events(
+        self, plan: AttackPlan, target: TargetPlan, fired: tuple[FiringWeapon, ...], state: State
+    ) -> list[Item]:
+        events: list[Item] = []
+        firing = {(fw.model.id, fw.weapon.name) for fw in fired}
+        for model_id, weapon in target.weapons:
+            if (model_id, weapon) in firing:
+                continue
+            if model_id in state.removed:
+                why = "its model has left play"
+            else:
+                why = "it fails a condition of the list (sight, range, engagement, command, status)"
+            text = f"{model_id}'s {weapon} does not fire at {target.unit}: {why}"
+            events.append(Event("core/shooting.md#which-weapons-fire", text))
+        for fw in fired:
+            mods = self._modifiers(plan, plan.targets.index(target), fw)
+            net = net_modifier(mods)
+            parts = ", ".join(f"{m.reason} {m.amount:+d}" for m in mods) or "no modifiers"
+            text = f"{fw.model.id} fires {fw.weapon.dice} dice of {fw.weapon.name} at {target.unit} ({parts}"
+            capped = sum(m.amount for m in mods)
+            text += f"; {capped:+d} capped to {net:+d})" if capped != net else f"; net {net:+d})"
+            rule = "core/target_lock.md#modifier-cap" if capped != net else "core/target_lock.md#target-lock-modifiers"
+            events.append(Event(rule, text))
+        if not fired:
+            events.append(step("step-firing-weapons", f"no weapon of {plan.unit} fires at {target.unit}"))
+        return events
+
+
+def declare(scenario: Scenario) -> tuple[tuple[AttackPlan, ...], list[Item]]:
+    """Check the attack and its response when declared, before any die.
+
+    Rule: sequences/shooting_sequence.md#step-declare
+    """
+    bf = scenario.battlefield
+    attack = scenario.attack
+    rules = rules_for(attack.command)
+    plans = [AttackPlan(attack.unit, rules, plan_attack(bf, attack, rules))]
+    items: list[Item] = [_declared(attack, rules)]
+    if scenario.response is not None:
+        check_response(rules, scenario.response.command)
+        responder = attack.targets[0].unit
+        reply = AttackDeclaration(
+            responder, Command.SNAP_FIRE, (TargetDeclaration(attack.unit, scenario.response.mark),)
+        )
+        reply_rules = rules_for(Command.SNAP_FIRE)
+        plans.append(AttackPlan(responder, reply_rules, plan_attack(bf, reply, reply_rules)))
+        items.append(_declared(reply, reply_rules))
+        items.append(initiative_event(attack.unit, responder))
+    if attack.command is Command.ASSAULT:
+        items.append(
+            Event("core/melee.md#melee", "after this shooting the assault goes into melee; rulespy stops here")
+        )
+    return tuple(plans), items
+
+
+def _declared(attack: AttackDeclaration, rules: CommandRules) -> Event:
+    targets = "; ".join(f"{t.unit} (marking {t.mark})" for t in attack.targets)
+    return step(
+        "step-declare",
+        f"{attack.unit} declares {attack.command.value.replace('_', ' ')} at {targets}: a legal declaration "
+        f"(see {rules.rule})",
+    )
+
+
+def _push(runs: tuple[Run, ...], weapon: str, count: int) -> tuple[Run, ...]:
+    if not count:
+        return runs
+    if runs and runs[-1][0] == weapon:
+        return runs[:-1] + ((weapon, runs[-1][1] + count),)
+    return runs + ((weapon, count),)
+
+
+def expand(runs: tuple[Run, ...]) -> tuple[str, ...]:
+    """The weapon names of a target's successes, one per success, in Dice Order."""
+    return tuple(weapon for weapon, count in runs for _ in range(count))
+
+
+def resolve(scenario: Scenario, dice=None):  # type: ignore[no-untyped-def]
+    """Resolve ``scenario`` with its dice: see ``rulespy.sequences.resolution.resolve``.
+
+    Rule: sequences/shooting_sequence.md#shooting-sequence
+    """
+    from rulespy.sequences.resolution import resolve as run
+
+    return run(scenario, dice)

@@ -1,0 +1,59 @@
+"""The Firefight: an attack and the Snap Fire it provoked resolve as simultaneous fire.
+
+The unit whose command started it has the Initiative. Its Critical Damage lands first and those casualties
+are removed at once; the other unit then rolls with the models it still has in play; normal damage of both
+follows, Initiative first; every other casualty is removed together at the end.
+"""
+
+from __future__ import annotations
+
+import enum
+
+from rulespy.events import Event
+
+
+class Removal(enum.StrEnum):
+    """When a casualty leaves play."""
+
+    IMMEDIATE = "immediate"
+    END_OF_ATTACK = "end_of_attack"
+    END_OF_FIREFIGHT = "end_of_firefight"
+
+
+FIREFIGHT_STEPS = (
+    "firefight-initiative-criticals",
+    "firefight-reply-criticals",
+    "firefight-normal-damage",
+    "firefight-removal",
+)
+
+
+def removal_timing(critical: bool, firefight: bool) -> Removal:
+    """Critical casualties leave at once; the rest at the end of the attack, or of the firefight.
+
+    Rule: timing/firefight.md#removal-timing
+    """
+    if critical:
+        return Removal.IMMEDIATE
+    return Removal.END_OF_FIREFIGHT if firefight else Removal.END_OF_ATTACK
+
+
+def initiative_event(attacker: str, responder: str) -> Event:
+    """The unit whose command started the firefight has the Initiative.
+
+    Rule: timing/firefight.md#initiative
+    """
+    return Event(
+        "timing/firefight.md#initiative",
+        f"{attacker} started the firefight, so {attacker} has the Initiative over {responder}",
+    )
+
+
+def step_event(step: str, text: str) -> Event:
+    """A firefight step, named by its anchor in ``timing/firefight.md``.
+
+    Rule: timing/firefight.md#firefight
+    """
+    if step not in FIREFIGHT_STEPS:
+        raise ValueError(f"unknown firefight step {step!r}")
+    return Event(f"timing/firefight.md#{step}", text)
