@@ -50,7 +50,7 @@ class ScriptedDice:
 
 
 class SeededDice:
-    """Reproducible random faces for a seed and version of the engine (its own generator, never the module's)."""
+    """Reproducible random faces for a seed and engine version (its own generator, never the module's)."""
 
     def __init__(self, seed: int) -> None:
         self._random = random.Random(seed)

@@ -140,7 +140,8 @@ class Battlefield:
 
 @dataclass(frozen=True)
 class TargetDeclaration:
-    """One declared target. With neither ``models`` nor ``weapons`` it takes every weapon not declared elsewhere.
+    """One declared target. With neither ``models`` nor ``weapons`` it takes every weapon not declared
+    elsewhere.
 
     ``weapons`` holds ``(model id, weapon name)`` pairs (written ``r2/lance`` in a scenario).
     """

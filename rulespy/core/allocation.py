@@ -16,7 +16,13 @@ from rulespy.core.ranged_weapons import Weapon
 from rulespy.state import Model, ModelStatus, Terrain
 
 NEAR_BAND = 12.0
-KEY_PARTS = ("successes from the same weapon this round", "successes this round", "tier", "band", "unit order")
+KEY_PARTS = (
+    "successes from the same weapon this round",
+    "successes this round",
+    "tier",
+    "band",
+    "unit order",
+)
 
 
 def is_valid(model: Model, weapon: Weapon, firers: Sequence[Model], terrain: tuple[Terrain, ...]) -> bool:
@@ -90,29 +96,29 @@ def allocate_round(
         if index == 0 and any(m.id == marked for m in models):
             chosen, reason = marked, "the first success of the round goes to the Marked Model"
         else:
-
-            def key(m: Model) -> tuple[int, int, int, int, int]:
-                return (
+            keys = {
+                m.id: (
                     per_weapon.get((m.id, weapon), 0),
                     per_model.get(m.id, 0),
                     tier(m),
                     band(m, firers),
                     position[m.id],
                 )
-
-            ranked = sorted(models, key=key)
+                for m in models
+            }
+            ranked = sorted(models, key=lambda m: keys[m.id])
             chosen = ranked[0].id
-            reason = _why(ranked, key)
+            reason = _why(ranked, keys)
         per_weapon[(chosen, weapon)] = per_weapon.get((chosen, weapon), 0) + 1
         per_model[chosen] = per_model.get(chosen, 0) + 1
         result.append(Allocation(weapon, chosen, reason))
     return tuple(result)
 
 
-def _why(ranked: Sequence[Model], key) -> str:  # type: ignore[no-untyped-def]
+def _why(ranked: Sequence[Model], keys: Mapping[str, tuple[int, ...]]) -> str:
     """Which part of the allocation key put the chosen model ahead of the next one."""
     if len(ranked) == 1:
         return "the only valid model"
-    best, runner = key(ranked[0]), key(ranked[1])
+    best, runner = keys[ranked[0].id], keys[ranked[1].id]
     part = next(i for i in range(len(best)) if best[i] != runner[i])
     return f"smallest key ({KEY_PARTS[part]}: {best[part]} against {runner[part]} for {ranked[1].id})"

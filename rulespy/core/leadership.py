@@ -47,7 +47,11 @@ class LeadershipChance:
     def read(self, faces: tuple[int, ...]) -> tuple[bool, list[Event]]:
         a, b = faces
         passed = passes((a, b), self.ld)
-        verdict = "passed: its weapons may fire" if passed else "failed: the weapons declared against it do not fire"
+        verdict = (
+            "passed: its weapons may fire"
+            if passed
+            else "failed: the weapons declared against it do not fire"
+        )
         text = (
             f"Leadership Check for {self.target} on {self.leader}'s ld {self.ld}: "
             f"{a} + {b} = {a + b}, {verdict}"

@@ -138,7 +138,9 @@ class LockChance:
     def outcomes(self) -> list[tuple[LockTally, Fraction]]:
         """Every tally of criticals and other successes over the weapon's dice, with its probability."""
         p = die_probabilities(self.weapon, self.net)
-        pc, ps, pf = (p.get(r, Fraction(0)) for r in (LockResult.CRITICAL, LockResult.SUCCESS, LockResult.FAIL))
+        pc, ps, pf = (
+            p.get(r, Fraction(0)) for r in (LockResult.CRITICAL, LockResult.SUCCESS, LockResult.FAIL)
+        )
         n = self.dice
         result = []
         for c in range(n + 1):

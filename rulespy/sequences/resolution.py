@@ -108,7 +108,9 @@ def dice_for(scenario: Scenario) -> DiceSource:
     Rule: sequences/shooting_sequence.md#dice-order
     """
     if (scenario.dice is None) == (scenario.seed is None):
-        raise InvalidInput("resolve needs exactly one of 'dice' and 'seed'", scenario.dice_line, scenario.path)
+        raise InvalidInput(
+            "resolve needs exactly one of 'dice' and 'seed'", scenario.dice_line, scenario.path
+        )
     if scenario.dice is not None:
         return ScriptedDice(scenario.dice, scenario.dice_line)
     assert scenario.seed is not None
@@ -148,7 +150,9 @@ def _build(sequence: ShootingSequence, state: State, log: list[Item]) -> Resolut
         for t, target in enumerate(plan.targets):
             locks = tuple(i for i in log if isinstance(i, Rolled) and (i.attack, i.target) == (a, t))
             hits = tuple(i for i in log if isinstance(i, Hit) and (i.attack, i.target) == (a, t))
-            check = next((i for i in log if isinstance(i, Leadership) and (i.attack, i.target) == (a, t)), None)
+            check = next(
+                (i for i in log if isinstance(i, Leadership) and (i.attack, i.target) == (a, t)), None
+            )
             targets.append(TargetResult(target.unit, bool(locks), check, locks, hits))
         command = plan.rules.command.value
         attacks.append(AttackResult(plan.unit, command, a == 0, tuple(targets)))

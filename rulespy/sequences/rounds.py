@@ -14,13 +14,15 @@ from rulespy.core.shooting import FiringWeapon, TargetPlan
 from rulespy.events import Event
 from rulespy.sequences.records import Casualty, Hit
 from rulespy.state import Model
-from rulespy.timing.firefight import removal_timing, step_event
+from rulespy.timing.firefight import Removal, removal_timing, step_event
 
 if TYPE_CHECKING:
     from rulespy.sequences.shooting_sequence import Item, ShootingSequence, State
 
 
-def critical_round(seq: ShootingSequence, state: State, index: int, target: TargetPlan, items: list[Item]) -> State:
+def critical_round(
+    seq: ShootingSequence, state: State, index: int, target: TargetPlan, items: list[Item]
+) -> State:
     """Allocate a target's Critical Locks, inflict Critical Damage, remove those casualties at once.
 
     Rule: sequences/shooting_sequence.md#step-critical-round
@@ -72,7 +74,9 @@ def remove_casualties(seq: ShootingSequence, state: State, items: list[Item]) ->
     timing = removal_timing(False, seq.firefight).value
     if seq.explain:
         if seq.firefight:
-            items.append(step_event("firefight-removal", "every other casualty of the firefight goes together"))
+            items.append(
+                step_event("firefight-removal", "every other casualty of the firefight goes together")
+            )
         else:
             items.append(step("step-removal", "the attack's other casualties leave play together"))
     gone = []
@@ -109,7 +113,11 @@ def _allocate(
     firers = _unique(fw.model for fw in firing)
     in_play = [m for m in bf.unit(target.unit).models if m.id not in state.removed]
     valid = {
-        name: [m for m in in_play if is_valid(m, bf.weapon(name), [fw.model for fw in firing if fw.weapon.name == name], bf.terrain)]
+        name: [
+            m
+            for m in in_play
+            if is_valid(m, bf.weapon(name), [fw.model for fw in firing if fw.weapon.name == name], bf.terrain)
+        ]
         for name in set(successes)
     }
     order = [m.id for m in bf.unit(target.unit).models]
@@ -137,15 +145,22 @@ def _allocate(
     return replace(state, wounds=tuple(sorted(wounds.items())), pins=frozenset(pins))
 
 
-def _hit_events(model: Model, weapon: str, reason: str, critical: bool, inflicted: int, left: int, lost: int) -> list[Item]:
+def _hit_events(
+    model: Model, weapon: str, reason: str, critical: bool, inflicted: int, left: int, lost: int
+) -> list[Item]:
     marked = reason.startswith("the first success")
     rule = "core/target_selection.md#marked-model" if marked else "core/allocation.md#allocation-key"
     kind = "Critical Lock" if critical else "success"
     events: list[Item] = [Event(rule, f"the {weapon} {kind} goes to {model.id}: {reason}")]
     if critical:
-        damage = Event("core/critical_damage.md#critical-damage", f"{model.id} suffers {inflicted} wounds, ignoring armour")
+        damage = Event(
+            "core/critical_damage.md#critical-damage",
+            f"{model.id} suffers {inflicted} wounds, ignoring armour",
+        )
     elif model.armour:
-        damage = Event("core/damage.md#armour", f"{model.id}'s armour {model.armour} leaves {inflicted} wound(s)")
+        damage = Event(
+            "core/damage.md#armour", f"{model.id}'s armour {model.armour} leaves {inflicted} wound(s)"
+        )
     else:
         damage = Event("core/damage.md#damage", f"{model.id} suffers {inflicted} wound(s)")
     events.append(damage)
@@ -159,8 +174,15 @@ def _casualty(seq: ShootingSequence, model_id: str, critical: bool, items: list[
     timing = removal_timing(critical, seq.firefight)
     items.append(Casualty(model_id, timing.value))
     if seq.explain:
-        text = f"{model_id} is a casualty at 0 wounds, removed {timing.value.replace('_', ' ')}"
+        text = f"{model_id} is a casualty at 0 wounds, removed {_WHEN[timing]}"
         items.append(Event("timing/firefight.md#removal-timing", text))
+
+
+_WHEN = {
+    Removal.IMMEDIATE: "at once",
+    Removal.END_OF_ATTACK: "at the end of the attack",
+    Removal.END_OF_FIREFIGHT: "at the end of the firefight",
+}
 
 
 def _left(state: State, model: Model) -> int:

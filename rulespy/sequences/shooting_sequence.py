@@ -157,6 +157,9 @@ class ShootingSequence:
             if state.group < 0:
                 if state.target == 0:
                     state = replace(state, target=1)
+                    if self.explain and len(plan.targets) > 1:
+                        text = f"{plan.unit} splits its fire: a Leadership Check for each later target"
+                        items.append(step("step-leadership", text))
                 if state.target < len(plan.targets):
                     return state
                 state = self._choose_firing(state, plan, items)
@@ -172,7 +175,7 @@ class ShootingSequence:
 
     def _choose_firing(self, state: State, plan: AttackPlan, items: list[Item]) -> State:
         now = self.battlefield.without(state.removed)
-        chosen = []
+        chosen: list[tuple[FiringWeapon, ...]] = []
         for index, target in enumerate(plan.targets):
             if index and not state.passed[index - 1]:
                 chosen.append(())
@@ -195,7 +198,9 @@ class ShootingSequence:
         plan = self.attacks[state.attack]
         if self.explain and self.firefight:
             name = "firefight-initiative-criticals" if state.attack == 0 else "firefight-reply-criticals"
-            items.append(step_event(name, f"{plan.unit} resolves its Critical Locks; those casualties go at once"))
+            items.append(
+                step_event(name, f"{plan.unit} resolves its Critical Locks; those casualties go at once")
+            )
         for index, target in enumerate(plan.targets):
             state = rounds.critical_round(self, state, index, target, items)
         if self.firefight and state.attack == 0:
@@ -230,6 +235,15 @@ class ShootingSequence:
                 why = "it fails a condition of the list (sight, range, engagement, command, status)"
             text = f"{model_id}'s {weapon} does not fire at {target.unit}: {why}"
             events.append(Event("core/shooting.md#which-weapons-fire", text))
+        if fired:
+            mark = self.battlefield.model(target.mark)
+            cover = model_cover(mark, self.battlefield.terrain)
+            text = f"{target.unit} takes its cover from the marked model {mark.id}: {cover.name.lower()}"
+            events.append(Event("core/cover.md#target-unit-cover", text))
+            dice = sum(fw.weapon.dice for fw in fired)
+            events.append(
+                step("step-target-lock", f"{plan.unit} rolls {dice} Target Lock dice at {target.unit}")
+            )
         for fw in fired:
             mods = self._modifiers(plan, plan.targets.index(target), fw)
             net = net_modifier(mods)
@@ -237,7 +251,11 @@ class ShootingSequence:
             text = f"{fw.model.id} fires {fw.weapon.dice} dice of {fw.weapon.name} at {target.unit} ({parts}"
             capped = sum(m.amount for m in mods)
             text += f"; {capped:+d} capped to {net:+d})" if capped != net else f"; net {net:+d})"
-            rule = "core/target_lock.md#modifier-cap" if capped != net else "core/target_lock.md#target-lock-modifiers"
+            rule = (
+                "core/target_lock.md#modifier-cap"
+                if capped != net
+                else "core/target_lock.md#target-lock-modifiers"
+            )
             events.append(Event(rule, text))
         if not fired:
             events.append(step("step-firing-weapons", f"no weapon of {plan.unit} fires at {target.unit}"))
@@ -266,7 +284,9 @@ def declare(scenario: Scenario) -> tuple[tuple[AttackPlan, ...], list[Item]]:
         items.append(initiative_event(attack.unit, responder))
     if attack.command is Command.ASSAULT:
         items.append(
-            Event("core/melee.md#melee", "after this shooting the assault goes into melee; rulespy stops here")
+            Event(
+                "core/melee.md#melee", "after this shooting the assault goes into melee; rulespy stops here"
+            )
         )
     return tuple(plans), items
 

@@ -1,0 +1,159 @@
+"""The Shooting Sequence and Dice Order: sequences/shooting_sequence.md."""
+
+from __future__ import annotations
+
+import pytest
+
+from rulespy.dice import ScriptedDice
+from rulespy.errors import IllegalDeclaration, InvalidInput
+from rulespy.scenario import parse_scenario
+from rulespy.sequences.shooting_sequence import STEPS, resolve
+
+CONTRACT = """
+weapons:
+  carbine: {range: 18, dice: 2, lock: 4, damage: 1, traits: [assault]}
+  lance:   {range: 36, dice: 1, lock: 3, damage: 3, traits: [heavy, critical 5, minimum range 6]}
+units:
+  - id: rangers
+    side: blue
+    models:
+      - {id: r1, at: [0, 0], leader: true, ld: 8, weapons: [carbine]}
+      - {id: r2, at: [1.5, 0], weapons: [lance], status: [pinned]}
+  - id: drones
+    side: red
+    models:
+      - {id: d1, at: [12, 0], wounds: 2, armour: 1}
+      - {id: d2, at: [12, 3], cover: light}
+terrain:
+  - {kind: heavy, polygon: [[10, -2], [14, -2], [14, 1], [10, 1]]}
+attack:
+  unit: rangers
+  command: shoot
+  targets:
+    - {unit: drones, mark: d1}
+dice: [6, 2, 5]
+"""
+
+SPLIT = """
+weapons:
+  rifle: {range: 24, dice: 1, lock: 4, damage: 1}
+units:
+  - id: squad
+    side: blue
+    models:
+      - {id: s1, at: [0, 0], leader: true, ld: 7, weapons: [rifle]}
+      - {id: s2, at: [0, 2], weapons: [rifle]}
+      - {id: s3, at: [0, 4], weapons: [rifle]}
+  - id: alpha
+    side: red
+    models: [{id: a1, at: [10, 0]}]
+  - id: beta
+    side: red
+    models: [{id: b1, at: [10, 6]}]
+  - id: gamma
+    side: red
+    models: [{id: c1, at: [10, 12]}]
+attack:
+  unit: squad
+  command: shoot
+  targets:
+    - {unit: alpha, mark: a1, models: [s1]}
+    - {unit: beta, mark: b1, models: [s2]}
+    - {unit: gamma, mark: c1, models: [s3]}
+"""
+
+
+def test_contract_example_resolves_as_the_contract_says() -> None:
+    result = resolve(parse_scenario(CONTRACT))
+    data = result.to_json()
+    target = data["attacks"][0]["targets"][0]
+    assert [(lock["natural"], lock["modified"], lock["critical"]) for lock in target["locks"]] == [
+        (6, 4, True),
+        (2, 0, False),
+        (5, 3, True),
+    ]
+    assert target["allocation"] == [
+        {"model": "d1", "weapon": "carbine", "critical": True, "wounds": 2},
+        {"model": "d2", "weapon": "lance", "critical": True, "wounds": 1},
+    ]
+    assert data["casualties"] == [
+        {"model": "d1", "removed": "immediate"},
+        {"model": "d2", "removed": "immediate"},
+    ]
+    assert data["models"]["r2"] == {"wounds": 1, "status": ["pinned"]}
+
+
+def test_dice_order_leadership_checks_come_before_every_target_lock_die() -> None:
+    """Checks for beta (3 + 3, passed) then gamma (6 + 6, failed), then one die at alpha and beta in declared
+    order; gamma's weapons do not fire, so no die is rolled for them."""
+    result = resolve(parse_scenario(SPLIT + "dice: [3, 3, 6, 6, 5, 5]\n"))
+    alpha, beta, gamma = result.attacks[0].targets
+    assert alpha.leadership is None
+    assert beta.leadership is not None and beta.leadership.dice == (3, 3) and beta.leadership.passed
+    assert gamma.leadership is not None and gamma.leadership.dice == (6, 6) and not gamma.leadership.passed
+    assert [r.roll.natural for r in alpha.locks] == [5]
+    assert [r.roll.natural for r in beta.locks] == [5]
+    assert not gamma.fired and gamma.locks == ()
+    assert result.removed == {"a1": "end_of_attack", "b1": "end_of_attack"}
+
+
+def test_dice_order_scripted_dice_that_run_out_are_malformed() -> None:
+    with pytest.raises(InvalidInput, match="ran out"):
+        resolve(parse_scenario(SPLIT + "dice: [3, 3, 1, 1, 5, 5]\n"))
+
+
+def test_dice_order_scripted_dice_left_over_are_malformed() -> None:
+    with pytest.raises(InvalidInput, match="left over"):
+        resolve(parse_scenario(SPLIT + "dice: [3, 3, 6, 6, 5, 5, 1]\n"))
+
+
+def test_dice_order_a_die_of_7_is_malformed_only_after_legality() -> None:
+    illegal = SPLIT.replace("leader: true, ", "") + "dice: [7]\n"
+    with pytest.raises(IllegalDeclaration):
+        resolve(parse_scenario(illegal))
+    with pytest.raises(InvalidInput, match="1 to 6"):
+        resolve(parse_scenario(SPLIT + "dice: [7, 3, 6, 6, 5, 5]\n"))
+
+
+def test_seeded_dice_give_the_same_account_for_the_same_seed() -> None:
+    first = resolve(parse_scenario(SPLIT + "seed: 11\n"))
+    second = resolve(parse_scenario(SPLIT + "seed: 11\n"))
+    assert first.to_json() == second.to_json()
+
+
+def test_explicit_dice_source_overrides_the_scenario() -> None:
+    scenario = parse_scenario(SPLIT + "seed: 1\n")
+    result = resolve(scenario, ScriptedDice([1, 1, 1, 1, 1, 1, 1]))
+    assert result.removed == {}
+
+
+def test_every_trace_entry_cites_a_rule_anchor() -> None:
+    result = resolve(parse_scenario(CONTRACT))
+    assert all("#" in event.rule and event.rule.endswith(event.rule.split("#")[1]) for event in result.trace)
+    cited_steps = {e.rule.split("#")[1] for e in result.trace if e.rule.startswith("sequences/")}
+    assert cited_steps <= set(STEPS)
+
+
+def test_success_with_no_valid_model_is_lost() -> None:
+    """The lance cannot hurt d2 (inside its minimum range). Its Critical Lock kills the marked d1 at once, so
+    its other success, allocated in the second round, has no valid model left and is lost."""
+    text = """
+weapons:
+  lance: {range: 36, dice: 2, lock: 2, damage: 1, traits: [minimum range 6]}
+units:
+  - id: gun
+    side: blue
+    models: [{id: g1, at: [0, 0], leader: true, weapons: [lance]}]
+  - id: pair
+    side: red
+    models:
+      - {id: d1, at: [10, 0]}
+      - {id: d2, at: [3, 0]}
+attack: {unit: gun, command: shoot, targets: [{unit: pair, mark: d1}]}
+dice: [6, 4]
+"""
+    result = resolve(parse_scenario(text))
+    hits = result.attacks[0].targets[0].allocation
+    assert [(h.model, h.critical, h.wounds) for h in hits] == [("d1", True, 1), (None, False, 0)]
+    assert any(e.rule == "core/allocation.md#lost-successes" for e in result.trace)
+    assert result.wounds("d2") == 1
