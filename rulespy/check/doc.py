@@ -1,0 +1,80 @@
+"""What the checker reads from one markdown file: frozen data, produced by ``parse.py``, cached by content."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True)
+class Heading:
+    """A heading: its plain text (without ``{#id}``), level 1-6, site anchor, position, explicit id or not."""
+
+    text: str
+    level: int
+    anchor: str
+    line: int
+    column: int
+    explicit: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """A link destination as written; ``kind`` is ``link``, ``image`` or ``definition`` (``[x]: dest``)."""
+
+    target: str
+    line: int
+    column: int
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class Mention:
+    """A rule-file path written as text or inline code (``core/damage.md``, maybe ``#anchor``)."""
+
+    path: str
+    fragment: str | None
+    line: int
+    column: int
+
+
+@dataclass(frozen=True, slots=True)
+class TermUse:
+    """A use of a retired term (the registry's spelling, lower-case) in prose."""
+
+    term: str
+    line: int
+    column: int
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """A sentence ``X is owned by F``: ``concept`` as matched, ``owner`` as written (link target or path)."""
+
+    concept: str
+    owner: str
+    owner_is_link: bool
+    line: int
+    column: int
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """Everything the checks need from one markdown file. ``problems`` are (line, column, code, message)."""
+
+    path: str
+    headings: tuple[Heading, ...] = ()
+    html_ids: tuple[str, ...] = ()
+    links: tuple[Link, ...] = ()
+    mentions: tuple[Mention, ...] = ()
+    term_uses: tuple[TermUse, ...] = ()
+    claims: tuple[Claim, ...] = ()
+    problems: tuple[tuple[int, int, str, str], ...] = ()
+    anchors: dict[str, int] = field(default_factory=dict)
+
+    def section_end(self, index: int, last_line: int = 1 << 30) -> int:
+        """First line after the section opened by ``headings[index]`` (subsections included)."""
+        level = self.headings[index].level
+        for heading in self.headings[index + 1 :]:
+            if heading.level <= level:
+                return heading.line
+        return last_line

@@ -1,0 +1,143 @@
+"""The repository's link graph: which page links where, and which anchors each page has.
+
+``build_graph(root)`` is the entry point other tools use (the MkDocs site hook, ``rulespy coverage``):
+
+>>> graph = build_graph(Path("."))                      # doctest: +SKIP
+>>> graph.referenced_by("core/damage.md")               # doctest: +SKIP
+['commands/command_shoot.md', 'core/shooting.md', 'index.md']
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import unquote
+
+from rulespy.check.cache import DocumentCache, digest
+from rulespy.check.doc import Document, Heading
+from rulespy.check.files import Layout, Tree
+from rulespy.check.parse import NO_TERMS, Terms, parse_bytes
+
+_SCHEME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """A link destination resolved against its page. ``path`` is repository-relative (``""`` = the root)."""
+
+    path: str | None
+    fragment: str | None
+    external: bool = False
+    escapes: bool = False
+
+
+def resolve(source: str, destination: str) -> Target:
+    """Resolve ``destination`` written in repository file ``source``.
+
+    External URLs (any ``scheme:`` or ``//host``) are not followed. ``/x`` is read from the repository
+    root. The path part is percent-decoded (``%20`` is a space); a query string is ignored.
+    """
+    destination = destination.strip()
+    if not destination or _SCHEME_RE.match(destination) or destination.startswith("//"):
+        return Target(None, None, external=True)
+    path, hashmark, fragment = destination.partition("#")
+    path = path.partition("?")[0]
+    frag = unquote(fragment) if hashmark else None
+    if not path:
+        return Target(source, frag)
+    path = unquote(path)
+    if path.startswith("/"):
+        joined = path.lstrip("/")
+    else:
+        joined = posixpath.join(posixpath.dirname(source), path)
+    normal = posixpath.normpath(joined) if joined else "."
+    if normal == ".." or normal.startswith("../"):
+        return Target(None, frag, escapes=True)
+    return Target("" if normal == "." else normal, frag)
+
+
+def load_documents(
+    tree: Tree, terms: Terms = NO_TERMS, cache: DocumentCache | None = None
+) -> dict[str, Document]:
+    """Every checked markdown file of ``tree``, parsed, or from ``cache`` when its bytes are unchanged."""
+    documents: dict[str, Document] = {}
+    for path in tree.markdown:
+        data = tree.read(path)
+        if data is None:
+            documents[path] = Document(path, problems=((1, 1, "RS040", "cannot be read"),))
+            continue
+        key = digest(data) if cache is not None else b""
+        found = cache.get(path, key) if cache is not None else None
+        if found is None:
+            found = parse_bytes(path, data, terms, tree.layout.max_bytes)
+            if cache is not None:
+                cache.put(path, key, found)
+        documents[path] = found
+    return documents
+
+
+class LinkGraph:
+    """Pages, their headings and anchors, and the links between them (repository-relative paths)."""
+
+    def __init__(self, tree: Tree, documents: dict[str, Document]) -> None:
+        self.tree = tree
+        self.documents = documents
+        self._out: dict[str, set[str]] = {}
+        self._in: dict[str, set[str]] = {}
+        for path, document in documents.items():
+            targets = set()
+            for link in document.links:
+                if link.kind == "image":
+                    continue
+                target = resolve(path, link.target)
+                if target.path is None or target.path == path:
+                    continue
+                found = self.page_for(target.path)
+                targets.add(found or target.path)
+            self._out[path] = targets
+            for target_path in targets:
+                self._in.setdefault(target_path, set()).add(path)
+
+    def page_for(self, path: str) -> str | None:
+        """The markdown file a link to ``path`` lands on: the file itself, or a folder's index/README."""
+        kind = self.tree.kind(path)
+        if kind == "file":
+            return path
+        if kind == "dir":
+            for name in ("index.md", "README.md", "readme.md"):
+                candidate = f"{path}/{name}" if path else name
+                if self.tree.kind(candidate) == "file":
+                    return candidate
+        return None
+
+    def pages(self) -> list[str]:
+        return sorted(path for path in self.documents if self.tree.is_page(path))
+
+    def links_from(self, path: str) -> set[str]:
+        """Repository paths ``path`` links to (existing or not; images and links to itself left out)."""
+        return set(self._out.get(path, ()))
+
+    def referenced_by(self, path: str) -> list[str]:
+        """Sorted repository paths of the markdown files that link to ``path``."""
+        return sorted(self._in.get(path, ()))
+
+    def anchors(self, path: str) -> dict[str, int]:
+        """Anchor -> line of every heading id and HTML ``id``/``name`` of ``path`` (line 0 for HTML ids)."""
+        document = self.documents.get(path)
+        return dict(document.anchors) if document is not None else {}
+
+    def headings(self, path: str) -> list[Heading]:
+        """Headings of ``path`` in order: ``.text``, ``.level``, ``.anchor``, ``.line``, ``.explicit``."""
+        document = self.documents.get(path)
+        return list(document.headings) if document is not None else []
+
+
+def build_graph(root: Path, layout: Layout | None = None, use_cache: bool = True) -> LinkGraph:
+    """Walk and parse the repository at ``root`` and return its link graph."""
+    tree = Tree(Path(root), layout or Layout()).walk()
+    cache = DocumentCache(tree.root, salt=f"graph:{tree.layout.max_bytes}", enabled=use_cache)
+    documents = load_documents(tree, NO_TERMS, cache)
+    cache.save()
+    return LinkGraph(tree, documents)

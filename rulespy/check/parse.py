@@ -1,0 +1,337 @@
+"""Read one markdown file into a frozen ``Document`` with markdown-it-py, not regular expressions.
+
+Only tokens the parser produces count: a link inside a fenced or indented code block is code, not a
+link. Positions are 1-based line and column in the original file (front matter included).
+
+Mentions (the exact rule): inside prose or inline code, a run ``DIR/.../NAME.md`` of at least one folder
+and a ``.md`` file name, each part made of letters, digits, ``_``, ``-`` or ``.`` (not starting with
+``.``), not preceded by ``/``, ``.``, ``:`` or a word character and not followed by ``/`` or a word
+character, is a mention of that path read from the repository root; a directly following ``#anchor``
+is checked too. ``./x.md``, ``../x.md``, bare ``x.md`` and URLs are never mentions.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import yaml
+from markdown_it import MarkdownIt
+from markdown_it.common.utils import normalizeReference
+from markdown_it.token import Token
+
+from rulespy.check.doc import Claim, Document, Heading, Link, Mention, TermUse
+from rulespy.check.slugs import page_anchors, split_attr_list
+
+MENTION_RE = re.compile(
+    r"(?<![\w/.:\-])((?:[A-Za-z0-9_][\w.\-]*/)+[A-Za-z0-9_][\w.\-]*\.md)(?:#([\w\-]+(?:[.:][\w\-]+)*))?(?![\w/])"
+)
+_CLAIM_RE = re.compile(r"\bis\s+owned\s+by\s+", re.IGNORECASE)
+_FRONT_MATTER_RE = re.compile(r"^-{3}[ \t]*\n(.*?\n)?(?:\.{3}|-{3})[ \t]*(?:\n|$)", re.DOTALL)
+_DEFINITION_RE = re.compile(r"^ {0,3}\[((?:[^\]\\]|\\.)+)\]:")
+_HTML_ID_RE = re.compile(r"""\b(?:id|name)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+))""", re.IGNORECASE)
+_COMMENT_RE = re.compile(r"<!--.*?-->", re.DOTALL)
+_CAPITALISED_TAIL_RE = re.compile(r"([A-Z][\w\-]*(?:\s+[A-Z][\w\-]*)*)\W*$")
+
+try:
+    _SafeLoader: Any = yaml.CSafeLoader
+except AttributeError:  # pragma: no cover - libyaml missing
+    _SafeLoader = yaml.SafeLoader
+
+
+@dataclass(frozen=True, slots=True)
+class Terms:
+    """Registry words the parser looks for: retired terms and concept names/aliases (all lower-case)."""
+
+    retired: tuple[str, ...] = ()
+    concepts: tuple[str, ...] = ()
+
+
+NO_TERMS = Terms()
+
+
+def _positioned(rule: Callable[..., bool], kinds: tuple[str, ...]) -> Callable[..., bool]:
+    """Wrap an inline rule so that the token it makes remembers where in the inline source it began."""
+
+    def wrapped(state: Any, silent: bool) -> bool:
+        start, count = state.pos, len(state.tokens)
+        found = bool(rule(state, silent))
+        if found and not silent:
+            for token in state.tokens[count:]:
+                if token.type in kinds:
+                    token.meta["offset"] = start
+                    token.meta["ref"] = state.src[state.pos - 1 : state.pos] != ")"
+                    break
+        return found
+
+    return wrapped
+
+
+@lru_cache(maxsize=1)
+def markdown_parser() -> MarkdownIt:
+    """The shared parser: CommonMark with raw HTML and tables, link/image/code tokens carrying offsets."""
+    md = MarkdownIt("commonmark", {"html": True}).enable("table")
+    rules = {rule.name: rule.fn for rule in md.inline.ruler.__rules__}
+    md.inline.ruler.at("link", _positioned(rules["link"], ("link_open",)))
+    md.inline.ruler.at("image", _positioned(rules["image"], ("image",)))
+    md.inline.ruler.at("backticks", _positioned(rules["backticks"], ("code_inline",)))
+    return md
+
+
+@lru_cache(maxsize=8)
+def _term_regex(terms: tuple[str, ...]) -> re.Pattern[str] | None:
+    if not terms:
+        return None
+    parts = [r"\s+".join(map(re.escape, t.split())) for t in terms if t.strip()]
+    parts.sort(key=len, reverse=True)
+    return re.compile(r"(?<!\w)(" + "|".join(parts) + r")(?!\w)", re.IGNORECASE) if parts else None
+
+
+def decode(path: str, data: bytes, max_bytes: int) -> tuple[str | None, Document | None]:
+    """The text of a file, or a ``Document`` carrying only the reason it cannot be read."""
+    if len(data) > max_bytes:
+        message = f"file is larger than the {max_bytes // 1024} KiB limit; not checked"
+        return None, Document(path, problems=((1, 1, "RS042", message),))
+    try:
+        return data.decode("utf-8").removeprefix("\ufeff"), None
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
+        byte = data[error.start : error.start + 1].hex()
+        return None, Document(path, problems=((line, column, "RS040", f"not UTF-8 (byte 0x{byte})"),))
+
+
+def parse_bytes(path: str, data: bytes, terms: Terms = NO_TERMS, max_bytes: int = 2 << 20) -> Document:
+    """``parse_markdown`` on raw bytes: non-UTF-8 and oversized files become a finding, never an error."""
+    text, failed = decode(path, data, max_bytes)
+    if failed is not None or text is None:
+        return failed or Document(path)
+    return parse_markdown(path, text, terms)
+
+
+def _strip_front_matter(text: str) -> tuple[str, list[tuple[int, int, str, str]]]:
+    """Blank out a leading ``---`` YAML block (keeping line numbers); report it when it is not YAML."""
+    m = _FRONT_MATTER_RE.match(text)
+    if m is None:
+        return text, []
+    problems: list[tuple[int, int, str, str]] = []
+    try:
+        data = yaml.load(m.group(1) or "", Loader=_SafeLoader)  # noqa: S506 - a safe loader
+        if data is not None and not isinstance(data, dict):
+            problems.append((1, 1, "RS041", "front matter is not a YAML mapping"))
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        line = mark.line + 2 if mark is not None else 1
+        reason = getattr(error, "problem", None) or "invalid YAML"
+        problems.append((line, 1, "RS041", f"front matter is not valid YAML: {reason}"))
+    return "\n" * m.group(0).count("\n") + text[m.end() :], problems
+
+
+class _Block:
+    """Maps offsets inside one inline token's content back to file line and column."""
+
+    __slots__ = ("content", "first_line", "lines", "_starts", "_prefix")
+
+    def __init__(self, content: str, first_line: int, lines: list[str]) -> None:
+        self.content, self.first_line, self.lines = content, first_line, lines
+        self._starts: list[int] | None = None
+        self._prefix: dict[int, int] = {}
+
+    def position(self, offset: int) -> tuple[int, int]:
+        if offset < 0:
+            return self.first_line + 1, 1
+        if self._starts is None:
+            self._starts = [0] + [i + 1 for i, c in enumerate(self.content) if c == "\n"]
+        row = bisect_right(self._starts, offset) - 1
+        column = offset - self._starts[row]
+        line = self.first_line + row
+        if row not in self._prefix:
+            source = self.lines[line] if line < len(self.lines) else ""
+            piece = self.content[self._starts[row] : self._starts[row] + 24].split("\n")[0]
+            found = source.find(piece) if piece else -1
+            self._prefix[row] = max(found, 0)
+        return line + 1, self._prefix[row] + column + 1
+
+
+class _Reader:
+    """One pass over the token stream, collecting everything a ``Document`` holds."""
+
+    def __init__(self, path: str, lines: list[str], terms: Terms) -> None:
+        self.path, self.lines, self.terms = path, lines, terms
+        self.headings: list[tuple[str, str | None, int, int]] = []
+        self.links: list[Link] = []
+        self.mentions: list[Mention] = []
+        self.term_uses: list[TermUse] = []
+        self.claims: list[Claim] = []
+        self.html_ids: list[str] = []
+        self.code_lines: set[int] = set()
+        self.term_re = _term_regex(terms.retired)
+
+    def html(self, content: str) -> None:
+        if "id" in content or "name" in content or "ID" in content or "NAME" in content:
+            for m in _HTML_ID_RE.finditer(_COMMENT_RE.sub("", content)):
+                self.html_ids.append(m.group(1) or m.group(2) or m.group(3) or "")
+
+    def inline(self, token: Token, first_line: int) -> tuple[str, _Block]:
+        """Plain text of an inline token (what the site's toc sees), recording links and prose facts."""
+        content = token.content
+        block = _Block(content, first_line, self.lines)
+        plain: list[str] = []
+        size = 0
+        pieces: list[tuple[int, int]] = []  # (plain offset, content offset or -1)
+        link_starts: dict[int, str] = {}
+        cursor = 0
+        for child in token.children or ():
+            kind = child.type
+            if kind == "text" or kind == "code_inline":
+                text = child.content
+                if not text:
+                    continue
+                start = child.meta.get("offset", cursor) if kind == "code_inline" else cursor
+                at = content.find(text, start)
+                if at >= 0:
+                    cursor = at + len(text)
+                pieces.append((size, at))
+                plain.append(text)
+                size += len(text)
+            elif kind == "softbreak" or kind == "hardbreak":
+                nl = content.find("\n", cursor)
+                if nl >= 0:
+                    cursor = nl + 1
+                pieces.append((size, nl))
+                plain.append("\n")
+                size += 1
+            elif kind == "link_open" or kind == "image":
+                offset = child.meta.get("offset", -1)
+                target = str(child.attrs.get("src" if kind == "image" else "href", ""))
+                if kind == "link_open":
+                    link_starts[size] = target
+                    if offset >= 0:
+                        cursor = offset + 1
+                if not child.meta.get("ref"):
+                    line, column = block.position(offset)
+                    self.links.append(Link(target, line, column, "image" if kind == "image" else "link"))
+            elif kind == "html_inline":
+                self.html(child.content)
+        text = "".join(plain)
+        if text:
+            self._prose(text, pieces, block, link_starts)
+        return text, block
+
+    def _locate(self, pieces: list[tuple[int, int]], block: _Block, at: int) -> tuple[int, int]:
+        index = bisect_right(pieces, (at, 1 << 60)) - 1
+        start, offset = pieces[index] if index >= 0 else (0, -1)
+        return block.position(offset + (at - start) if offset >= 0 else -1)
+
+    def _prose(self, text: str, pieces: list[tuple[int, int]], block: _Block, links: dict[int, str]) -> None:
+        if ".md" in text:
+            for m in MENTION_RE.finditer(text):
+                line, column = self._locate(pieces, block, m.start())
+                self.mentions.append(Mention(m.group(1), m.group(2), line, column))
+        if self.term_re is not None:
+            for m in self.term_re.finditer(text):
+                line, column = self._locate(pieces, block, m.start())
+                self.term_uses.append(TermUse(" ".join(m.group(1).lower().split()), line, column))
+        if "owned" in text:
+            for m in _CLAIM_RE.finditer(text):
+                self._claim(text, m, pieces, block, links)
+
+    def _claim(
+        self, text: str, m: re.Match[str], pieces: list[tuple[int, int]], block: _Block, links: dict[int, str]
+    ) -> None:
+        owner, is_link = None, False
+        for at in range(m.end(), min(m.end() + 3, len(text) + 1)):
+            if at in links:
+                owner, is_link = links[at], True
+                break
+        if owner is None:
+            mention = MENTION_RE.match(text, m.end())
+            if mention is None:
+                return  # a claim names its owner as a path or a link; anything else is just prose
+            owner = mention.group(1)
+        before = text[: m.start()].rstrip(" \t\n\"'*“”‘’:")
+        lowered = before.lower()
+        concept = ""
+        for name in sorted(self.terms.concepts, key=len, reverse=True):
+            if not lowered.endswith(name):
+                continue
+            if len(lowered) == len(name) or not lowered[-len(name) - 1].isalnum():
+                concept = before[len(before) - len(name) :]
+                break
+        if not concept:
+            tail = _CAPITALISED_TAIL_RE.search(before)
+            concept = tail.group(1) if tail else (before.split() or [""])[-1]
+        line, column = self._locate(pieces, block, max(len(before) - len(concept), 0))
+        self.claims.append(Claim(concept, owner, is_link, line, column))
+
+    def definitions(self, references: dict[str, dict[str, str]]) -> None:
+        """Reference definitions ``[label]: dest``, reported on their own line (used or not)."""
+        pending = {label: ref.get("href", "") for label, ref in references.items()}
+        for number, line in enumerate(self.lines):
+            if not pending:
+                break
+            if number in self.code_lines or "]:" not in line:
+                continue
+            m = _DEFINITION_RE.match(line)
+            if m is None:
+                continue
+            label = normalizeReference(m.group(1))
+            if label in pending:
+                self.links.append(Link(pending.pop(label), number + 1, line.index("[") + 1, "definition"))
+        for href in pending.values():  # definitions inside quotes or lists: position unknown, line 1
+            self.links.append(Link(href, 1, 1, "definition"))
+
+
+def parse_markdown(path: str, text: str, terms: Terms = NO_TERMS) -> Document:
+    """Parse ``text`` (the content of repository file ``path``) into a ``Document``."""
+    text, problems = _strip_front_matter(text) if text.startswith("---") else (text, [])
+    lines = text.split("\n")
+    reader = _Reader(path, lines, terms)
+    env: dict[str, Any] = {}
+    tokens = markdown_parser().parse(text, env)
+    heading_level = 0
+    last_line = 0
+    for token in tokens:
+        kind = token.type
+        if token.map is not None:
+            last_line = token.map[0]
+        if kind == "inline":
+            plain, _ = reader.inline(token, last_line)
+            if heading_level:
+                title, explicit = split_attr_list(plain)
+                reader.headings.append((title.strip(), explicit, heading_level, last_line + 1))
+                heading_level = 0
+        elif kind == "heading_open":
+            heading_level = int(token.tag[1:])
+        elif kind == "fence" or kind == "code_block":
+            if token.map is not None:
+                reader.code_lines.update(range(token.map[0], token.map[1]))
+        elif kind == "html_block":
+            reader.html(token.content)
+    if env.get("references"):
+        reader.definitions(env["references"])
+    anchors = page_anchors([(t, e) for t, e, _, _ in reader.headings])
+    headings = tuple(
+        Heading(t, level, anchor, line, 1, e is not None)
+        for (t, e, level, line), anchor in zip(reader.headings, anchors, strict=True)
+    )
+    anchor_lines: dict[str, int] = {}
+    for heading in headings:
+        anchor_lines.setdefault(heading.anchor, heading.line)
+    for html_id in reader.html_ids:
+        anchor_lines.setdefault(html_id, 0)
+    return Document(
+        path,
+        headings=headings,
+        html_ids=tuple(reader.html_ids),
+        links=tuple(reader.links),
+        mentions=tuple(reader.mentions),
+        term_uses=tuple(reader.term_uses),
+        claims=tuple(reader.claims),
+        problems=tuple(problems),
+        anchors=anchor_lines,
+    )
