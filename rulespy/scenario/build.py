@@ -284,7 +284,7 @@ def _model_ref(node: Node, what: str, unit_id: str, f: s.Fields, ids: _Ids) -> s
         own = ids.models_of[unit_id]
         where = f" ({name!r} is a model of unit {ids.unit_of[name]!r})" if name in ids.unit_of else ""
         raise InvalidInput(
-            f"{what} {name!r} is not a model of unit {unit_id!r}{s.suggest(name, own)}{where}",
+            f"{name!r} ({what}) is not a model of unit {unit_id!r}{s.suggest(name, own)}{where}",
             node.line,
             f.path,
         )

@@ -91,7 +91,7 @@ def choice_of(node: Node, what: str, path: str, choices: Sequence[str]) -> str:
     if value not in choices:
         allowed = ", ".join(choices)
         raise InvalidInput(
-            f"{what} {value!r} is not one of: {allowed}{suggest(value, choices)}", node.line, path
+            f"{what} must be one of: {allowed}; not {value!r}{suggest(value, choices)}", node.line, path
         )
     return value
 

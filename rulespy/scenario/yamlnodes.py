@@ -65,6 +65,12 @@ def parse(text: str, path: str) -> Node:
         mark = error.problem_mark or error.context_mark
         line = mark.line + 1 if mark is not None else 1
         problem = error.problem or error.context or "invalid YAML"
+        if error.context and error.context_mark is not None and "flow" in error.context:
+            # An unclosed [..] or {..}: the offending value is where it opened, not where parsing gave up.
+            start = error.context_mark.line + 1
+            if start != line:
+                problem += f" (the {error.context.split()[-1]} opened on line {start} is not closed)"
+                line = start
         raise InvalidInput(f"YAML syntax error: {problem}", line, path) from None
     except yaml.YAMLError as error:
         raise InvalidInput(f"YAML syntax error: {error}", 1, path) from None

@@ -1,0 +1,76 @@
+"""``rulespy resolve SCENARIO [--json]``: resolve a scenario's attack (or firefight) and explain it.
+
+Exit 0 resolved, 1 the declaration is illegal (nothing rolled), 2 malformed input. Checks run in the
+contract's order: the scenario's form, then the declaration's legality, then the scripted dice.
+Malformed input prints ``SCENARIO:LINE: message`` on standard error and nothing on standard output;
+no input ever prints a Python traceback. Only what resolving needs is imported.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("scenario", metavar="SCENARIO", help="the scenario file (YAML)")
+    parser.add_argument(
+        "--json", action="store_true", help="print the contract's JSON instead of the account"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from rulespy.errors import InvalidInput, RulesError
+
+    path = str(args.scenario)
+    try:
+        return _resolve(path, bool(args.json))
+    except InvalidInput as error:
+        if error.path is None:
+            error.path = path
+        print(error.located(), file=sys.stderr)
+    except RulesError as error:
+        print(f"{path}:1: {error}", file=sys.stderr)
+    except RecursionError:
+        print(f"{path}:1: the scenario is too deeply nested to resolve", file=sys.stderr)
+    except MemoryError:
+        print(f"{path}:1: the scenario is too large to resolve in memory", file=sys.stderr)
+    except Exception as error:  # the contract: never a traceback
+        print(
+            f"{path}:1: internal error in rulespy while resolving this scenario "
+            f"({type(error).__name__}: {error}); please report it with the scenario file",
+            file=sys.stderr,
+        )
+    return 2
+
+
+def _resolve(path: str, as_json: bool) -> int:
+    """Form (exit 2), then legality (exit 1), then the scripted dice (exit 2), as the contract orders them."""
+    from rulespy.errors import IllegalDeclaration
+    from rulespy.scenario import load_scenario, require_dice_source
+    from rulespy.sequences.shooting_sequence import resolve
+
+    scenario = load_scenario(path)
+    require_dice_source(scenario)
+    try:
+        resolution = resolve(scenario)
+    except IllegalDeclaration as error:
+        if as_json:
+            _print_json({"legal": False, "error": {"rule": error.rule, "message": error.message}})
+        else:
+            from rulespy.account import render_illegal
+
+            sys.stdout.write(render_illegal(scenario, error))
+        return 1
+    if as_json:
+        _print_json(resolution.to_json())
+    else:
+        from rulespy.account import render
+
+        sys.stdout.write(render(scenario, resolution.to_json(), resolution.trace))
+    return 0
+
+
+def _print_json(data: object) -> None:
+    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
