@@ -1,0 +1,287 @@
+"""Tests of core/target_selection.md: target priority, the closest candidate, split fire, Swarm, marks."""
+
+from __future__ import annotations
+
+import pytest
+
+from rulespy.commands import rules_for
+from rulespy.core.ranged_weapons import Weapon
+from rulespy.core.shooting import TargetPlan, plan_attack
+from rulespy.core.target_selection import majority_sees, more_than_half
+from rulespy.errors import IllegalDeclaration
+from rulespy.state import (
+    AttackDeclaration,
+    Battlefield,
+    Command,
+    Model,
+    TargetDeclaration,
+    Terrain,
+    TerrainKind,
+    Unit,
+)
+
+WEAPONS = (
+    Weapon("rifle", 24, 1, 4, 1),
+    Weapon("pistol", 12, 1, 4, 1, assault=True),
+    Weapon("mortar", 48, 1, 4, 1, minimum_range=6),
+)
+
+
+def model(mid: str, x: float, y: float = 0.0, **kw: object) -> Model:
+    kw.setdefault("weapons", ("rifle",))
+    return Model(mid, (x, y), **kw)  # type: ignore[arg-type]
+
+
+def unit(uid: str, side: str, *models: Model, **kw: object) -> Unit:
+    return Unit(uid, side, models, **kw)  # type: ignore[arg-type]
+
+
+def wall(x0: float, y0: float, x1: float, y1: float) -> Terrain:
+    return Terrain(TerrainKind.BLOCKING, ((x0, y0), (x1, y0), (x1, y1), (x0, y1)))
+
+
+def field(*units: Unit, terrain: tuple[Terrain, ...] = ()) -> Battlefield:
+    return Battlefield(WEAPONS, units, terrain)
+
+
+def target(uid: str, mark: str, **kw: object) -> TargetDeclaration:
+    return TargetDeclaration(uid, mark, **kw)  # type: ignore[arg-type]
+
+
+def plan(bf: Battlefield, shooter: str, *targets: TargetDeclaration, command: Command = Command.SHOOT):
+    return plan_attack(bf, AttackDeclaration(shooter, command, targets), rules_for(command))
+
+
+def refused(bf: Battlefield, shooter: str, *targets: TargetDeclaration, command: Command = Command.SHOOT):
+    with pytest.raises(IllegalDeclaration) as err:
+        plan(bf, shooter, *targets, command=command)
+    return err.value
+
+
+# Shooters along y = 0 around x = 0; enemies to the east.
+LED = unit("led", "blue", model("L", 0, leader=True), model("s1", 0, 2), model("s2", 0, -2))
+SQUAD = unit("squad", "blue", model("q1", 0, 0), model("q2", 0, 2), model("q3", 0, 4), model("q4", 0, 6))
+NEAR = unit("near", "red", model("n1", 8, 0))
+FAR = unit("far", "red", model("f1", 16, 0))
+
+
+def test_more_than_half_is_strict() -> None:
+    assert more_than_half(2, 3) and more_than_half(3, 4)
+    assert not more_than_half(2, 4) and not more_than_half(0, 0)
+
+
+def test_unit_with_a_leader_may_target_any_legal_unit_its_leader_sees() -> None:
+    assert plan(field(LED, NEAR, FAR), "led", target("far", "f1")) == (
+        TargetPlan("far", "f1", (("L", "rifle"), ("s1", "rifle"), ("s2", "rifle"))),
+    )
+
+
+def test_unit_with_a_leader_cannot_target_a_unit_its_leader_does_not_see() -> None:
+    # the wall hides "near" from the leader only; its two troopers still see it
+    bf = field(LED, NEAR, terrain=(wall(3, -0.5, 4, 0.5),))
+    err = refused(bf, "led", target("near", "n1"))
+    assert err.rule == "core/target_selection.md#unit-with-a-leader"
+    assert "'led'" in err.message and "'near'" in err.message and "'L'" in err.message
+    assert "core/target_selection.md" in err.message
+
+
+def test_leader_fire_arc_decides_what_the_leader_sees() -> None:
+    looking_away = unit("led", "blue", model("L", 0, leader=True, facing=180, arc=90), model("s1", 0, 2))
+    err = refused(field(looking_away, NEAR), "led", target("near", "n1"))
+    assert err.rule == "core/target_selection.md#unit-with-a-leader"
+
+
+def test_leaderless_unit_needs_more_than_half_of_its_models_in_play_to_see_the_target() -> None:
+    # the wall hides "near" from q1 and q2: 2 of 4 see it, which is not more than half
+    hiding = (wall(3, -1, 4, 1.5),)
+    err = refused(field(SQUAD, NEAR, terrain=hiding), "squad", target("near", "n1"))
+    assert err.rule == "core/target_selection.md#unit-without-a-leader"
+    assert "2 of its 4" in err.message
+    # with q4 gone (out of play), 2 of 3 see it: more than half
+    three = unit("squad", "blue", *SQUAD.models[:3])
+    assert plan(field(three, NEAR, terrain=(wall(3, -1, 4, 0.5),)), "squad", target("near", "n1"))
+
+
+def test_leaderless_unit_must_choose_closest_candidate() -> None:
+    err = refused(field(SQUAD, NEAR, FAR), "squad", target("far", "f1"))
+    assert err.rule == "core/target_selection.md#unit-without-a-leader"
+    assert "'near'" in err.message and "'far'" in err.message
+    assert plan(field(SQUAD, NEAR, FAR), "squad", target("near", "n1"))
+
+
+def test_leaderless_tie_between_closest_candidates_is_the_attackers_choice() -> None:
+    twin = unit("twin", "red", model("t1", 8, 6))  # 8" from q4, as "near" is from q1
+    bf = field(SQUAD, NEAR, twin)
+    assert plan(bf, "squad", target("near", "n1"))
+    assert plan(bf, "squad", target("twin", "t1"))
+
+
+def test_closest_rule_uses_distance_between_units_not_to_the_leader_or_centre() -> None:
+    wide = unit("wide", "red", model("w1", 30, 0), model("w2", 7, 6))  # w2 is 6" from q4
+    assert plan(field(SQUAD, NEAR, wide), "squad", target("wide", "w2"))
+    assert refused(field(SQUAD, NEAR, wide), "squad", target("near", "n1")).rule.endswith(
+        "#unit-without-a-leader"
+    )
+
+
+def test_closer_unit_not_seen_by_a_majority_is_not_a_candidate() -> None:
+    hiding = (wall(4, -1, 5, 7),)  # hides "near" from every squad model, not "far" above it
+    far_up = unit("far", "red", model("f1", 2, 20))  # 13" from q4
+    assert plan(field(SQUAD, NEAR, far_up, terrain=hiding), "squad", target("far", "f1"))
+
+
+def test_closer_unit_engaged_with_another_friendly_unit_is_not_a_candidate() -> None:
+    friend = unit("friend", "blue", model("x1", 9.5, 0))  # within 1" of n1
+    assert plan(
+        field(SQUAD, NEAR, FAR, friend), "squad", target("far", "f1", models=("q1", "q2", "q3", "q4"))
+    )
+
+
+def test_closer_unit_no_weapon_could_fire_at_is_not_a_candidate() -> None:
+    pistols = unit("squad", "blue", *(model(f"p{i}", 0, i, weapons=("mortar",)) for i in range(3)))
+    close = unit("close", "red", model("c1", 3, 0))  # inside every mortar's minimum range
+    assert plan(field(pistols, close, FAR), "squad", target("far", "f1"))
+
+
+def test_unit_whose_leader_is_out_of_play_is_leaderless() -> None:
+    no_leader = unit("led", "blue", *LED.models[1:])
+    err = refused(field(no_leader, NEAR, FAR), "led", target("far", "f1"))
+    assert err.rule == "core/target_selection.md#unit-without-a-leader"
+
+
+def test_snap_fire_ignores_closest_rule() -> None:
+    assert plan(field(SQUAD, NEAR, FAR), "squad", target("far", "f1"), command=Command.SNAP_FIRE)
+
+
+def test_covering_fire_ignores_closest_rule() -> None:
+    assert plan(field(SQUAD, NEAR, FAR), "squad", target("far", "f1"), command=Command.COVERING_FIRE)
+
+
+def test_snap_fire_target_must_still_be_seen_by_more_than_half() -> None:
+    err = refused(
+        field(SQUAD, NEAR, terrain=(wall(3, -1, 4, 1.5),)),
+        "squad",
+        target("near", "n1"),
+        command=Command.SNAP_FIRE,
+    )
+    assert err.rule == "core/target_selection.md#unit-without-a-leader"
+
+
+def test_snap_fire_target_must_still_be_seen_by_the_leader() -> None:
+    err = refused(
+        field(LED, NEAR, terrain=(wall(3, -0.5, 4, 0.5),)),
+        "led",
+        target("near", "n1"),
+        command=Command.SNAP_FIRE,
+    )
+    assert err.rule == "core/target_selection.md#unit-with-a-leader"
+
+
+def test_leader_may_split_fire_by_model() -> None:
+    plans = plan(field(LED, NEAR, FAR), "led", target("far", "f1", models=("s1",)), target("near", "n1"))
+    assert plans == (
+        TargetPlan("far", "f1", (("s1", "rifle"),)),
+        TargetPlan("near", "n1", (("L", "rifle"), ("s2", "rifle"))),
+    )
+
+
+def test_split_by_leaderless_unit_is_refused() -> None:
+    err = refused(field(SQUAD, NEAR, FAR), "squad", target("near", "n1", models=("q1",)), target("far", "f1"))
+    assert err.rule == "core/target_selection.md#leaders-split-fire"
+    assert "'near', 'far'" in err.message
+
+
+def test_split_by_swarm_unit_is_refused_even_with_a_leader() -> None:
+    swarm = unit("led", "blue", *LED.models, traits=frozenset({"swarm"}))
+    err = refused(field(swarm, NEAR, FAR), "led", target("near", "n1", models=("L",)), target("far", "f1"))
+    assert err.rule == "core/target_selection.md#swarm"
+
+
+def test_swarm_unit_may_shoot_one_target() -> None:
+    swarm = unit("led", "blue", *LED.models, traits=frozenset({"swarm"}))
+    assert plan(field(swarm, NEAR, FAR), "led", target("far", "f1"))
+
+
+@pytest.mark.parametrize(
+    ("command", "rule"),
+    [
+        (Command.ASSAULT, "commands/command_assault.md#assault"),
+        (Command.COVERING_FIRE, "commands/command_covering_fire.md#covering-fire"),
+        (Command.SNAP_FIRE, "commands/command_snap_fire.md#snap-fire"),
+    ],
+)
+def test_command_without_split_target_refuses_a_second_target(command: Command, rule: str) -> None:
+    armed = unit(
+        "led", "blue", model("L", 0, leader=True, weapons=("pistol",)), model("s1", 0, 2, weapons=("pistol",))
+    )
+    err = refused(
+        field(armed, NEAR, FAR),
+        "led",
+        target("near", "n1", models=("L",)),
+        target("far", "f1"),
+        command=command,
+    )
+    assert err.rule == rule
+    assert rule.split("#")[0] in err.message
+
+
+def test_mark_must_be_seen_by_the_leader() -> None:
+    pair = unit("near", "red", model("n1", 8, 0), model("n2", 8, 3))
+    bf = field(LED, pair, terrain=(wall(4, 1.5, 5, 4),))  # hides n2 from the leader
+    err = refused(bf, "led", target("near", "n2"))
+    assert err.rule == "core/target_selection.md#marked-model"
+    assert "'n2'" in err.message
+    assert plan(bf, "led", target("near", "n1"))
+
+
+def test_leaderless_mark_must_be_seen_by_more_than_half() -> None:
+    pair = unit("near", "red", model("n1", 8, 0), model("n2", 8, 6))
+    bf = field(SQUAD, pair, terrain=(wall(4, 2.9, 5, 4.9),))  # hides n2 from q1 and q2 (2 of 4 see it)
+    assert not majority_sees(SQUAD, pair.models[1], bf)
+    err = refused(bf, "squad", target("near", "n2"))
+    assert err.rule == "core/target_selection.md#marked-model"
+
+
+def test_mark_must_be_in_range_of_a_weapon_declared_against_the_target() -> None:
+    pair = unit("near", "red", model("n1", 8, 0), model("n2", 40, 0))
+    err = refused(field(LED, pair), "led", target("near", "n2"))
+    assert err.rule == "core/target_selection.md#marked-model"
+    assert "out of range" in err.message
+
+
+def test_mark_in_range_only_of_a_weapon_declared_at_another_target_is_refused() -> None:
+    armed = unit("led", "blue", model("L", 0, leader=True, weapons=("rifle", "mortar")))
+    pair = unit("far", "red", model("f1", 16, 0), model("f2", 40, 0))
+    bf = field(armed, NEAR, pair)
+    err = refused(
+        bf,
+        "led",
+        target("far", "f2", weapons=(("L", "rifle"),)),
+        target("near", "n1", weapons=(("L", "mortar"),)),
+    )
+    assert err.rule == "core/target_selection.md#marked-model"
+    assert plan(
+        bf,
+        "led",
+        target("far", "f2", weapons=(("L", "mortar"),)),
+        target("near", "n1", weapons=(("L", "rifle"),)),
+    )
+
+
+def test_mark_range_is_measured_from_a_model_that_declared_the_weapon() -> None:
+    armed = unit(
+        "led",
+        "blue",
+        model("L", 0, leader=True, weapons=("pistol",)),
+        model("s1", 10, 10, weapons=("rifle",)),
+    )
+    pair = unit("near", "red", model("n1", 8, 0), model("n2", 30, 10))  # n2: 19" from s1, 29.5" from L
+    assert plan(field(armed, pair), "led", target("near", "n2"))
+    err = refused(field(armed, pair), "led", target("near", "n2", models=("L",)))
+    assert err.rule == "core/target_selection.md#marked-model"
+
+
+def test_mark_within_minimum_range_is_still_in_range() -> None:
+    armed = unit("led", "blue", model("L", 0, leader=True, weapons=("mortar",)))
+    pair = unit("near", "red", model("n1", 4, 0), model("n2", 20, 0))
+    assert plan(field(armed, pair), "led", target("near", "n1"))
