@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from rulespy.commands import CommandRules, rules_for
 from rulespy.core.cover import model_cover
 from rulespy.core.leadership import LeadershipChance
-from rulespy.core.shooting import FiringWeapon, TargetPlan, firing_weapons, plan_attack
+from rulespy.core.shooting import FiringWeapon, TargetPlan, firing_weapons, plan_attack, why_not_firing
 from rulespy.core.target_lock import LockChance, LockTally, lock_modifiers, net_modifier
 from rulespy.events import Event
 from rulespy.sequences import rounds
@@ -226,15 +226,21 @@ class ShootingSequence:
     ) -> list[Item]:
         events: list[Item] = []
         firing = {(fw.model.id, fw.weapon.name) for fw in fired}
+        now = self.battlefield.without(state.removed)
+        shooter = self.battlefield.unit(plan.unit)
         for model_id, weapon in target.weapons:
             if (model_id, weapon) in firing:
                 continue
             if model_id in state.removed:
-                why = "its model has left play"
-            else:
-                why = "it fails a condition of the list (sight, range, engagement, command, status)"
-            text = f"{model_id}'s {weapon} does not fire at {target.unit}: {why}"
-            events.append(Event("core/shooting.md#which-weapons-fire", text))
+                text = f"{model_id}'s {weapon} does not fire at {target.unit}: {model_id} has left play"
+                events.append(Event("core/shooting.md#which-weapons-fire", text))
+                continue
+            model = shooter.model(model_id)
+            holds = why_not_firing(
+                now, model, self.battlefield.weapon(weapon), now.unit(target.unit), shooter.side, plan.rules
+            )
+            if holds is not None:
+                events.append(Event(holds.rule, holds.text))
         if fired:
             mark = self.battlefield.model(target.mark)
             cover = model_cover(mark, self.battlefield.terrain)
