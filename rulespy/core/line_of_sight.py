@@ -43,7 +43,10 @@ def _point_segment_distance(p: Point, a: Point, b: Point) -> float:
 
 
 def on_boundary(point: Point, polygon: Polygon) -> bool:
-    """Whether ``point`` lies on the polygon's boundary (within the tolerance)."""
+    """Whether ``point`` lies on the polygon's boundary (within the tolerance).
+
+    Rule: core/line_of_sight.md#blocking-terrain
+    """
     return any(_point_segment_distance(point, a, b) <= EPSILON for a, b in _edges(polygon))
 
 

@@ -17,7 +17,10 @@ EPSILON = 1e-9
 
 
 def centre_distance(a: Point, b: Point) -> float:
-    """The straight distance between two points (model centres)."""
+    """The straight distance between two points (model centres), before bases are taken off.
+
+    Rule: core/measuring.md#distance
+    """
     return math.hypot(b[0] - a[0], b[1] - a[1])
 
 

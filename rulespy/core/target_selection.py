@@ -21,18 +21,24 @@ from rulespy.state import Battlefield, Model, Unit
 OWNER = "core/target_selection.md"
 
 
-def inches(value: float) -> str:
+def _inches(value: float) -> str:
     """A distance as the messages print it: ``6"`` or ``6.5"``."""
     return f'{round(value, 3):g}"'
 
 
 def more_than_half(count: int, total: int) -> bool:
-    """Strictly more than half: 2 of 3, 3 of 4 (2 of 4 is not)."""
+    """Strictly more than half: 2 of 3, 3 of 4 and 1 of 1 (2 of 4 is not).
+
+    Rule: core/target_selection.md#unit-without-a-leader
+    """
     return 2 * count > total
 
 
 def models_seeing(shooter: Unit, target: Unit | Model, bf: Battlefield) -> int:
-    """How many of the shooter's models in play see the target (a unit: any model of it)."""
+    """How many of the shooter's models in play see the target (a unit: any model of it).
+
+    Rule: core/line_of_sight.md#line-of-sight
+    """
     if isinstance(target, Unit):
         return sum(1 for m in shooter.models if sees_unit(m, target, bf.terrain))
     return sum(1 for m in shooter.models if sees(m, target, bf.terrain))
@@ -130,7 +136,7 @@ def check_closest(shooter: Unit, target: Unit, bf: Battlefield, is_legal: Callab
         raise IllegalDeclaration(
             f"{OWNER}#unit-without-a-leader",
             f"unit {shooter.id!r} has no leader, so it must target the closest candidate: {target.id!r} is "
-            f"{inches(own)} away but {nearest.id!r} is {inches(best)} "
+            f"{_inches(own)} away but {nearest.id!r} is {_inches(best)} "
             f"(Target Priority, unit without a leader, {OWNER})",
         )
 
