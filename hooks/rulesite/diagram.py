@@ -1,0 +1,320 @@
+"""A worked example's board as an inline SVG, drawn from the scenario's own data (the scenario format of
+cli-contract.md: inches, +y up, facing in degrees counter-clockwise from +x).
+
+Drawn: terrain polygons by kind, models as circles of their base diameter (a ring marks the leader,
+cross-hairs the marked model), sight lines from the firing models to each mark, fire arcs, and range
+rings where they matter (a target near the edge of a weapon's range, or a minimum range). Colours
+come from CSS classes (hooks/docs/assets/voidsiege.css) so both palettes read well.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from typing import Any
+
+MARGIN = 1.5  # inches of board shown around everything drawn
+MAX_WIDTH_PX = 640.0
+MAX_SCALE = 40.0  # px per inch
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A model as drawn: where it stands and what marks it carries."""
+
+    id: str
+    unit: str
+    side: int
+    x: float
+    y: float
+    radius: float
+    leader: bool
+    weapons: tuple[str, ...]
+    facing: float
+    arc: float | None
+    label: str
+
+
+Sight = tuple[Piece, Piece, tuple[str, ...]]  # firing model, mark, weapons
+Ring = tuple[Piece, float, str, bool]  # centre, radius in inches, label, minimum range?
+
+
+def _num(value: Any, default: float) -> float:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else default
+
+
+def _pieces(scenario: dict[str, Any]) -> list[Piece]:
+    sides: list[str] = []
+    pieces: list[Piece] = []
+    for unit in scenario.get("units") or ():
+        if not isinstance(unit, dict):
+            continue
+        side = str(unit.get("side", ""))
+        if side not in sides:
+            sides.append(side)
+        for model in unit.get("models") or ():
+            at = model.get("at") if isinstance(model, dict) else None
+            if not isinstance(at, list) or len(at) != 2:
+                continue
+            extras = [str(s) for s in model.get("status") or ()] + [f"{model.get('wounds', 1)} wounds"]
+            pieces.append(
+                Piece(
+                    id=str(model.get("id")),
+                    unit=str(unit.get("id")),
+                    side=sides.index(side),
+                    x=_num(at[0], 0.0),
+                    y=_num(at[1], 0.0),
+                    radius=_num(model.get("base"), 1.0) / 2,
+                    leader=bool(model.get("leader", False)),
+                    weapons=tuple(str(w) for w in model.get("weapons") or ()),
+                    facing=_num(model.get("facing"), 0.0),
+                    arc=_num(model.get("arc"), 0.0) if model.get("arc") is not None else None,
+                    label=f"{model.get('id')} ({unit.get('id')}, {side}): " + ", ".join(extras),
+                )
+            )
+    return pieces
+
+
+def _firing(scenario: dict[str, Any], pieces: list[Piece]) -> list[Sight]:
+    """(firing model, mark, weapons) for every declared target and a Snap Fire response."""
+    by_id = {p.id: p for p in pieces}
+    holds = {
+        str(m.get("id"))
+        for u in scenario.get("units") or ()
+        if isinstance(u, dict)
+        for m in u.get("models") or ()
+        if isinstance(m, dict) and m.get("holds_fire")
+    }
+    attack = scenario.get("attack") or {}
+    targets = (
+        [t for t in attack.get("targets") or () if isinstance(t, dict)] if isinstance(attack, dict) else []
+    )
+    shooters = [p for p in pieces if p.unit == str(attack.get("unit"))] if targets else []
+    claimed = {m for t in targets for m in t.get("models") or ()}
+    claimed |= {str(w).split("/")[0] for t in targets for w in t.get("weapons") or ()}
+    lines: list[Sight] = []
+    for target in targets:
+        mark = by_id.get(str(target.get("mark")))
+        if mark is None:
+            continue
+        if target.get("models"):
+            chosen = [(p, p.weapons) for p in shooters if p.id in target["models"]]
+        elif target.get("weapons"):
+            pairs = [str(w).split("/", 1) for w in target["weapons"]]
+            chosen = [
+                (p, tuple(w for m, w in pairs if m == p.id))
+                for p in shooters
+                if p.id in {m for m, _ in pairs}
+            ]
+        else:
+            chosen = [(p, p.weapons) for p in shooters if p.id not in claimed]
+        lines += [(p, mark, w) for p, w in chosen if w and p.id not in holds]
+    response = scenario.get("response")
+    if isinstance(response, dict) and targets and by_id.get(str(response.get("mark"))):
+        answering = str(targets[0].get("unit"))
+        mark = by_id[str(response["mark"])]
+        lines += [
+            (p, mark, p.weapons) for p in pieces if p.unit == answering and p.weapons and p.id not in holds
+        ]
+    return lines
+
+
+def _rings(scenario: dict[str, Any], lines: list[Sight], pieces: list[Piece]) -> list[Ring]:
+    """Range rings worth drawing: (centre, radius in inches, label, minimum?)."""
+    found = scenario.get("weapons")
+    weapons: dict[str, Any] = found if isinstance(found, dict) else {}
+    rings: dict[tuple[str, str, bool], Ring] = {}
+    for shooter, mark, names in lines:
+        target_unit = [p for p in pieces if p.unit == mark.unit]
+        closest = min(
+            max(0.0, math.dist((shooter.x, shooter.y), (p.x, p.y)) - shooter.radius - p.radius)
+            for p in target_unit
+        )
+        for name in names:
+            entry = weapons.get(name)
+            profile: dict[str, Any] = entry if isinstance(entry, dict) else {}
+            reach = _num(profile.get("range"), 0.0)
+            if reach and abs(closest - reach) <= max(3.0, 0.25 * reach):
+                rings[(shooter.id, name, False)] = (
+                    shooter,
+                    reach + shooter.radius,
+                    f'{name} {reach:g}"',
+                    False,
+                )
+            for trait in profile.get("traits") or ():
+                minimum = re.fullmatch(r"minimum range (\d+(?:\.\d+)?)", str(trait))
+                if minimum:
+                    n = float(minimum.group(1))
+                    rings[(shooter.id, name, True)] = (shooter, n + shooter.radius, f'min {n:g}"', True)
+    return list(rings.values())
+
+
+class _Canvas:
+    """Board inches to SVG pixels (y flipped so that +y points up the page)."""
+
+    def __init__(self, xs: list[float], ys: list[float]) -> None:
+        self.x0, self.x1 = min(xs) - MARGIN, max(xs) + MARGIN
+        self.y0, self.y1 = min(ys) - MARGIN, max(ys) + MARGIN
+        span = max(self.x1 - self.x0, 6.0)
+        self.x1 = self.x0 + span
+        self.scale = min(MAX_SCALE, MAX_WIDTH_PX / span)
+        self.width = span * self.scale
+        self.height = (self.y1 - self.y0) * self.scale
+
+    def point(self, x: float, y: float) -> tuple[float, float]:
+        return (x - self.x0) * self.scale, (self.y1 - y) * self.scale
+
+
+def _f(value: float) -> str:
+    return f"{value:.1f}".rstrip("0").rstrip(".")
+
+
+def _sub(parent: ET.Element, tag: str, css: str | None = None, **attrs: str) -> ET.Element:
+    element = ET.SubElement(parent, tag, {k.replace("_", "-"): v for k, v in attrs.items()})
+    if css:
+        element.set("class", css)
+    return element
+
+
+def render(scenario: dict[str, Any], key: str) -> ET.Element:
+    """A ``<figure>`` holding the board of ``scenario``; ``key`` makes its ids unique on the page."""
+    pieces = _pieces(scenario)
+    terrain = [
+        t for t in scenario.get("terrain") or () if isinstance(t, dict) and isinstance(t.get("polygon"), list)
+    ]
+    points = [(p.x + dx * p.radius, p.y + dy * p.radius) for p in pieces for dx, dy in ((-1, -1), (1, 1))]
+    points += [(_num(v[0], 0), _num(v[1], 0)) for t in terrain for v in t["polygon"] if isinstance(v, list)]
+    canvas = _Canvas([x for x, _ in points] or [0.0], [y for _, y in points] or [0.0])
+    lines = _firing(scenario, pieces)
+    figure = ET.Element("figure", {"class": "vs-board"})
+    svg = _sub(
+        figure,
+        "svg",
+        "vs-board-svg",
+        viewBox=f"0 0 {_f(canvas.width)} {_f(canvas.height)}",
+        role="img",
+        aria_labelledby=f"{key}-title",
+    )
+    title = _sub(svg, "title", id=f"{key}-title")
+    title.text = "Board: " + "; ".join(p.label for p in pieces)
+    defs = _sub(svg, "defs")
+    clip = _sub(defs, "clipPath", id=f"{key}-clip")
+    _sub(clip, "rect", x="0", y="0", width=_f(canvas.width), height=_f(canvas.height))
+    hatch = _sub(
+        defs,
+        "pattern",
+        id=f"{key}-hatch",
+        width="8",
+        height="8",
+        patternUnits="userSpaceOnUse",
+        patternTransform="rotate(45)",
+    )
+    _sub(hatch, "line", "vs-hatch", x1="0", y1="0", x2="0", y2="8")
+    board = _sub(svg, "g", clip_path=f"url(#{key}-clip)")
+    _sub(board, "rect", "vs-ground", x="0", y="0", width=_f(canvas.width), height=_f(canvas.height))
+    _grid(board, canvas)
+    for area in terrain:
+        kind = str(area.get("kind", "blocking"))
+        corners = " ".join(
+            "{},{}".format(*map(_f, canvas.point(_num(v[0], 0), _num(v[1], 0))))
+            for v in area["polygon"]
+            if isinstance(v, list)
+        )
+        shape = _sub(board, "polygon", f"vs-terrain vs-terrain-{kind}", points=corners)
+        if kind == "heavy":
+            _sub(board, "polygon", "vs-terrain-hatch", points=corners, fill=f"url(#{key}-hatch)")
+        _sub(shape, "title").text = f"{kind} terrain"
+    for centre, radius, label, minimum in _rings(scenario, lines, pieces):
+        cx, cy = canvas.point(centre.x, centre.y)
+        _sub(
+            board,
+            "circle",
+            "vs-ring vs-ring-min" if minimum else "vs-ring",
+            cx=_f(cx),
+            cy=_f(cy),
+            r=_f(radius * canvas.scale),
+        )
+        text = _sub(board, "text", "vs-ring-label", x=_f(cx), y=_f(cy - radius * canvas.scale + 12))
+        text.text = label
+    for piece in pieces:
+        if piece.arc is not None and piece.arc < 360:
+            _sub(board, "path", "vs-arc", d=_wedge(canvas, piece))
+    for shooter, mark, names in lines:
+        (x1, y1), (x2, y2) = canvas.point(shooter.x, shooter.y), canvas.point(mark.x, mark.y)
+        line = _sub(
+            board, "line", f"vs-sight vs-sight-{shooter.side}", x1=_f(x1), y1=_f(y1), x2=_f(x2), y2=_f(y2)
+        )
+        _sub(line, "title").text = f"{shooter.id} to {mark.id}: {', '.join(names)}"
+    marks = {sight[1].id for sight in lines}
+    for piece in pieces:
+        _model(board, canvas, piece, piece.id in marks)
+    _sub(
+        board, "text", "vs-scale", x="6", y=_f(canvas.height - 6)
+    ).text = f"grid: {_f(_grid_step(canvas))} in"
+    caption = ET.SubElement(figure, "figcaption")
+    caption.text = (
+        "Circles are model bases to scale (ringed: the leader; cross-hairs: the marked model); "
+        "dashed lines are sight lines from each firing model to its mark; grey areas block sight, "
+        "green is light cover, hatched brown is heavy cover."
+    )
+    return figure
+
+
+def _grid_step(canvas: _Canvas) -> float:
+    return 1.0 if canvas.x1 - canvas.x0 <= 24 else 6.0
+
+
+def _grid(board: ET.Element, canvas: _Canvas) -> None:
+    step = _grid_step(canvas)
+    group = _sub(board, "g", "vs-grid")
+    x = math.ceil(canvas.x0 / step) * step
+    while x <= canvas.x1:
+        px, _ = canvas.point(x, 0)
+        _sub(group, "line", x1=_f(px), y1="0", x2=_f(px), y2=_f(canvas.height))
+        x += step
+    y = math.ceil(canvas.y0 / step) * step
+    while y <= canvas.y1:
+        _, py = canvas.point(0, y)
+        _sub(group, "line", x1="0", y1=_f(py), x2=_f(canvas.width), y2=_f(py))
+        y += step
+
+
+def _wedge(canvas: _Canvas, piece: Piece) -> str:
+    arc = piece.arc or 0.0
+    reach = max(3.0, 4 * piece.radius) * canvas.scale
+    cx, cy = canvas.point(piece.x, piece.y)
+    ends = []
+    for angle in (piece.facing - arc / 2, piece.facing + arc / 2):
+        rad = math.radians(angle)
+        ends.append((cx + reach * math.cos(rad), cy - reach * math.sin(rad)))
+    large = 1 if arc > 180 else 0
+    (ax, ay), (bx, by) = ends
+    return f"M{_f(cx)},{_f(cy)} L{_f(ax)},{_f(ay)} A{_f(reach)},{_f(reach)} 0 {large} 0 {_f(bx)},{_f(by)} Z"
+
+
+def _model(board: ET.Element, canvas: _Canvas, piece: Piece, marked: bool) -> None:
+    cx, cy = canvas.point(piece.x, piece.y)
+    r = piece.radius * canvas.scale
+    group = _sub(board, "g", f"vs-model vs-side-{piece.side}" + (" vs-leader" if piece.leader else ""))
+    _sub(group, "title").text = (
+        piece.label + (" (leader)" if piece.leader else "") + (" (marked)" if marked else "")
+    )
+    if piece.leader:
+        _sub(group, "circle", "vs-leader-ring", cx=_f(cx), cy=_f(cy), r=_f(r + 4))
+    _sub(group, "circle", "vs-base", cx=_f(cx), cy=_f(cy), r=_f(r))
+    if marked:
+        for dx, dy in ((1, 0), (0, 1)):
+            _sub(
+                group,
+                "line",
+                "vs-mark",
+                x1=_f(cx - dx * (r + 8)),
+                y1=_f(cy - dy * (r + 8)),
+                x2=_f(cx + dx * (r + 8)),
+                y2=_f(cy + dy * (r + 8)),
+            )
+        _sub(group, "circle", "vs-mark", cx=_f(cx), cy=_f(cy), r=_f(r + 6))
+    label = _sub(group, "text", "vs-label", x=_f(cx), y=_f(cy + r + 14))
+    label.text = piece.id + (" ★" if piece.leader else "")

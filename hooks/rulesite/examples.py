@@ -1,0 +1,152 @@
+"""Worked examples: find each executable example's scenario and present it as a readable Example block.
+
+A worked example in a rule file is a ```` ```{.python} ```` fence that builds a scenario from an
+inline YAML string with ``parse_scenario(...)`` (or loads one with ``load_scenario("path")``). The
+fences are found with markdown-it (so a fence is a fence, wherever it sits), the YAML is read from
+the code with ``ast`` (the string literal itself, never by running the code), and the fence is
+replaced by an ``!!! example`` block: the diagram, a one-line summary of the setup, and the
+unchanged fence folded beneath (``??? example``), which is what the test suite executes.
+"""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+from markdown_it import MarkdownIt
+
+_LOADERS = {"parse_scenario", "load_scenario"}
+
+
+@dataclass(frozen=True)
+class Example:
+    """One example fence: its lines in the page (0-based, end exclusive) and the scenarios it builds."""
+
+    start: int
+    end: int
+    indent: str
+    scenarios: tuple[dict[str, Any], ...]
+
+
+def _call_name(node: ast.Call) -> str | None:
+    if isinstance(node.func, ast.Name):
+        return node.func.id
+    if isinstance(node.func, ast.Attribute):
+        return node.func.attr
+    return None
+
+
+def _string_value(node: ast.expr, names: dict[str, ast.expr]) -> str | None:
+    """The string an expression stands for: a literal, a module-level name for one, or dedent(...) of one."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.Name) and node.id in names:
+        return _string_value(names[node.id], {})
+    if isinstance(node, ast.Call) and _call_name(node) == "dedent" and len(node.args) == 1:
+        return _string_value(node.args[0], names)
+    return None
+
+
+def scenario_sources(code: str, root: Path | None = None) -> list[str]:
+    """The YAML text of every scenario that ``code`` builds, in order; code that is not Python gives none."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return []
+    names: dict[str, ast.expr] = {}
+    for statement in tree.body:
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+            target = statement.targets[0]
+            if isinstance(target, ast.Name):
+                names[target.id] = statement.value
+    found: list[tuple[int, int, str]] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or _call_name(node) not in _LOADERS or not node.args:
+            continue
+        text = _string_value(node.args[0], names)
+        if text is None:
+            continue
+        if _call_name(node) == "load_scenario":
+            path = (root / text) if root is not None else None
+            if path is None or not path.is_file():
+                continue
+            text = path.read_text(encoding="utf-8")
+        found.append((node.lineno, node.col_offset, textwrap.dedent(text)))
+    return [text for _, _, text in sorted(found)]  # ast.walk is breadth-first: put back in source order
+
+
+def _scenario(text: str) -> dict[str, Any] | None:
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return None  # a deliberately malformed scenario (an example of an input error): no board to draw
+    if not isinstance(data, dict) or not isinstance(data.get("units"), list):
+        return None
+    return data
+
+
+def find_examples(markdown: str, root: Path | None = None) -> list[Example]:
+    """Every python fence of ``markdown`` that sets up at least one board."""
+    examples: list[Example] = []
+    lines = markdown.splitlines()
+    for token in MarkdownIt("commonmark").parse(markdown):
+        if token.type != "fence" or token.map is None:
+            continue
+        info = token.info.strip()
+        if not (info.startswith("python") or ".python" in info or info.startswith("py ")):
+            continue
+        boards = [s for s in (_scenario(t) for t in scenario_sources(token.content, root)) if s is not None]
+        if boards:
+            first = lines[token.map[0]]
+            indent = first[: len(first) - len(first.lstrip())]
+            examples.append(Example(token.map[0], token.map[1], indent, tuple(boards)))
+    return examples
+
+
+def _names(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def summary(scenario: dict[str, Any]) -> str:
+    """One plain sentence saying who shoots at whom, with which mark and which dice."""
+    attack = scenario.get("attack") or {}
+    parts: list[str] = []
+    if isinstance(attack, dict) and attack.get("unit"):
+        command = str(attack.get("command", "shoot")).replace("_", " ")
+        targets = [t for t in attack.get("targets") or () if isinstance(t, dict)]
+        aimed = [f"*{t.get('unit')}* (marking {t.get('mark')})" for t in targets]
+        parts.append(
+            f"*{attack['unit']}* use the {command} command against {_names(aimed) if aimed else 'no one'}."
+        )
+    response = scenario.get("response")
+    if isinstance(response, dict) and response.get("command"):
+        command = str(response["command"]).replace("_", " ")
+        parts.append(f"The target answers with {command} (marking {response.get('mark')}).")
+    if isinstance(scenario.get("dice"), list):
+        parts.append("Dice, in order: " + ", ".join(str(d) for d in scenario["dice"]) + ".")
+    elif "seed" in scenario:
+        parts.append(f"Dice: seeded random dice (seed {scenario['seed']}).")
+    return " ".join(parts)
+
+
+def example_block(example: Example, fence: list[str], first_slot: int) -> list[str]:
+    """The markdown that replaces an example fence: Example block, diagrams, summary, folded code."""
+    pad = example.indent
+    first = example.scenarios[0]
+    description = str(first.get("description") or "").strip().replace('"', "'")
+    title = description if description and len(description) <= 90 else "Worked example"
+    out = [f'{pad}!!! example "{title}"', ""]
+    if description and description != title:
+        out += [f"{pad}    {' '.join(description.split())}", ""]
+    for offset, scenario in enumerate(example.scenarios):
+        out += [f"{pad}    VSDIAGRAM:{first_slot + offset}", ""]
+        line = summary(scenario)
+        if line:
+            out += [f"{pad}    {line}", ""]
+    out += [f'{pad}    ??? example "The executable check (run by the test suite)"', ""]
+    out += [("        " + line) if line.strip() else "" for line in fence]
+    return out + [""]
