@@ -1,0 +1,345 @@
+"""Unit tests of the site build hook's pieces (hooks/rulesite), each on a small page written here."""
+
+from __future__ import annotations
+
+import textwrap
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import markdown
+import pytest
+from rulesite import diagram, examples, pages
+from rulesite.linker import PageContext, RulesLinkerExtension
+from rulesite.registry import Concept, Previews, RegistryError, load_concepts, section_paragraphs, shorten
+
+FILES = frozenset(
+    {"index.md", "core/damage.md", "core/shooting.md", "commands/command_shoot.md", "glossary.md"}
+)
+TARGET_LIMIT = Concept("Target Limit", "core/damage.md", "target-limit")
+DAMAGE = Concept("Damage", "core/damage.md", "damage", aliases=("Normal Damage",))
+CONCEPTS = (TARGET_LIMIT, DAMAGE)
+
+SCENARIO = """\
+description: Two rangers shoot at drones behind heavy cover.
+weapons:
+  carbine: {range: 18, dice: 2, lock: 4, damage: 1, traits: [assault]}
+  lance:   {range: 36, dice: 1, lock: 3, damage: 3, traits: [heavy, critical 5, minimum range 6]}
+units:
+  - id: rangers
+    side: blue
+    models:
+      - {id: r1, at: [0, 0], leader: true, ld: 8, weapons: [carbine]}
+      - {id: r2, at: [1.5, 0], weapons: [lance], status: [pinned], arc: 90}
+  - id: drones
+    side: red
+    models:
+      - {id: d1, at: [12, 0], wounds: 2, armour: 1}
+      - {id: d2, at: [12, 3], base: 2, cover: light}
+terrain:
+  - {kind: heavy, polygon: [[10, -2], [14, -2], [14, 1], [10, 1]]}
+  - {kind: blocking, polygon: [[5, 4], [6, 4], [6, 6]]}
+attack:
+  unit: rangers
+  command: shoot
+  targets:
+    - {unit: drones, mark: d1}
+dice: [6, 2, 5]
+"""
+
+
+def render(source: str, page: str = "core/shooting.md", **extra: object) -> str:
+    context = PageContext(page, FILES, CONCEPTS, lambda c: f"preview of {c.name}", **extra)  # type: ignore[arg-type]
+    md = markdown.Markdown(
+        extensions=["attr_list", "pymdownx.superfences", RulesLinkerExtension(lambda: context)]
+    )
+    return md.convert(textwrap.dedent(source))
+
+
+# -- rule-file mentions ----------------------------------------------------------------------------
+
+
+def test_plain_text_mention_of_a_rule_file_becomes_a_link() -> None:
+    html = render("The limit is set in core/damage.md, see there.")
+    assert '<a href="damage.md">core/damage.md</a>, see there.' in html
+
+
+def test_inline_code_mention_with_anchor_becomes_a_link_around_the_code() -> None:
+    html = render("See `core/damage.md#target-limit` and `commands/command_shoot.md`.", page="index.md")
+    assert '<a href="core/damage.md#target-limit"><code>core/damage.md#target-limit</code></a>' in html
+    assert '<a href="commands/command_shoot.md"><code>commands/command_shoot.md</code></a>' in html
+
+
+def test_mentions_in_code_blocks_links_and_headings_are_left_alone() -> None:
+    html = render(
+        """\
+        ## About core/damage.md {#about}
+
+        [the damage rules (core/damage.md)](core/damage.md)
+
+        ```python
+        open("core/damage.md")
+        ```
+        """
+    )
+    assert html.count("<a ") == 1
+    assert '<span class="s2">"core/damage.md"</span>' in html
+
+
+def test_mention_of_a_file_that_does_not_exist_stays_text() -> None:
+    assert "<a" not in render("core/nowhere.md is not a rule file.")
+
+
+# -- concept links and previews --------------------------------------------------------------------
+
+
+def test_first_mention_of_a_concept_in_each_section_links_to_its_owner_with_a_preview() -> None:
+    html = render(
+        """\
+        ## One {#one}
+
+        Target Limit applies. Target Limit again.
+
+        ## Two {#two}
+
+        Still the Target Limit.
+        """,
+        page="commands/command_shoot.md",
+    )
+    link = '<a class="vs-concept" href="../core/damage.md#target-limit" title="preview of Target Limit">'
+    assert html.count(link) == 2
+    assert "Target Limit again" in html
+
+
+def test_a_concept_is_not_linked_in_the_section_that_defines_it() -> None:
+    html = render("## Target Limit {#target-limit}\n\nTarget Limit is this.\n", page="core/damage.md")
+    assert "vs-concept" not in html
+
+
+def test_a_section_that_already_links_the_concept_gets_no_second_link() -> None:
+    html = render(
+        "See [the limit](../core/damage.md#target-limit). Target Limit.", page="commands/command_shoot.md"
+    )
+    assert "vs-concept" not in html
+
+
+def test_longest_spelling_wins_and_aliases_link_to_the_concept() -> None:
+    html = render("Normal Damage is dealt.")
+    assert '<a class="vs-concept" href="damage.md#damage" title="preview of Damage">Normal Damage</a>' in html
+
+
+def test_concept_names_inside_words_or_code_are_not_linked() -> None:
+    assert "vs-concept" not in render("TargetLimits and `Target Limit` and Damaged.")
+
+
+def test_preview_is_the_first_paragraph_of_the_owners_section(tmp_path: Path) -> None:
+    (tmp_path / "core").mkdir()
+    (tmp_path / "core/damage.md").write_text(
+        "# Damage {#top}\n\n## Target Limit {#target-limit}\n\nOne success harms **one** model, "
+        "see [Allocation](allocation.md).\nNothing carries over.\n\nSecond paragraph.\n"
+    )
+    previews = Previews(tmp_path, CONCEPTS)
+    assert (
+        previews.paragraph(TARGET_LIMIT)
+        == "One success harms one model, see Allocation. Nothing carries over."
+    )
+    assert previews.tooltip(TARGET_LIMIT).startswith("Target Limit (core/damage.md): One success")
+    assert previews.paragraph(DAMAGE) is None
+
+
+def test_section_paragraphs_ignore_headings_without_ids() -> None:
+    assert section_paragraphs("## Plain\n\nText.\n\n## Named {#named}\n\nIts text.\n") == {
+        "named": "Its text."
+    }
+
+
+def test_shorten_cuts_at_a_word() -> None:
+    assert shorten("one two three four", 12) == "one two…"
+    assert shorten("short", 12) == "short"
+
+
+def test_registry_loads_owners_aliases_and_terminology(tmp_path: Path) -> None:
+    registry = tmp_path / "concepts.yml"
+    registry.write_text(
+        "owners:\n  core/damage.md:\n    - {concept: Damage, anchor: damage, aliases: [Normal Damage]}\n"
+        "  core/shooting.md:\n    - {concept: Reaction To Shooting, anchor: r, terminology: true}\n"
+    )
+    damage, reaction = load_concepts(registry)
+    assert damage == DAMAGE
+    assert reaction.terminology and reaction.target == "core/shooting.md#r"
+
+
+def test_a_broken_registry_is_reported_with_its_path(tmp_path: Path) -> None:
+    registry = tmp_path / "concepts.yml"
+    registry.write_text("owners: [1, 2]\n")
+    with pytest.raises(RegistryError, match="concepts.yml"):
+        load_concepts(registry)
+
+
+# -- worked examples --------------------------------------------------------------------------------
+
+PAGE_WITH_EXAMPLE = f'''\
+# Cover {{#cover}}
+
+A worked example:
+
+```{{.python}}
+from rulespy.scenario import parse_scenario
+
+scenario = parse_scenario("""
+{textwrap.indent(SCENARIO, "")}""")
+assert scenario
+```
+
+```python
+print("no scenario here")
+```
+'''
+
+
+def test_examples_are_found_with_their_scenario() -> None:
+    found = examples.find_examples(PAGE_WITH_EXAMPLE)
+    assert len(found) == 1
+    assert found[0].start == 4
+    assert found[0].scenarios[0]["attack"]["targets"][0]["mark"] == "d1"
+
+
+def test_scenario_is_read_from_a_named_constant_or_dedent_without_running_code() -> None:
+    code = (
+        'import textwrap\nBOARD = textwrap.dedent("""\n    units: []\n""")\n'
+        "raise SystemExit\nparse_scenario(BOARD)\n"
+    )
+    assert examples.scenario_sources(code) == ["\nunits: []\n"]
+
+
+def test_malformed_scenario_examples_get_no_board() -> None:
+    assert examples.find_examples('```{.python}\nparse_scenario("units: [")\n```\n') == []
+
+
+def test_example_block_folds_the_unchanged_code_beneath_the_board() -> None:
+    found = examples.find_examples(PAGE_WITH_EXAMPLE)[0]
+    lines = PAGE_WITH_EXAMPLE.split("\n")
+    block = examples.example_block(found, lines[found.start : found.end], 0)
+    assert block[0] == '!!! example "Two rangers shoot at drones behind heavy cover."'
+    assert "    VSDIAGRAM:0" in block
+    assert '    ??? example "The executable check (run by the test suite)"' in block
+    assert "        ```{.python}" in block
+    assert any("*rangers* use the shoot command against *drones* (marking d1)" in line for line in block)
+
+
+def test_diagram_slot_is_replaced_by_the_board_inside_the_example() -> None:
+    board = diagram.render(examples.find_examples(PAGE_WITH_EXAMPLE)[0].scenarios[0], "vs-board-0")
+    html = render("VSDIAGRAM:0\n\nAfter.\n", diagrams={0: board})
+    assert html.startswith('<figure class="vs-board"><svg')
+    assert "VSDIAGRAM" not in html and "<p>After.</p>" in html
+
+
+# -- diagrams -------------------------------------------------------------------------------------
+
+
+def board() -> ET.Element:
+    found = examples.find_examples(PAGE_WITH_EXAMPLE)[0]
+    return diagram.render(found.scenarios[0], "vs-board-7")
+
+
+def classes(element: ET.Element, name: str) -> list[ET.Element]:
+    return [e for e in element.iter() if name in (e.get("class") or "").split()]
+
+
+def test_board_draws_every_model_with_its_base_to_scale() -> None:
+    figure = board()
+    bases = classes(figure, "vs-base")
+    assert len(bases) == 4
+    radii = sorted(float(b.get("r", "0")) for b in bases)
+    assert radii[-1] == pytest.approx(2 * radii[0])  # d2 has a 2" base, the others 1"
+
+
+def test_board_marks_the_leader_and_the_marked_model() -> None:
+    figure = board()
+    leaders = classes(figure, "vs-leader")
+    assert len(leaders) == 1 and "r1" in (leaders[0].findtext("title") or "")
+    assert len(classes(figure, "vs-leader-ring")) == 1
+    marked = [g for g in classes(figure, "vs-model") if classes(g, "vs-mark")]
+    assert [g.findtext("title", "").split(" ")[0] for g in marked] == ["d1"]
+
+
+def test_board_draws_terrain_by_kind_sight_lines_rings_and_arcs() -> None:
+    figure = board()
+    assert len(classes(figure, "vs-terrain-heavy")) == 1 and len(classes(figure, "vs-terrain-blocking")) == 1
+    sights = classes(figure, "vs-sight")
+    assert sorted(s.findtext("title") for s in sights) == ["r1 to d1: carbine", "r2 to d1: lance"]
+    assert [t.text for t in classes(figure, "vs-ring-label")] == ['min 6"']  # 11" away: far from 18 or 36
+    assert len(classes(figure, "vs-arc")) == 1
+
+
+def test_board_draws_a_range_ring_when_the_target_is_near_the_edge_of_range() -> None:
+    scenario = examples.find_examples(PAGE_WITH_EXAMPLE)[0].scenarios[0]
+    scenario["units"][1]["models"][0]["at"] = [19.5, 0]  # d1 18" from r1, edge to edge
+    scenario["units"][1]["models"][1]["at"] = [19.5, 3]
+    labels = sorted(t.text or "" for t in classes(diagram.render(scenario, "k"), "vs-ring-label"))
+    assert labels == ['carbine 18"', 'min 6"']
+
+
+def test_board_is_plain_svg_with_unique_ids() -> None:
+    text = ET.tostring(board(), encoding="unicode")
+    assert text.startswith('<figure class="vs-board"><svg')
+    assert 'id="vs-board-7-hatch"' in text and 'fill="url(#vs-board-7-hatch)"' in text
+
+
+def test_board_y_axis_points_up() -> None:
+    figure = board()
+    by_model = {g.findtext("title", "").split(" ")[0]: g for g in classes(figure, "vs-model")}
+
+    def cy(model: str) -> float:
+        return float(classes(by_model[model], "vs-base")[0].get("cy", "0"))
+
+    assert cy("d2") < cy("d1")  # d2 stands 3" further up the board: higher on the page
+
+
+# -- pages: navigation, header, footer, glossary -------------------------------------------------
+
+
+class FakeGraph:
+    documents: dict[str, object] = {}
+
+    def links_from(self, path: str) -> set[str]:
+        return {"core/shooting.md", "core/damage.md"} if path == "index.md" else set()
+
+    def referenced_by(self, path: str) -> list[str]:
+        return ["README.md", "commands/command_shoot.md", "core/shooting.md"]
+
+    def headings(self, path: str) -> list[object]:
+        class H:
+            text = "Shoot"
+            level = 1
+
+        return [H()] if path == "commands/command_shoot.md" else []
+
+
+def test_navigation_mirrors_the_folders() -> None:
+    nav = pages.navigation(FILES, FakeGraph())  # type: ignore[arg-type]
+    assert [next(iter(entry)) for entry in nav] == ["Home", "Core", "Commands", "Glossary"]
+    assert nav[1] == {"Core": ["core/damage.md", "core/shooting.md"]}
+
+
+def test_footer_lists_the_site_pages_that_link_here() -> None:
+    footer = pages.page_footer("core/damage.md", FakeGraph(), FILES)  # type: ignore[arg-type]
+    assert "## Referenced by {#referenced-by .vs-referenced-by}" in footer
+    assert "- [Shoot (`commands/command_shoot.md`)](../commands/command_shoot.md)" in footer
+    assert not any("README" in line for line in footer)
+
+
+def test_header_lists_the_concepts_the_page_owns() -> None:
+    header = pages.page_header("core/damage.md", CONCEPTS)
+    assert header[2] == "    [Target Limit](#target-limit), [Damage](#damage)"
+    assert pages.page_header("core/shooting.md", CONCEPTS) == []
+
+
+def test_glossary_has_every_concept_linked_with_its_owners_first_sentence(tmp_path: Path) -> None:
+    (tmp_path / "core").mkdir()
+    (tmp_path / "core/damage.md").write_text("## Damage {#damage}\n\nWounds lost. More text.\n")
+    text = pages.glossary(CONCEPTS, Previews(tmp_path, CONCEPTS), FILES)
+    assert (
+        "- **[Damage](core/damage.md#damage)**: Wounds lost. Also written: Normal Damage. (core/damage.md)"
+        in text
+    )
+    assert "- **[Target Limit](core/damage.md#target-limit)**: Not yet written in its owner file." in text
