@@ -49,7 +49,8 @@ def _cite(text: str, rule: str, indent: int = 2) -> list[str]:
 def _header(scenario: Scenario) -> list[str]:
     lines = [f"Scenario: {scenario.path or '<scenario>'}"]
     if scenario.description:
-        lines += textwrap.wrap(" ".join(scenario.description.split()), _WIDTH, initial_indent="  ")
+        text = " ".join(scenario.description.split())
+        lines += textwrap.wrap(text, _WIDTH, initial_indent="  ", subsequent_indent="  ")
     return lines
 
 
