@@ -1,4 +1,9 @@
 """``rulespy check``: links, anchors, file mentions, ownership and navigation of the rules repository.
 
-(The finding-code table is filled in below as the checks land.)
+(table below)
 """
+
+from rulespy.check.findings import CODES, CheckError, Finding
+from rulespy.check.runner import CheckOptions, Report, check_tree, run_check
+
+__all__ = ["CODES", "CheckError", "CheckOptions", "Finding", "Report", "check_tree", "run_check"]

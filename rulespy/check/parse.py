@@ -30,12 +30,13 @@ from rulespy.check.slugs import page_anchors, split_attr_list
 MENTION_RE = re.compile(
     r"(?<![\w/.:\-])((?:[A-Za-z0-9_][\w.\-]*/)+[A-Za-z0-9_][\w.\-]*\.md)(?:#([\w\-]+(?:[.:][\w\-]+)*))?(?![\w/])"
 )
+_NOT_NAMES = frozenset({"it", "this", "that", "which", "what", "everything", "each", "all", "who"})
 _CLAIM_RE = re.compile(r"\bis\s+owned\s+by\s+", re.IGNORECASE)
 _FRONT_MATTER_RE = re.compile(r"^-{3}[ \t]*\n(.*?\n)?(?:\.{3}|-{3})[ \t]*(?:\n|$)", re.DOTALL)
 _DEFINITION_RE = re.compile(r"^ {0,3}\[((?:[^\]\\]|\\.)+)\]:")
 _HTML_ID_RE = re.compile(r"""\b(?:id|name)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+))""", re.IGNORECASE)
 _COMMENT_RE = re.compile(r"<!--.*?-->", re.DOTALL)
-_CAPITALISED_TAIL_RE = re.compile(r"([A-Z][\w\-]*(?:\s+[A-Z][\w\-]*)*)\W*$")
+_CAPITALISED_TAIL_RE = re.compile(r"(?<![\w'])([A-Z][\w\-']*(?:\s+[A-Z][\w\-']*)*)$")
 
 try:
     _SafeLoader: Any = yaml.CSafeLoader
@@ -264,7 +265,9 @@ class _Reader:
                 break
         if not concept:
             tail = _CAPITALISED_TAIL_RE.search(before)
-            concept = tail.group(1) if tail else (before.split() or [""])[-1]
+            if tail is None or tail.group(1).lower() in _NOT_NAMES:
+                return  # "it is owned by ...": no concept name, so not a claim to check
+            concept = tail.group(1)
         line, column = self._locate(pieces, block, max(len(before) - len(concept), 0))
         self.claims.append(Claim(concept, owner, is_link, line, column))
 

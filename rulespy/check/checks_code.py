@@ -1,0 +1,102 @@
+"""Rule sections carry explicit ids (RS050) and code citations ``Rule: PATH#ANCHOR`` exist (RS051).
+
+A citation is a docstring line (module, class or function docstring, read with ``ast``) starting with
+``Rule:`` followed by a repository path ending in ``.md``, optionally ``#anchor``; anything else after
+``Rule:`` (such as the placeholder ``PATH#ANCHOR``) is not a citation. Python files that do not parse
+are left to the linters.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator
+
+from rulespy.check.cache import DocumentCache, digest
+from rulespy.check.checks_links import Anchors
+from rulespy.check.doc import Document, Link
+from rulespy.check.findings import Finding
+from rulespy.check.graph import LinkGraph
+
+_CITE_RE = re.compile(r"^\s*Rule:\s*(\S+)")
+_DOCUMENTED = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def citations(path: str, data: bytes) -> Document:
+    """The ``Rule:`` citations of one Python file, as ``citation`` links."""
+    try:
+        text = data.decode("utf-8")
+        module = ast.parse(text, filename=path)
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        return Document(path, problems=((line, 1, "RS040", "not UTF-8"),))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return Document(path)
+    lines = text.split("\n")
+    found: list[Link] = []
+    for node in ast.walk(module):
+        if not isinstance(node, _DOCUMENTED) or not node.body:
+            continue
+        first = node.body[0]
+        if not (isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)):
+            continue
+        if not isinstance(first.value.value, str) or "Rule:" not in first.value.value:
+            continue
+        for offset, docline in enumerate(first.value.value.split("\n")):
+            m = _CITE_RE.match(docline)
+            if m is None:
+                continue
+            cited = m.group(1).rstrip(".,;:)")
+            if ".md" not in cited:
+                continue
+            line = first.value.lineno + offset
+            source = lines[line - 1] if 0 < line <= len(lines) else ""
+            column = source.find("Rule:") + 1 if "Rule:" in source else 1
+            found.append(Link(cited, line, column, "citation"))
+    return Document(path, links=tuple(found))
+
+
+def load_citations(graph: LinkGraph, cache: DocumentCache | None) -> dict[str, Document]:
+    documents = {}
+    for path in graph.tree.python:
+        data = graph.tree.read(path)
+        if data is None:
+            continue
+        key = digest(data) if cache is not None else b""
+        found = cache.get(path, key) if cache is not None else None
+        if found is None:
+            found = citations(path, data)
+            if cache is not None:
+                cache.put(path, key, found)
+        documents[path] = found
+    return documents
+
+
+def check_citations(code: dict[str, Document], anchors: Anchors) -> Iterator[Finding]:
+    tree = anchors.graph.tree
+    for path, document in code.items():
+        for line, column, problem, message in document.problems:
+            yield Finding(path, line, column, problem, message)
+        for cite in document.links:
+            file, hashmark, fragment = cite.target.partition("#")
+            if tree.kind(file) != "file":
+                message = f"cites {cite.target}, but {file} does not exist"
+                yield Finding(path, cite.line, cite.column, "RS051", message)
+            elif hashmark:
+                why = anchors.missing(file, fragment) if fragment else f"empty anchor after {file}#"
+                if why is not None:
+                    yield Finding(path, cite.line, cite.column, "RS051", f"cites {cite.target}: {why}")
+
+
+def check_rule_headings(graph: LinkGraph) -> Iterator[Finding]:
+    for path, document in graph.documents.items():
+        if not graph.tree.is_rule_file(path):
+            continue
+        for heading in document.headings:
+            if heading.level >= 2 and not heading.explicit:
+                marks = "#" * heading.level
+                message = (
+                    f"rule section {heading.text!r} has no explicit id: "
+                    f"write `{marks} {heading.text} {{#{heading.anchor}}}`"
+                )
+                yield Finding(path, heading.line, heading.column, "RS050", message)

@@ -1,0 +1,126 @@
+"""Links, anchors, mentions, unreadable files, navigation and orphans (RS001-RS004, RS020-RS021, RS04x)."""
+
+from __future__ import annotations
+
+import difflib
+import posixpath
+from collections.abc import Iterator
+
+from rulespy.check.doc import Document
+from rulespy.check.findings import Finding
+from rulespy.check.graph import LinkGraph, resolve
+from rulespy.check.nav import CONFIG, Nav
+from rulespy.check.parse import parse_bytes
+
+#: Fragments every page has: the empty one (``page.md#``) and ``#top`` (HTML: the top of the document).
+ALWAYS_THERE = frozenset({"", "top"})
+
+
+class Anchors:
+    """Anchors of any markdown file, parsed on demand when it is not one of the checked files."""
+
+    def __init__(self, graph: LinkGraph) -> None:
+        self.graph = graph
+        self._extra: dict[str, Document] = {}
+
+    def document(self, path: str) -> Document | None:
+        found = self.graph.documents.get(path)
+        if found is None and path.endswith(".md"):
+            if path not in self._extra:
+                data = self.graph.tree.read(path)
+                self._extra[path] = parse_bytes(path, data or b"", max_bytes=self.graph.tree.layout.max_bytes)
+            found = self._extra[path]
+        return found
+
+    def missing(self, path: str, fragment: str) -> str | None:
+        """Why ``path#fragment`` does not exist, or ``None`` when it does (or cannot be checked)."""
+        if fragment in ALWAYS_THERE:
+            return None
+        page = self.graph.page_for(path)
+        if page is None:
+            return f"folder {path or '.'}/ has no index.md or README.md to hold #{fragment}"
+        if not page.endswith(".md"):
+            return None  # fragments of other files (images, code, data) are not checked
+        document = self.document(page)
+        if document is None or document.problems:
+            return None
+        if fragment in document.anchors:
+            return None
+        return f"no anchor #{fragment} in {page}" + _suggest(fragment, list(document.anchors))
+
+
+def _suggest(wrong: str, choices: list[str]) -> str:
+    for choice in choices:
+        if choice.lower() == wrong.lower():
+            return f" (anchors are case-sensitive: #{choice})"
+    close = difflib.get_close_matches(wrong, choices, n=1, cutoff=0.75)
+    return f" (did you mean #{close[0]}?)" if close else ""
+
+
+def _suggest_file(graph: LinkGraph, path: str) -> str:
+    lowered = path.lower()
+    for known in graph.tree.files:
+        if known.lower() == lowered:
+            return f" (file names are case-sensitive: {known})"
+    return ""
+
+
+def check_documents(graph: LinkGraph, anchors: Anchors) -> Iterator[Finding]:
+    for path, document in graph.documents.items():
+        for line, column, code, message in document.problems:
+            yield Finding(path, line, column, code, message)
+        for link in document.links:
+            target = resolve(path, link.target)
+            if target.external:
+                continue
+            what = "image" if link.kind == "image" else "link"
+            if target.escapes or target.path is None:
+                message = f"{what} {link.target} leaves the repository"
+                yield Finding(path, link.line, link.column, "RS002", message)
+                continue
+            kind = graph.tree.kind(target.path) if target.path else "dir"
+            if kind is None:
+                hint = _suggest_file(graph, target.path)
+                message = f"{what} {link.target}: {target.path} does not exist{hint}"
+                yield Finding(path, link.line, link.column, "RS001", message)
+                continue
+            if target.fragment is None or link.kind == "image":
+                continue
+            why = anchors.missing(target.path, target.fragment)
+            if why is not None:
+                yield Finding(path, link.line, link.column, "RS003", f"{what} {link.target}: {why}")
+        for mention in document.mentions:
+            if graph.tree.kind(mention.path) != "file":
+                hint = _suggest_file(graph, mention.path)
+                message = f"mentions {mention.path}, which does not exist{hint}"
+                yield Finding(path, mention.line, mention.column, "RS004", message)
+            elif mention.fragment is not None:
+                why = anchors.missing(mention.path, mention.fragment)
+                if why is not None:
+                    message = f"mention {mention.path}#{mention.fragment}: {why}"
+                    yield Finding(path, mention.line, mention.column, "RS003", message)
+
+
+def check_navigation(graph: LinkGraph, nav: Nav) -> Iterator[Finding]:
+    """RS021 for nav entries naming nothing; RS020 for pages neither in the nav nor linked from a page."""
+    in_nav: set[str] = set()
+    for entry in nav.entries:
+        found = None
+        for candidate in nav.candidates(entry.path):
+            if graph.tree.kind(candidate) is not None:
+                found = graph.page_for(candidate) or candidate
+                break
+        if found is None:
+            tried = " or ".join(nav.candidates(entry.path)) or entry.path
+            message = f"nav entry {entry.path} names no file (looked for {tried})"
+            yield Finding(CONFIG, entry.line, entry.column, "RS021", message)
+        else:
+            in_nav.add(found)
+    pages = set(graph.pages())
+    for page in sorted(pages):
+        if page in in_nav or posixpath.basename(page) == "index.md" and "/" not in page:
+            continue
+        if any(source in pages for source in graph.referenced_by(page)):
+            continue
+        where = "neither in the mkdocs.yml nav nor linked" if nav.listed else "not linked"
+        yield Finding(page, 1, 1, "RS020", f"orphan page: {where} from any other page")

@@ -1,0 +1,135 @@
+"""Ownership, required references and retired terms, from ``concepts.yml`` (RS010-RS013, RS030, RS031).
+
+Concept names and aliases are compared case-insensitively with runs of spaces made one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from rulespy.check.checks_links import Anchors
+from rulespy.check.doc import Document
+from rulespy.check.findings import Finding
+from rulespy.check.graph import LinkGraph, resolve
+from rulespy.check.registry import REGISTRY, Concept, Registry
+
+
+def norm(name: str) -> str:
+    return " ".join(name.lower().split())
+
+
+def owners_by_name(registry: Registry) -> dict[str, Concept]:
+    """Each name and alias (normalised) -> the first concept that registers it."""
+    found: dict[str, Concept] = {}
+    for concept in registry.concepts:
+        for name in concept.names:
+            found.setdefault(norm(name), concept)
+    return found
+
+
+def check_registry(graph: LinkGraph, registry: Registry, anchors: Anchors) -> Iterator[Finding]:
+    """The registry itself: the files and anchors it names exist (RS001, RS003); one owner a concept."""
+    tree = graph.tree
+    for file, line, column in (*registry.owner_files, *registry.requiring_files):
+        if tree.kind(file) != "file":
+            yield Finding(REGISTRY, line, column, "RS001", f"{file} does not exist")
+    for concept in registry.concepts:
+        if tree.kind(concept.file) == "file":
+            why = anchors.missing(concept.file, concept.anchor)
+            if why is not None:
+                yield Finding(REGISTRY, concept.line, concept.column, "RS003", f"{concept.name}: {why}")
+    for requirement in registry.requires:
+        if tree.kind(requirement.target) != "file":
+            message = f"{requirement.file} must link to {requirement.target}, which does not exist"
+            yield Finding(REGISTRY, requirement.line, requirement.column, "RS001", message)
+    first: dict[str, Concept] = {}
+    for concept in registry.concepts:
+        for name in dict.fromkeys(norm(n) for n in concept.names):
+            earlier = first.setdefault(name, concept)
+            if earlier is concept:
+                continue
+            where = "again by the same file" if earlier.file == concept.file else f"also by {earlier.file}"
+            message = f"concept {name!r} has two owners: claimed here by {concept.file} and {where}"
+            message += f" (line {earlier.line})"
+            yield Finding(REGISTRY, concept.line, concept.column, "RS010", message)
+    by_name = owners_by_name(registry)
+    for retired in registry.retired:
+        if norm(retired.current) not in by_name:
+            message = f"retired term {retired.term!r} maps to {retired.current!r}, which no file owns"
+            yield Finding(REGISTRY, retired.line, retired.column, "RS011", message)
+        path, _, fragment = retired.explained_in.partition("#")
+        if tree.kind(path) != "file":
+            yield Finding(REGISTRY, retired.line, retired.column, "RS001", f"{path} does not exist")
+        elif fragment:
+            why = anchors.missing(path, fragment)
+            if why is not None:
+                yield Finding(REGISTRY, retired.line, retired.column, "RS003", f"explained_in: {why}")
+
+
+def _links_to(graph: LinkGraph, document: Document, owner: str, start: int, end: int) -> bool:
+    for link in document.links:
+        if start <= link.line < end and link.kind != "image":
+            target = resolve(document.path, link.target)
+            if target.path is not None and (graph.page_for(target.path) or target.path) == owner:
+                return True
+    return False
+
+
+def check_documents(graph: LinkGraph, registry: Registry) -> Iterator[Finding]:
+    by_name = owners_by_name(registry)
+    for path, document in graph.documents.items():
+        for claim in document.claims:
+            concept = by_name.get(norm(claim.concept))
+            if concept is None:
+                message = f"says {claim.concept!r} is owned by {claim.owner}; no file owns it in {REGISTRY}"
+                yield Finding(path, claim.line, claim.column, "RS011", message)
+                continue
+            target = resolve(path, claim.owner) if claim.owner_is_link else resolve("", claim.owner)
+            owner = (graph.page_for(target.path) or target.path) if target.path is not None else claim.owner
+            if owner != concept.file:
+                message = f"says {claim.concept} is owned by {owner}; {REGISTRY} gives {concept.file}"
+                yield Finding(path, claim.line, claim.column, "RS012", message)
+        for index, heading in enumerate(document.headings):
+            concept = by_name.get(norm(heading.text))
+            if concept is None or concept.file == path:
+                continue
+            if not _links_to(graph, document, concept.file, heading.line, document.section_end(index)):
+                message = (
+                    f"section {heading.text!r} restates {concept.name}, owned by {concept.file}: "
+                    f"link to {concept.file}#{concept.anchor} from this section"
+                )
+                yield Finding(path, heading.line, heading.column, "RS013", message)
+
+
+def check_requires(graph: LinkGraph, registry: Registry) -> Iterator[Finding]:
+    for requirement in registry.requires:
+        if requirement.file not in graph.documents or graph.tree.kind(requirement.target) != "file":
+            continue
+        if requirement.target not in graph.links_from(requirement.file):
+            message = f"must link to {requirement.target} ({REGISTRY} line {requirement.line} requires it)"
+            yield Finding(requirement.file, 1, 1, "RS030", message)
+
+
+def check_retired(graph: LinkGraph, registry: Registry) -> Iterator[Finding]:
+    allowed: dict[str, tuple[str, int, int]] = {}  # term -> (file, first line, end line) of its section
+    by_term = {norm(r.term): r for r in registry.retired}
+    for retired in registry.retired:
+        path, _, fragment = retired.explained_in.partition("#")
+        document = graph.documents.get(path)
+        span = (path, 0, 0)
+        if document is not None:
+            for index, heading in enumerate(document.headings):
+                if heading.anchor == fragment:
+                    span = (path, heading.line, document.section_end(index))
+                    break
+        allowed[norm(retired.term)] = span
+    for path, document in graph.documents.items():
+        for use in document.term_uses:
+            current = by_term.get(use.term)
+            if current is None:
+                continue
+            file, start, end = allowed[use.term]
+            if path == file and start <= use.line < end:
+                continue
+            message = f"retired term {use.term!r}: write {current.current!r} (see {current.explained_in})"
+            yield Finding(path, use.line, use.column, "RS031", message)

@@ -1,0 +1,234 @@
+"""The ownership registry, ``concepts.yml`` at the repository root (format fixed in the team plan).
+
+::
+
+    owners:                 # file -> the concepts it owns
+      core/damage.md:
+        - {concept: Damage, anchor: damage, aliases: [Normal Damage]}
+        - {concept: Reaction To Shooting, anchor: reaction-to-shooting, terminology: true}
+    requires:               # file -> files it must link to
+      commands/command_shoot.md: [core/shooting.md]
+    retired:                # old term -> current term, allowed only in the section explaining it
+      - {term: reaction to shooting, current: responding command,
+         explained_in: core/shooting.md#reaction-to-shooting}
+    check:                  # optional: where things are (defaults in rulespy/check/files.py)
+      exclude: [site, tests, bench, examples]
+      rule_dirs: [core, sequences, timing, commands]
+      code_dirs: [rulespy]
+      max_file_kb: 2048
+
+A malformed registry stops the check (exit 2) with ``concepts.yml:LINE: message``. No registry: the
+ownership checks are skipped and everything else is checked.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import yaml
+
+from rulespy.check import yamlnodes as Y
+from rulespy.check.files import Layout
+from rulespy.check.findings import CheckError
+
+REGISTRY = "concepts.yml"
+_CONCEPT_KEYS = {"concept", "anchor", "aliases", "terminology"}
+_RETIRED_KEYS = {"term", "current", "explained_in"}
+_CHECK_KEYS = {"exclude", "rule_dirs", "code_dirs", "max_file_kb"}
+
+
+@dataclass(frozen=True)
+class Concept:
+    name: str
+    file: str
+    anchor: str
+    aliases: tuple[str, ...]
+    terminology: bool
+    line: int
+    column: int
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return (self.name, *self.aliases)
+
+
+@dataclass(frozen=True)
+class Retired:
+    term: str
+    current: str
+    explained_in: str
+    line: int
+    column: int
+
+
+@dataclass(frozen=True)
+class Requirement:
+    file: str
+    target: str
+    line: int
+    column: int
+
+
+@dataclass(frozen=True)
+class Registry:
+    present: bool = False
+    concepts: tuple[Concept, ...] = ()
+    owner_files: tuple[tuple[str, int, int], ...] = ()  # (file, line, column) of each owners key
+    requires: tuple[Requirement, ...] = ()
+    requiring_files: tuple[tuple[str, int, int], ...] = ()
+    retired: tuple[Retired, ...] = ()
+    layout: Layout = field(default_factory=Layout)
+
+
+class _Reader:
+    def __init__(self) -> None:
+        self.concepts: list[Concept] = []
+        self.owner_files: list[tuple[str, int, int]] = []
+        self.requires: list[Requirement] = []
+        self.requiring_files: list[tuple[str, int, int]] = []
+        self.retired: list[Retired] = []
+        self.layout = Layout()
+
+    @staticmethod
+    def fail(node: yaml.Node, message: str) -> CheckError:
+        return CheckError(message, REGISTRY, Y.line(node))
+
+    def text(self, node: yaml.Node, what: str) -> str:
+        value = Y.scalar(node)
+        if value is None or not value.strip() or Y.is_null(node):
+            raise self.fail(node, f"{what} must be a non-empty text")
+        return value.strip()
+
+    def texts(self, node: yaml.Node, what: str) -> list[str]:
+        if Y.is_null(node):
+            return []
+        if not isinstance(node, yaml.SequenceNode):
+            raise self.fail(node, f"{what} must be a list")
+        return [self.text(item, what) for item in Y.items(node)]
+
+    def mapping(self, node: yaml.Node, what: str, allowed: set[str]) -> dict[str, yaml.Node]:
+        if not isinstance(node, yaml.MappingNode):
+            raise self.fail(node, f"{what} must be a mapping")
+        found: dict[str, yaml.Node] = {}
+        for key, value in Y.pairs(node):
+            name = Y.scalar(key) or ""
+            if name not in allowed:
+                expected = ", ".join(sorted(allowed))
+                raise self.fail(key, f"unknown key {name!r} in {what} (expected one of {expected})")
+            if name in found:
+                raise self.fail(key, f"duplicate key {name!r} in {what}")
+            found[name] = value
+        return found
+
+    def owners(self, node: yaml.Node) -> None:
+        if Y.is_null(node):
+            return
+        if not isinstance(node, yaml.MappingNode):
+            raise self.fail(node, "owners must map each file to the list of concepts it owns")
+        for key, value in Y.pairs(node):
+            file = self.text(key, "an owners file")
+            self.owner_files.append((file, Y.line(key), Y.column(key)))
+            if Y.is_null(value):
+                continue
+            if not isinstance(value, yaml.SequenceNode):
+                raise self.fail(value, f"owners of {file} must be a list of {{concept, anchor}} entries")
+            for entry in Y.items(value):
+                fields = self.mapping(entry, f"a concept of {file}", _CONCEPT_KEYS)
+                for required in ("concept", "anchor"):
+                    if required not in fields:
+                        raise self.fail(entry, f"a concept of {file} needs {required!r}")
+                terminology = fields.get("terminology")
+                flag = Y.scalar(terminology) if terminology is not None else "false"
+                if flag not in ("true", "false", "True", "False", "yes", "no"):
+                    raise self.fail(entry, "terminology must be true or false")
+                aliases = self.texts(fields["aliases"], "aliases") if "aliases" in fields else []
+                self.concepts.append(
+                    Concept(
+                        self.text(fields["concept"], "concept"),
+                        file,
+                        self.text(fields["anchor"], "anchor").lstrip("#"),
+                        tuple(aliases),
+                        flag in ("true", "True", "yes"),
+                        Y.line(entry),
+                        Y.column(fields["concept"]),
+                    )
+                )
+
+    def requirements(self, node: yaml.Node) -> None:
+        if Y.is_null(node):
+            return
+        if not isinstance(node, yaml.MappingNode):
+            raise self.fail(node, "requires must map each file to the files it must link to")
+        for key, value in Y.pairs(node):
+            file = self.text(key, "a requires file")
+            self.requiring_files.append((file, Y.line(key), Y.column(key)))
+            targets = Y.items(value) if isinstance(value, yaml.SequenceNode) else None
+            if targets is None:
+                raise self.fail(value, f"requires of {file} must be a list of files")
+            for target in targets:
+                self.requires.append(
+                    Requirement(file, self.text(target, "a required file"), Y.line(target), Y.column(target))
+                )
+
+    def retirements(self, node: yaml.Node) -> None:
+        if Y.is_null(node):
+            return
+        if not isinstance(node, yaml.SequenceNode):
+            raise self.fail(node, "retired must be a list of {term, current, explained_in} entries")
+        for entry in Y.items(node):
+            fields = self.mapping(entry, "a retired term", _RETIRED_KEYS)
+            for required in sorted(_RETIRED_KEYS):
+                if required not in fields:
+                    raise self.fail(entry, f"a retired term needs {required!r}")
+            self.retired.append(
+                Retired(
+                    self.text(fields["term"], "term"),
+                    self.text(fields["current"], "current"),
+                    self.text(fields["explained_in"], "explained_in"),
+                    Y.line(entry),
+                    Y.column(fields["term"]),
+                )
+            )
+
+    def check_settings(self, node: yaml.Node) -> None:
+        fields = self.mapping(node, "check", _CHECK_KEYS)
+        changes: dict[str, object] = {}
+        for name in ("exclude", "rule_dirs", "code_dirs"):
+            if name in fields:
+                changes[name] = tuple(self.texts(fields[name], name))
+        if "max_file_kb" in fields:
+            value = self.text(fields["max_file_kb"], "max_file_kb")
+            if not value.isdigit() or int(value) < 1:
+                raise self.fail(fields["max_file_kb"], "max_file_kb must be a positive whole number")
+            changes["max_bytes"] = int(value) * 1024
+        self.layout = replace(self.layout, **changes)  # type: ignore[arg-type]
+
+
+def load_registry(root: Path) -> Registry:
+    """Read ``concepts.yml`` from ``root``; an absent file gives an empty, not-present registry."""
+    path = root / REGISTRY
+    if not path.is_file():
+        return Registry()
+    node = Y.compose(path, REGISTRY)
+    reader = _Reader()
+    if node is None or Y.is_null(node):
+        return Registry(present=True)
+    sections = reader.mapping(node, REGISTRY, {"owners", "requires", "retired", "check"})
+    if "owners" in sections:
+        reader.owners(sections["owners"])
+    if "requires" in sections:
+        reader.requirements(sections["requires"])
+    if "retired" in sections:
+        reader.retirements(sections["retired"])
+    if "check" in sections:
+        reader.check_settings(sections["check"])
+    return Registry(
+        True,
+        tuple(reader.concepts),
+        tuple(reader.owner_files),
+        tuple(reader.requires),
+        tuple(reader.requiring_files),
+        tuple(reader.retired),
+        reader.layout,
+    )

@@ -1,0 +1,69 @@
+"""``check_tree(root)``: every check over one repository, as a sorted list of findings."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from rulespy.check import checks_code, checks_links, checks_owner
+from rulespy.check.cache import DocumentCache
+from rulespy.check.files import Tree
+from rulespy.check.findings import CheckError, Finding
+from rulespy.check.graph import LinkGraph, load_documents
+from rulespy.check.nav import load_nav
+from rulespy.check.parse import Terms
+from rulespy.check.registry import load_registry
+
+
+@dataclass(frozen=True)
+class CheckOptions:
+    """``use_cache=False`` is ``--no-cache``; ``cache_dir`` overrides the user cache directory."""
+
+    use_cache: bool = True
+    cache_dir: Path | None = None
+
+
+@dataclass(frozen=True)
+class Report:
+    findings: tuple[Finding, ...]
+    files: int
+
+
+def run_check(root: Path, options: CheckOptions | None = None) -> Report:
+    """Check the repository at ``root``. Raises ``CheckError`` when it cannot be checked at all."""
+    options = options or CheckOptions()
+    root = Path(root)
+    if not root.exists():
+        raise CheckError(f"{root}: no such folder")
+    if not root.is_dir():
+        raise CheckError(f"{root}: not a folder")
+    registry = load_registry(root)
+    nav = load_nav(root)
+    tree = Tree(root, registry.layout).walk()
+    concept_names = sorted({checks_owner.norm(n) for c in registry.concepts for n in c.names})
+    terms = Terms(tuple(sorted(checks_owner.norm(r.term) for r in registry.retired)), tuple(concept_names))
+    salt = hashlib.sha256(repr((terms, tree.layout.max_bytes)).encode()).hexdigest()[:16]
+    cache = DocumentCache(root, salt, options.use_cache, options.cache_dir)
+    documents = load_documents(tree, terms, cache)
+    graph = LinkGraph(tree, documents)
+    code = checks_code.load_citations(graph, cache)
+    cache.save()
+    anchors = checks_links.Anchors(graph)
+    findings: set[Finding] = set()
+    findings.update(checks_links.check_documents(graph, anchors))
+    findings.update(checks_links.check_navigation(graph, nav))
+    findings.update(checks_code.check_rule_headings(graph))
+    findings.update(checks_code.check_citations(code, anchors))
+    if registry.present:
+        findings.update(checks_owner.check_registry(graph, registry, anchors))
+        findings.update(checks_owner.check_documents(graph, registry))
+        findings.update(checks_owner.check_requires(graph, registry))
+        findings.update(checks_owner.check_retired(graph, registry))
+    return Report(tuple(sorted(findings)), len(documents) + len(code))
+
+
+def check_tree(root: Path, options: CheckOptions | None = None) -> list[Finding]:
+    """Every finding for the repository at ``root``, sorted by path, line, column and code."""
+    return list(run_check(root, options).findings)
+

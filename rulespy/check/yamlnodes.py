@@ -1,0 +1,60 @@
+"""YAML read as nodes (with line numbers), safely: nothing is ever constructed from a tag.
+
+``mkdocs.yml`` may hold tags such as ``!!python/name:material.extensions.emoji.twemoji`` or ``!ENV``;
+composing (not loading) the document keeps them as plain values, so no code is imported or run.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from rulespy.check.findings import CheckError
+
+try:
+    _Loader: type = yaml.CSafeLoader
+except AttributeError:  # pragma: no cover - libyaml missing
+    _Loader = yaml.SafeLoader
+
+
+def compose(path: Path, shown: str) -> yaml.Node | None:
+    """The root node of YAML file ``path`` (``None`` if empty); ``CheckError`` with its line if not YAML."""
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise CheckError(f"not UTF-8 (byte {error.start})", shown, 1) from None
+    except OSError as error:
+        raise CheckError(f"cannot be read: {error.strerror}", shown, 1) from None
+    try:
+        return yaml.compose(text, Loader=_Loader)  # noqa: S506 - composing builds nodes only
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
+        line = mark.line + 1 if mark is not None else 1
+        problem = getattr(error, "problem", None) or "invalid YAML"
+        raise CheckError(f"not valid YAML: {problem}", shown, line) from None
+
+
+def line(node: yaml.Node) -> int:
+    return int(node.start_mark.line) + 1
+
+
+def column(node: yaml.Node) -> int:
+    return int(node.start_mark.column) + 1
+
+
+def scalar(node: yaml.Node) -> str | None:
+    """A scalar's text, whatever its tag; ``None`` for mappings and sequences."""
+    return str(node.value) if isinstance(node, yaml.ScalarNode) else None
+
+
+def pairs(node: yaml.Node) -> list[tuple[yaml.Node, yaml.Node]]:
+    return list(node.value) if isinstance(node, yaml.MappingNode) else []
+
+
+def items(node: yaml.Node) -> list[yaml.Node]:
+    return list(node.value) if isinstance(node, yaml.SequenceNode) else []
+
+
+def is_null(node: yaml.Node) -> bool:
+    return isinstance(node, yaml.ScalarNode) and node.tag.endswith(":null")

@@ -1,0 +1,55 @@
+"""``rulespy check [PATH]``: print the checker's findings; exit 0 clean, 1 findings, 2 cannot run."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("path", nargs="?", default=".", help="the rules repository (default: this folder)")
+    parser.add_argument(
+        "--format",
+        choices=("text", "github", "json"),
+        default="text",
+        help="text: PATH:LINE:COLUMN: CODE message; github: workflow annotations; json: one document",
+    )
+    parser.add_argument("--no-cache", action="store_true", help="parse every file again (a cold run)")
+
+
+def _escape(value: str, property_value: bool = False) -> str:
+    value = value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    if property_value:
+        value = value.replace(":", "%3A").replace(",", "%2C")
+    return value
+
+
+def run(args: argparse.Namespace) -> int:
+    from rulespy.check.findings import CheckError
+    from rulespy.check.runner import CheckOptions, run_check
+
+    try:
+        report = run_check(Path(args.path), CheckOptions(use_cache=not args.no_cache))
+    except CheckError as error:
+        print(f"rulespy check: {error.located()}", file=sys.stderr)
+        return 2
+    findings = report.findings
+    total = f"{len(findings)} finding{'s' if len(findings) != 1 else ''} in {report.files} files checked"
+    out = sys.stdout
+    if args.format == "json":
+        findings_list = [f.as_dict() for f in findings]
+        document = {"findings": findings_list, "total": len(findings), "files": report.files}
+        json.dump(document, out, indent=2)
+        out.write("\n")
+    elif args.format == "github":
+        for f in findings:
+            where = f"file={_escape(f.path, True)},line={f.line},col={f.column},title={f.code}"
+            out.write(f"::error {where}::{_escape(f'{f.code} {f.message}')}\n")
+        out.write(f"rulespy check: {total}\n")
+    else:
+        for f in findings:
+            out.write(f"{f}\n")
+        out.write(f"rulespy check: {total}\n")
+    return 1 if findings else 0

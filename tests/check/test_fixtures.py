@@ -1,0 +1,60 @@
+"""One small broken repository per finding code: the checker reports exactly that fault, where it is."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rulespy.check import CODES
+from rulespy.check.runner import CheckOptions, check_tree
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+#: fixture folder -> the (path, line, code) findings it must produce, and nothing else.
+EXPECTED: dict[str, list[tuple[str, int, str]]] = {
+    "clean": [],
+    "RS001": [("index.md", 5, "RS001")],
+    "RS002": [("index.md", 5, "RS002")],
+    "RS003": [("index.md", 5, "RS003")],
+    "RS004": [("index.md", 5, "RS004")],
+    "RS010": [("concepts.yml", 5, "RS010")],
+    "RS011": [("index.md", 5, "RS011")],
+    "RS012": [("index.md", 7, "RS012")],
+    "RS013": [("core/damage.md", 5, "RS013")],
+    "RS020": [("core/lonely.md", 1, "RS020")],
+    "RS021": [("mkdocs.yml", 6, "RS021")],
+    "RS030": [("commands/command_shoot.md", 1, "RS030")],
+    "RS031": [("index.md", 6, "RS031")],
+    "RS040": [("core/latin.md", 3, "RS040")],
+    "RS041": [("core/cover.md", 3, "RS041")],
+    "RS042": [("core/big.md", 1, "RS042")],
+    "RS050": [("core/cover.md", 7, "RS050")],
+    "RS051": [("rulespy/core/cover.py", 10, "RS051")],
+}
+
+
+def test_every_code_has_a_fixture() -> None:
+    assert sorted(code for code in EXPECTED if code != "clean") == sorted(CODES)
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_fixture_reports_its_fault_at_its_path_and_line(name: str) -> None:
+    findings = check_tree(FIXTURES / name, CheckOptions(use_cache=False))
+    assert [(f.path, f.line, f.code) for f in findings] == EXPECTED[name], "\n".join(map(str, findings))
+    for finding in findings:
+        assert finding.column >= 1 and finding.message
+
+
+def test_a_link_inside_code_is_never_reported() -> None:
+    # the clean fixture holds links and mentions to missing files in a fence, indented code and a comment
+    text = (FIXTURES / "clean" / "index.md").read_text()
+    assert "```\n[in a fence](core/missing.md)" in text and "    [indented code](core/missing.md)" in text
+    assert check_tree(FIXTURES / "clean", CheckOptions(use_cache=False)) == []
+
+
+def test_findings_name_the_current_term_and_the_owner() -> None:
+    [retired] = check_tree(FIXTURES / "RS031", CheckOptions(use_cache=False))
+    assert "'responding command'" in retired.message
+    [claim] = check_tree(FIXTURES / "RS012", CheckOptions(use_cache=False))
+    assert "core/cover.md" in claim.message and "core/damage.md" in claim.message
