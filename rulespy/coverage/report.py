@@ -1,0 +1,214 @@
+"""The coverage report: for every rule section and owned concept, its code, its examples, its tests.
+
+An example exercises a section in three ways, all counted: it sits in the section (or in a section nested
+in it), it names it in a ``# exercises: PATH#ANCHOR`` line, or its trace cites it when it runs (each
+``resolve`` the example calls, and the rule of an illegal declaration it provokes). Running the examples
+costs one subprocess and well under a second per example, so it is on by default; ``run=False`` skips it.
+
+The report fails (``Report.failed``) when an owned concept with a mechanic has no executed example in its
+owner file, when code cites a rule that does not exist, when an ``exercises`` marker names a rule that
+does not exist, or when the steps of the rules and the engine drift apart (RS060).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rulespy.coverage import drift
+from rulespy.coverage.code import Citation, citations, named_anchors, unit_tests
+from rulespy.coverage.rules import Concept, CoverageError, Example, RuleFile, load_concepts, load_rule_files
+from rulespy.coverage.runner import run_engine
+
+
+@dataclass
+class Entry:
+    """One rule section (or a registry concept whose heading is missing)."""
+
+    path: str
+    anchor: str
+    title: str
+    line: int
+    concept: str | None = None
+    terminology: bool = False
+    heading: bool = True
+    functions: list[str] = field(default_factory=list)
+    examples: dict[str, set[str]] = field(default_factory=dict)
+    tests: list[str] = field(default_factory=list)
+
+    @property
+    def ref(self) -> str:
+        return f"{self.path}#{self.anchor}"
+
+    @property
+    def mechanic(self) -> bool:
+        return not self.terminology
+
+    def owner_examples(self) -> list[str]:
+        return sorted(e for e in self.examples if e.startswith(f"{self.path}:"))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rule": self.ref,
+            "title": self.title,
+            "line": self.line,
+            "concept": self.concept,
+            "terminology": self.terminology,
+            "heading": self.heading,
+            "functions": self.functions,
+            "examples": [{"example": e, "via": sorted(v)} for e, v in sorted(self.examples.items())],
+            "tests": self.tests,
+        }
+
+
+@dataclass
+class Report:
+    entries: list[Entry]
+    problems: list[tuple[str, int, str]]
+    drift: list[Any]
+    example_runs: dict[str, dict[str, Any]]
+    ran: bool
+
+    def concepts(self) -> list[Entry]:
+        return [e for e in self.entries if e.concept is not None and e.mechanic]
+
+    def uncovered(self) -> list[Entry]:
+        return [e for e in self.concepts() if not e.owner_examples()]
+
+    @property
+    def failed(self) -> bool:
+        return bool(self.uncovered() or self.problems or self.drift)
+
+    def totals(self) -> dict[str, int]:
+        sections = [e for e in self.entries if e.heading and e.mechanic]
+        concepts = self.concepts()
+        return {
+            "sections": len(sections),
+            "sections_with_functions": sum(bool(e.functions) for e in sections),
+            "sections_with_examples": sum(bool(e.examples) for e in sections),
+            "sections_with_tests": sum(bool(e.tests) for e in sections),
+            "concepts_with_mechanic": len(concepts),
+            "concepts_with_owner_example": len(concepts) - len(self.uncovered()),
+            "terminology_concepts": sum(e.concept is not None and e.terminology for e in self.entries),
+            "examples": len(self.example_runs),
+            "examples_failing": sum(bool(r.get("error")) for r in self.example_runs.values()),
+            "bad_citations": sum(p[2].startswith("cites") for p in self.problems),
+            "drift_findings": len(self.drift),
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "entries": [e.to_json() for e in self.entries],
+            "totals": self.totals(),
+            "uncovered_concepts": [e.ref for e in self.uncovered()],
+            "problems": [{"path": p, "line": n, "message": m} for p, n, m in self.problems],
+            "drift": [str(f) for f in self.drift],
+            "examples": self.example_runs,
+            "examples_ran": self.ran,
+        }
+
+
+def _entries(files: dict[str, RuleFile], concepts: list[Concept]) -> dict[str, Entry]:
+    entries: dict[str, Entry] = {}
+    for rule in files.values():
+        for section in rule.sections:
+            entries.setdefault(section.ref, Entry(rule.path, section.anchor, section.title, section.line))
+    for concept in concepts:
+        entry = entries.get(concept.ref)
+        if entry is None:
+            entry = Entry(concept.path, concept.anchor, concept.concept, concept.line, heading=False)
+            entries[concept.ref] = entry
+        entry.concept, entry.terminology = concept.concept, concept.terminology
+    return entries
+
+
+def _exists(root: Path, files: dict[str, RuleFile], target: str) -> bool:
+    path, _, anchor = target.partition("#")
+    rule = files.get(path)
+    if rule is None:
+        from rulespy.coverage.rules import parse_rule_file
+
+        file = root / path
+        if not file.is_file() or ".." in Path(path).parts:
+            return False
+        try:
+            rule = parse_rule_file(path, file.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError):
+            return False
+    return not anchor or anchor in rule.anchors()
+
+
+def _marker_target(example: Example, marker: str) -> str:
+    return f"{example.path}{marker}" if marker.startswith("#") else marker
+
+
+def _run_examples(root: Path, examples: list[Example]) -> dict[str, dict[str, Any]]:
+    jobs = [{"id": e.name, "code": e.code, "path": str(root / e.path)} for e in examples]
+    answer = run_engine(root, "trace", jobs)
+    if "engine_error" in answer:
+        raise CoverageError(f"cannot run the examples: {answer['engine_error']}")
+    return dict(answer.get("results", {}))
+
+
+def _assign_tests(root: Path, entries: dict[str, Entry], concepts: list[Concept]) -> None:
+    by_anchor: dict[str, list[str]] = {}
+    for ref, entry in entries.items():
+        if entry.heading:
+            by_anchor.setdefault(entry.anchor, []).append(ref)
+    owners = {c.ref for c in concepts}
+    for test in unit_tests(root):
+        refs: set[str] = {c for c in test.cites if c in entries}
+        for anchor in named_anchors(test.name, set(by_anchor)):
+            candidates = by_anchor[anchor]
+            owned = [r for r in candidates if r in owners]
+            mirror = [r for r in candidates if test.path == _mirror(r)]
+            refs.update(owned or mirror or candidates)
+        for ref in refs:
+            entries[ref].tests.append(test.nodeid)
+
+
+def _mirror(ref: str) -> str:
+    """``core/damage.md#x`` -> ``tests/core/test_damage.py``: the test module that mirrors the rule file."""
+    folder, _, name = ref.partition("#")[0].rpartition("/")
+    return f"tests/{folder}/test_{name.removesuffix('.md')}.py"
+
+
+def build_report(root: Path, run: bool = True) -> Report:
+    """The coverage of the rules repository at ``root``; ``run`` executes the examples for their traces."""
+    if not root.is_dir():
+        raise CoverageError(f"no such folder: {root}")
+    files = load_rule_files(root)
+    concepts = load_concepts(root)
+    entries = _entries(files, concepts)
+    problems: list[tuple[str, int, str]] = []
+    cited: list[Citation] = citations(root)
+    for citation in cited:
+        if citation.target in entries:
+            entries[citation.target].functions.append(citation.qualname)
+        elif not _exists(root, files, citation.target):
+            problems.append(
+                (
+                    citation.path,
+                    citation.line,
+                    f"cites {citation.target}, which does not exist ({citation.qualname})",
+                )
+            )
+    examples = [e for rule in files.values() for e in rule.examples]
+    runs = _run_examples(root, examples) if run else {e.name: {"rules": [], "error": None} for e in examples}
+    for example in examples:
+        ways = [(f"{example.path}#{a}", "section") for a in example.sections]
+        for marker in example.markers:
+            target = _marker_target(example, marker)
+            ways.append((target, "marker"))
+            if target not in entries and not _exists(root, files, target):
+                problems.append(
+                    (example.path, example.line, f"the example marks {marker}, which does not exist")
+                )
+        ways.extend((rule, "trace") for rule in runs.get(example.name, {}).get("rules", []))
+        for ref, way in ways:
+            if ref in entries:
+                entries[ref].examples.setdefault(example.name, set()).add(way)
+    _assign_tests(root, entries, concepts)
+    ordered = sorted(entries.values(), key=lambda e: (e.path, not e.heading, e.line))
+    return Report(ordered, sorted(problems), drift.findings(root), runs, run)

@@ -1,0 +1,225 @@
+"""The rule files as coverage reads them: sections with explicit ids, the worked examples, the registry.
+
+Rule files are the markdown files under ``core/``, ``sequences/``, ``timing/`` and ``commands/``. A rule
+section is a heading of level 2 or more carrying an explicit id (``## Target Limit {#target-limit}``); the
+level-1 heading names the file and is not a section.
+
+Examples are found exactly as pytest-markdown-docs finds them, so that "example" means "executed by the
+test suite": a CommonMark fence (markdown-it-py) whose superfences info names ``python``, ``py`` or
+``python3`` and does not say ``notest``; a ``continuation`` fence runs after the fences before it. An
+example exercises the section it sits in and every section enclosing it, plus any
+``# exercises: PATH#ANCHOR`` comment line inside the fence.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+from markdown_it import MarkdownIt
+
+RULE_DIRS = ("core", "sequences", "timing", "commands")
+REGISTRY = "concepts.yml"
+
+_ATTR_RE = re.compile(r"\{([^{}]*)\}\s*$")
+_MARKER_RE = re.compile(r"^\s*#\s*exercises:\s*(.+?)\s*$", re.IGNORECASE)
+_PYTHON = ("python", "py", "python3")
+
+
+class CoverageError(Exception):
+    """Coverage cannot run (bad path, unreadable registry or rule file): exit status 2."""
+
+    def __init__(self, message: str, path: str | None = None, line: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.path = path
+        self.line = line
+
+    def located(self) -> str:
+        if self.path is None:
+            return self.message
+        return f"{self.path}:{self.line or 1}: {self.message}"
+
+
+@dataclass(frozen=True)
+class Section:
+    """A heading with an explicit id. ``parents`` are the ids of the sections enclosing it."""
+
+    path: str
+    anchor: str
+    title: str
+    level: int
+    line: int
+    parents: tuple[str, ...]
+
+    @property
+    def ref(self) -> str:
+        return f"{self.path}#{self.anchor}"
+
+
+@dataclass(frozen=True)
+class Example:
+    """One executed python fence. ``code`` includes the fences it continues, as pytest runs it."""
+
+    path: str
+    line: int
+    code: str
+    sections: tuple[str, ...]
+    markers: tuple[str, ...]
+
+    @property
+    def name(self) -> str:
+        return f"{self.path}:{self.line}"
+
+
+@dataclass(frozen=True)
+class RuleFile:
+    path: str
+    title_anchor: str | None
+    sections: tuple[Section, ...]
+    examples: tuple[Example, ...]
+
+    def anchors(self) -> set[str]:
+        ids = {s.anchor for s in self.sections}
+        if self.title_anchor:
+            ids.add(self.title_anchor)
+        return ids
+
+
+@dataclass(frozen=True)
+class Concept:
+    path: str
+    concept: str
+    anchor: str
+    terminology: bool
+    line: int
+
+    @property
+    def ref(self) -> str:
+        return f"{self.path}#{self.anchor}"
+
+
+def heading_id(inline: str) -> tuple[str, str | None]:
+    """The heading text without its attribute list, and its explicit ``#id`` if any."""
+    match = _ATTR_RE.search(inline)
+    if match is None:
+        return inline.strip(), None
+    ident = next(
+        (part[1:] for part in match.group(1).split() if part.startswith("#") and len(part) > 1), None
+    )
+    return inline[: match.start()].strip(), ident
+
+
+def _fence_info(info: str) -> tuple[str | None, set[str]]:
+    """The language and options of a fence, read as pytest-markdown-docs reads superfences."""
+    info = info.strip()
+    parts = info.strip("{}").split() if info.startswith("{") else info.split()
+    dotted = next((p for p in parts if p.startswith(".")), None) if info.startswith("{") else None
+    if dotted is not None:
+        parts.remove(dotted)
+        parts.insert(0, dotted[1:])
+    return (parts[0] if parts else None), set(parts[1:])
+
+
+def parse_rule_file(path: str, text: str) -> RuleFile:
+    """Sections and examples of one rule file; ``path`` is repository-relative."""
+    tokens = MarkdownIt("commonmark").parse(text)
+    sections: list[Section] = []
+    examples: list[Example] = []
+    stack: list[Section] = []
+    title: str | None = None
+    previous = ""
+    for index, token in enumerate(tokens):
+        if token.type == "heading_open" and token.map:
+            level = int(token.tag[1:])
+            shown, ident = heading_id(tokens[index + 1].content)
+            stack = [s for s in stack if s.level < level]
+            if ident is None:
+                continue
+            if level == 1:
+                title = title or ident
+                continue
+            section = Section(path, ident, shown, level, token.map[0] + 1, tuple(s.anchor for s in stack))
+            sections.append(section)
+            stack.append(section)
+        elif token.type == "fence" and token.map:
+            lang, options = _fence_info(token.info)
+            if lang not in _PYTHON or "notest" in options:
+                continue
+            if "continuation" not in options:
+                previous = ""
+            code = previous + token.content
+            previous = code
+            markers = tuple(m.group(1) for m in map(_MARKER_RE.match, token.content.splitlines()) if m)
+            here = tuple(s.anchor for s in stack)
+            examples.append(Example(path, token.map[0] + 1, code, here, markers))
+    return RuleFile(path, title, tuple(sections), tuple(examples))
+
+
+def _read(root: Path, relative: str) -> str:
+    try:
+        return (root / relative).read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        line = (root / relative).read_bytes()[: error.start].count(b"\n") + 1
+        raise CoverageError("not UTF-8 text", relative, line) from None
+    except OSError as error:
+        raise CoverageError(f"cannot read: {error.strerror or error}", relative, 1) from None
+
+
+def rule_paths(root: Path) -> list[str]:
+    """Every rule file, repository-relative with ``/``, sorted."""
+    found: list[str] = []
+    for folder in RULE_DIRS:
+        if (root / folder).is_dir():
+            found.extend(p.relative_to(root).as_posix() for p in (root / folder).rglob("*.md") if p.is_file())
+    return sorted(found)
+
+
+def load_rule_files(root: Path) -> dict[str, RuleFile]:
+    return {path: parse_rule_file(path, _read(root, path)) for path in rule_paths(root)}
+
+
+def load_concepts(root: Path) -> list[Concept]:
+    """The ``owners`` of ``concepts.yml`` (the registry's format is fixed; see CONTRIBUTING.md)."""
+    text = _read(root, REGISTRY) if (root / REGISTRY).is_file() else None
+    if text is None:
+        raise CoverageError("no concepts.yml: is this the rules repository?", REGISTRY, 1)
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        raise CoverageError(
+            f"not valid YAML: {getattr(error, 'problem', error)}", REGISTRY, mark.line + 1 if mark else 1
+        ) from None
+    if not isinstance(node, yaml.MappingNode):
+        raise CoverageError("the registry must be a mapping with an 'owners' key", REGISTRY, 1)
+    owners = next((v for k, v in node.value if isinstance(k, yaml.ScalarNode) and k.value == "owners"), None)
+    if owners is None:
+        return []
+    if not isinstance(owners, yaml.MappingNode):
+        raise CoverageError(
+            "'owners' must map files to lists of concepts", REGISTRY, owners.start_mark.line + 1
+        )
+    concepts = []
+    for key, entries in owners.value:
+        if not isinstance(entries, yaml.SequenceNode):
+            raise CoverageError(
+                f"the concepts of {key.value!r} must be a list", REGISTRY, entries.start_mark.line + 1
+            )
+        for entry in entries.value:
+            line = entry.start_mark.line + 1
+            data = yaml.safe_load(yaml.serialize(entry)) if isinstance(entry, yaml.MappingNode) else None
+            if not isinstance(data, dict) or not isinstance(data.get("anchor"), str):
+                raise CoverageError("each concept needs at least 'concept' and 'anchor'", REGISTRY, line)
+            concepts.append(
+                Concept(
+                    str(key.value),
+                    str(data.get("concept", data["anchor"])),
+                    data["anchor"],
+                    data.get("terminology") is True,
+                    line,
+                )
+            )
+    return concepts
