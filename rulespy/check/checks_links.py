@@ -25,7 +25,7 @@ class Anchors:
 
     def document(self, path: str) -> Document | None:
         found = self.graph.documents.get(path)
-        if found is None and path.endswith(".md"):
+        if found is None and path.endswith((".md", ".markdown")):
             if path not in self._extra:
                 data = self.graph.tree.read(path)
                 self._extra[path] = parse_bytes(path, data or b"", max_bytes=self.graph.tree.layout.max_bytes)
@@ -39,7 +39,7 @@ class Anchors:
         page = self.graph.page_for(path)
         if page is None:
             return f"folder {path or '.'}/ has no index.md or README.md to hold #{fragment}"
-        if not page.endswith(".md"):
+        if not page.endswith((".md", ".markdown")):
             return None  # fragments of other files (images, code, data) are not checked
         document = self.document(page)
         if document is None or document.problems:

@@ -34,7 +34,8 @@ _NOT_NAMES = frozenset({"it", "this", "that", "which", "what", "everything", "ea
 _CLAIM_RE = re.compile(r"\bis\s+owned\s+by\s+", re.IGNORECASE)
 _FRONT_MATTER_RE = re.compile(r"^-{3}[ \t]*\n(.*?\n)?(?:\.{3}|-{3})[ \t]*(?:\n|$)", re.DOTALL)
 _DEFINITION_RE = re.compile(r"^ {0,3}\[((?:[^\]\\]|\\.)+)\]:")
-_HTML_ID_RE = re.compile(r"""\b(?:id|name)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+))""", re.IGNORECASE)
+_HTML_TAG_RE = re.compile(r"<([A-Za-z][\w-]*)(\s[^>]*)?>")
+_HTML_ID_RE = re.compile(r"""(?<![\w-])(id|name)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+))""", re.IGNORECASE)
 _COMMENT_RE = re.compile(r"<!--.*?-->", re.DOTALL)
 _CAPITALISED_TAIL_RE = re.compile(r"(?<![\w'])([A-Z][\w\-']*(?:\s+[A-Z][\w\-']*)*)$")
 
@@ -90,6 +91,11 @@ def _term_regex(terms: tuple[str, ...]) -> re.Pattern[str] | None:
     parts = [r"\s+".join(map(re.escape, t.split())) for t in terms if t.strip()]
     parts.sort(key=len, reverse=True)
     return re.compile(r"(?<!\w)(" + "|".join(parts) + r")(?!\w)", re.IGNORECASE) if parts else None
+
+
+def _is_footnote(content: str, offset: int) -> bool:
+    """``[^1]`` is a footnote (Python-Markdown ``footnotes``, GitHub), never a link to check."""
+    return offset >= 0 and content.startswith("[^", offset)
 
 
 def decode(path: str, data: bytes, max_bytes: int) -> tuple[str | None, Document | None]:
@@ -173,9 +179,12 @@ class _Reader:
         self.term_re = _term_regex(terms.retired)
 
     def html(self, content: str) -> None:
+        """Anchors raw HTML makes: any element's ``id``, and ``name`` on ``<a>`` (comments ignored)."""
         if "id" in content or "name" in content or "ID" in content or "NAME" in content:
-            for m in _HTML_ID_RE.finditer(_COMMENT_RE.sub("", content)):
-                self.html_ids.append(m.group(1) or m.group(2) or m.group(3) or "")
+            for tag in _HTML_TAG_RE.finditer(_COMMENT_RE.sub("", content)):
+                for m in _HTML_ID_RE.finditer(tag.group(2) or ""):
+                    if m.group(1).lower() == "id" or tag.group(1).lower() == "a":
+                        self.html_ids.append(m.group(2) or m.group(3) or m.group(4) or "")
 
     def inline(self, token: Token, first_line: int) -> tuple[str, _Block]:
         """Plain text of an inline token (what the site's toc sees), recording links and prose facts."""
@@ -213,7 +222,7 @@ class _Reader:
                     link_starts[size] = target
                     if offset >= 0:
                         cursor = offset + 1
-                if not child.meta.get("ref"):
+                if not child.meta.get("ref") and not _is_footnote(content, offset):
                     line, column = block.position(offset)
                     self.links.append(Link(target, line, column, "image" if kind == "image" else "link"))
             elif kind == "html_inline":
@@ -273,7 +282,7 @@ class _Reader:
 
     def definitions(self, references: dict[str, dict[str, str]]) -> None:
         """Reference definitions ``[label]: dest``, reported on their own line (used or not)."""
-        pending = {label: ref.get("href", "") for label, ref in references.items()}
+        pending = {k: ref.get("href", "") for k, ref in references.items() if not k.startswith("^")}
         for number, line in enumerate(self.lines):
             if not pending:
                 break

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from rulespy.check import checks_code, checks_links, checks_owner
 from rulespy.check.cache import DocumentCache
-from rulespy.check.files import Tree
+from rulespy.check.files import Layout, Tree
 from rulespy.check.findings import CheckError, Finding
 from rulespy.check.graph import LinkGraph, load_documents
 from rulespy.check.nav import load_nav
@@ -22,6 +22,7 @@ class CheckOptions:
 
     use_cache: bool = True
     cache_dir: Path | None = None
+    layout: Layout | None = None  # replaces the defaults and any ``check:`` key of concepts.yml
 
 
 @dataclass(frozen=True)
@@ -40,7 +41,7 @@ def run_check(root: Path, options: CheckOptions | None = None) -> Report:
         raise CheckError(f"{root}: not a folder")
     registry = load_registry(root)
     nav = load_nav(root)
-    tree = Tree(root, registry.layout).walk()
+    tree = Tree(root, options.layout or registry.layout).walk()
     concept_names = sorted({checks_owner.norm(n) for c in registry.concepts for n in c.names})
     terms = Terms(tuple(sorted(checks_owner.norm(r.term) for r in registry.retired)), tuple(concept_names))
     salt = hashlib.sha256(repr((terms, tree.layout.max_bytes)).encode()).hexdigest()[:16]
