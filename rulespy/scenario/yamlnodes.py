@@ -1,10 +1,10 @@
 """YAML text to a small tree of located values: every value and every mapping key knows its line.
 
 Only plain YAML data is accepted (mappings, sequences, strings, numbers, booleans, null): the text is
-composed with ``yaml.SafeLoader`` and any other tag (``!!python/object`` and friends) is refused with
-its line. Duplicate mapping keys, which ``yaml.safe_load`` silently accepts, are refused too. Aliases
-are followed, but the tree they expand to is capped, as are the text's size and its nesting depth, so
-that no document can hang or crash the loader.
+composed with ``yaml.CSafeLoader`` (or ``yaml.SafeLoader``) and any other tag (``!!python/object`` and
+friends) is refused with its line. Duplicate mapping keys, which ``yaml.safe_load`` silently accepts,
+are refused too. Aliases are followed, but the tree they expand to is capped, as are the text's size
+and its nesting depth, so that no document can hang or crash the loader.
 """
 
 from __future__ import annotations
@@ -19,11 +19,13 @@ from rulespy.errors import InvalidInput
 
 MAX_BYTES = 1_000_000
 """The largest scenario text accepted (1 MB)."""
-MAX_NODES = 500_000
+MAX_NODES = 200_000
 """The most values a document may expand to, aliases included."""
 MAX_DEPTH = 64
 """The deepest nesting of mappings and sequences accepted."""
 
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+"""libyaml's safe loader when PyYAML has it (faster, and it bounds nesting itself), else the pure one."""
 _TAG = "tag:yaml.org,2002:"
 _SCALAR_TAGS = {_TAG + name for name in ("str", "int", "float", "bool", "null")}
 
@@ -60,7 +62,7 @@ def parse(text: str, path: str) -> Node:
     if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
         raise InvalidInput(f"the scenario is larger than {MAX_BYTES // 1_000_000} MB", 1, path)
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        root = yaml.compose(text, Loader=_LOADER)
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         line = mark.line + 1 if mark is not None else 1

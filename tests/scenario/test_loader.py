@@ -1,0 +1,181 @@
+"""The scenario loader: form only, every refusal with its line, no input can hang or crash it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rulespy.errors import InvalidInput
+from rulespy.scenario import load_scenario, parse_scenario, require_dice_source
+from rulespy.state import Command, Cover, ModelStatus
+
+SMALL = """\
+weapons:
+  carbine: {range: 18, dice: 2, lock: 4, damage: 1, traits: [assault, critical 5, minimum range 2.5]}
+units:
+  - id: rangers
+    side: blue
+    models:
+      - {id: r1, at: [0, 0], leader: true, ld: 8, weapons: [carbine], arc: 90, facing: 45.5}
+  - id: drönes
+    side: red
+    models:
+      - {id: 無人機, at: [12.5, 0], wounds: 2, armour: 1, status: [pinned], cover: light}
+attack:
+  unit: rangers
+  command: shoot
+  targets:
+    - {unit: drönes, mark: 無人機}
+dice: [6, 2]
+expect: {casualties: {無人機: immediate}, note: [1, 2.5, true, null]}
+"""
+
+
+def _error(text: str) -> InvalidInput:
+    with pytest.raises(InvalidInput) as caught:
+        parse_scenario(text, "s.yaml")
+    return caught.value
+
+
+def test_parse_scenario_builds_the_frozen_scenario() -> None:
+    scenario = parse_scenario(SMALL, "s.yaml")
+    weapon = scenario.battlefield.weapon("carbine")
+    assert (weapon.range, weapon.dice, weapon.lock, weapon.damage) == (18.0, 2, 4, 1)
+    assert weapon.assault and weapon.critical == 5 and weapon.minimum_range == 2.5
+    drone = scenario.battlefield.model("無人機")
+    assert drone.at == (12.5, 0.0) and drone.wounds == 2 and drone.armour == 1
+    assert drone.status == frozenset({ModelStatus.PINNED}) and drone.cover is Cover.LIGHT
+    leader = scenario.battlefield.model("r1")
+    assert leader.arc == 90.0 and leader.facing == 45.5 and leader.ld == 8
+    assert scenario.attack.command is Command.SHOOT and scenario.attack.targets[0].models is None
+    assert scenario.dice == (6, 2) and scenario.dice_line == 17 and scenario.path == "s.yaml"
+    assert scenario.expect == {"casualties": {"無人機": "immediate"}, "note": [1, 2.5, True, None]}
+
+
+def test_model_defaults_follow_the_contract() -> None:
+    model = parse_scenario(SMALL).battlefield.model("r1")
+    text = SMALL.replace(
+        "{id: r1, at: [0, 0], leader: true, ld: 8, weapons: [carbine], arc: 90, facing: 45.5}",
+        "{id: r1, at: [0, 0]}",
+    )
+    model = parse_scenario(text).battlefield.model("r1")
+    assert (model.base, model.ld, model.wounds, model.armour, model.leader) == (1.0, 7, 1, 0, False)
+    assert (model.weapons, model.status, model.facing, model.arc, model.cover, model.holds_fire) == (
+        (),
+        frozenset(),
+        0.0,
+        None,
+        None,
+        False,
+    )
+
+
+def test_resolve_needs_exactly_one_of_dice_and_seed_but_the_loader_does_not() -> None:
+    both = parse_scenario(SMALL + "seed: 3\n", "s.yaml")
+    with pytest.raises(InvalidInput, match="both 'dice' and 'seed'") as caught:
+        require_dice_source(both)
+    assert caught.value.line == 17
+    seeded = parse_scenario(SMALL.replace("dice: [6, 2]\n", "seed: 3\n"))
+    require_dice_source(seeded)
+    assert seeded.seed == 3 and seeded.dice is None
+
+
+def test_dice_values_are_checked_after_legality_not_by_the_loader() -> None:
+    assert parse_scenario(SMALL.replace("[6, 2]", "[6, 9, 0]")).dice == (6, 9, 0)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "line", "phrase"),
+    [
+        ("ld: 8", "ld: 13", 7, "'ld' of model 'r1' must be from 2 to 12, not 13"),
+        ("armour: 1", "armour: 4", 11, "must be from 0 to 3, not 4"),
+        ("arc: 90", "arc: 0", 7, "must be more than 0"),
+        ("damage: 1", "damage: 0", 2, "'damage' of weapon 'carbine' must be at least 1"),
+        ("range: 18", "range: -1", 2, "must be more than 0"),
+        ("dice: 2,", "dice: 2.0,", 2, "must be a whole number, not the number 2.0"),
+        ("leader: true", "leader: yes please", 7, "must be true or false"),
+        ("minimum range 2.5", "minimum range -1", 2, "must be at least 0"),
+        ("minimum range 2.5", "minimum range far", 2, "must be a number, not 'far'"),
+        ("critical 5,", "critical 5, critical 4,", 2, "more than once"),
+        ("  - id: rangers", "  - id: 7", 4, "must be text, not the number 7"),
+        ("dice: [6, 2]", "dice: [6, true]", 17, "not the boolean true"),
+        ("command: shoot", "command: shot", 14, "did you mean 'shoot'"),
+        ("side: red", "sid: red", 9, "did you mean 'side'"),
+        ("side: red", "side: ''", 9, "must not be empty"),
+        ("attack:", "atack:", 12, "did you mean 'attack'"),
+        ("weapons: [carbine]", "weapons: carbine", 7, "must be a list, not the text 'carbine'"),
+        (
+            "{unit: drönes, mark: 無人機}",
+            "{unit: rangers, mark: 無人機}",
+            16,
+            "is not a model of unit 'rangers'",
+        ),
+        ("at: [12.5, 0]", "at: [12.5, 1.0e+300]", 11, "must be at most 100000"),
+        ("dice: [6, 2]", "dice: [6, 2]\nseed: 1.5", 18, "'seed' must be a whole number"),
+        ("dice: [6, 2]", "dice: [6, 2]\nwhen: 2001-12-14", 18, "!!timestamp is not allowed"),
+        ("dice: [6, 2]", "dice: [6, 2]\nx: &a [1]\ny: *a", 18, "unknown key 'x'"),
+        ("dice: [6, 2]", "dice: [6, 2]\n<<: {seed: 1}", 18, "merge keys"),
+        ("dice: [6, 2]", "dice: [6, 2]\n? [a]\n: 1", 18, "is not text"),
+    ],
+)
+def test_each_wrong_value_is_refused_at_its_line(old: str, new: str, line: int, phrase: str) -> None:
+    assert old in SMALL
+    error = _error(SMALL.replace(old, new, 1))
+    assert (error.line, error.path) == (line, "s.yaml")
+    assert phrase in error.message
+
+
+def test_required_keys_are_reported_at_their_mapping() -> None:
+    error = _error(SMALL.replace("      - {id: r1, at: [0, 0],", "      - {id: r1,"))
+    assert (error.line, error.message) == (
+        7,
+        "model 'r1' has no 'at': it is required".replace("model 'r1'", "a model of unit 'rangers'"),
+    )
+
+
+def test_a_top_level_list_is_not_a_scenario() -> None:
+    error = _error("- 1\n- 2\n")
+    assert error.line == 1 and "must be a mapping" in error.message
+
+
+def test_missing_and_non_utf8_files_are_malformed_input(tmp_path: Path) -> None:
+    with pytest.raises(InvalidInput, match="no such scenario file"):
+        load_scenario(tmp_path / "missing.yaml")
+    with pytest.raises(InvalidInput, match="a folder"):
+        load_scenario(tmp_path)
+    latin = tmp_path / "latin.yaml"
+    latin.write_bytes(b"description: ok\nunits: caf\xe9\n")
+    with pytest.raises(InvalidInput, match="not UTF-8") as caught:
+        load_scenario(latin)
+    assert caught.value.line == 2 and caught.value.path == str(latin)
+
+
+def test_size_nesting_and_alias_bombs_are_refused_quickly(tmp_path: Path) -> None:
+    huge = tmp_path / "huge.yaml"
+    huge.write_text("description: '" + "x" * 1_100_000 + "'\n")
+    with pytest.raises(InvalidInput, match="larger than 1 MB"):
+        load_scenario(huge)
+    with pytest.raises(InvalidInput, match="nested more than"):
+        parse_scenario("a: " + "[" * 100 + "]" * 100)
+    with pytest.raises(InvalidInput, match="nest"):
+        parse_scenario("[" * 20_000)
+    bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\n"
+    for level in "bcdefgh":
+        previous = chr(ord(level) - 1)
+        bomb += f"{level}: &{level} [{', '.join(['*' + previous] * 10)}]\n"
+    with pytest.raises(InvalidInput, match="expands to more than"):
+        parse_scenario(bomb)
+
+
+def test_too_many_models_and_dice_are_refused() -> None:
+    models = "\n".join(f"      - {{id: m{i}, at: [0, {i}]}}" for i in range(10_001))
+    text = SMALL.replace(
+        "      - {id: 無人機, at: [12.5, 0], wounds: 2, armour: 1, status: [pinned], cover: light}", models
+    )
+    assert "more than 10,000 models" in _error(text).message
+    many = SMALL.replace("dice: 2, lock", "dice: 1000, lock").replace(
+        "      - {id: r1, at: [0, 0], leader: true, ld: 8, weapons: [carbine], arc: 90, facing: 45.5}",
+        "\n".join(f"      - {{id: r{i}, at: [0, {i}], weapons: [carbine]}}" for i in range(11)),
+    )
+    assert "Target Lock dice in all" in _error(many).message
