@@ -1,0 +1,234 @@
+"""The published site in a real browser: build it, serve it on 127.0.0.1, drive headless Chromium.
+
+Needs Debian's Chromium and its driver (``apt-get install chromium chromium-driver``, which ``.ci/run``
+does). Without them the tests are skipped with that message, except under ``CI=true``, where a
+missing browser is a failure. A screenshot of a rule page is saved in ``tests/out/``.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import subprocess
+import sys
+import threading
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from html.parser import HTMLParser
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import urljoin, urlsplit
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+OUT = ROOT / "tests" / "out"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMEDRIVER = Path("/usr/bin/chromedriver")
+INSTALL = "apt-get install chromium chromium-driver"
+FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--window-size=1280,1000",
+)
+
+pytestmark = pytest.mark.timeout(300)
+
+
+def _require_browser() -> None:
+    missing = [str(p) for p in (CHROMIUM, CHROMEDRIVER) if not p.exists()]
+    if not missing:
+        return
+    message = f"headless browser test needs {' and '.join(missing)}: {INSTALL}"
+    if os.environ.get("CI") == "true":
+        pytest.fail(message + " (CI=true: a missing browser is a failure)")
+    pytest.skip(message)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    _require_browser()
+    site = tmp_path_factory.mktemp("site")
+    done = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        check=False,
+    )
+    assert done.returncode == 0, f"mkdocs build --strict failed:\n{done.stdout}\n{done.stderr}"
+    return site
+
+
+class _Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
+        pass
+
+
+@pytest.fixture(scope="module")
+def base_url(built: Path) -> Iterator[str]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(built)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser(base_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for flag in FLAGS:
+        options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}")
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(options=options, service=Service(str(CHROMEDRIVER)))
+    driver.set_page_load_timeout(30)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def _wait(driver: Any, condition: Any, seconds: float = 15) -> Any:
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, seconds).until(condition)
+
+
+def _severe(driver: Any) -> list[str]:
+    return [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+
+
+def test_home_page_renders(browser: Any, base_url: str) -> None:
+    from selenium.webdriver.common.by import By
+
+    browser.get(base_url)
+    heading = browser.find_element(By.CSS_SELECTOR, ".md-content h1")
+    assert heading.text.strip()
+    nav = browser.find_element(By.CSS_SELECTOR, "nav.md-nav--primary").get_attribute("textContent")
+    for section in ("Core", "Sequences", "Timing", "Glossary"):
+        assert section in nav
+    assert _severe(browser) == []
+
+
+def test_search_for_target_limit_lists_the_damage_page(browser: Any, base_url: str) -> None:
+    from selenium.webdriver.common.by import By
+
+    browser.get(base_url)
+    box = browser.find_element(By.CSS_SELECTOR, "input.md-search__input")
+    if not box.is_displayed():  # narrow window: the search box opens from the header's icon
+        browser.find_element(By.CSS_SELECTOR, "label.md-header__button[for='__search']").click()
+    _wait(browser, lambda d: box.is_displayed())
+    box.click()
+    box.send_keys("Target Limit")
+
+    def results(driver: Any) -> list[str]:
+        links = driver.find_elements(By.CSS_SELECTOR, ".md-search-result__list a")
+        found = [a.get_attribute("href") or "" for a in links]
+        return found if any("/core/damage/" in href for href in found) else []
+
+    assert any("/core/damage/" in href for href in _wait(browser, results))
+
+
+def test_plain_text_mention_of_damage_in_the_shooting_page_is_a_working_link(browser: Any, base_url: str) -> None:
+    from selenium.webdriver.common.by import By
+
+    browser.get(urljoin(base_url, "core/shooting/"))
+    mentions = [a for a in browser.find_elements(By.CSS_SELECTOR, "article a") if a.text.strip() == "core/damage.md"]
+    assert mentions, "the shooting page has no link whose text is core/damage.md"
+    mentions[0].click()
+    _wait(browser, lambda d: "/core/damage/" in d.current_url)
+    _wait(browser, lambda d: "Damage" in d.find_element(By.CSS_SELECTOR, ".md-content h1").text)
+    assert _severe(browser) == []
+
+
+def test_a_concept_link_shows_its_owners_definition_on_hover(browser: Any, base_url: str) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    browser.get(urljoin(base_url, "core/shooting/"))
+    concept = browser.find_element(By.CSS_SELECTOR, "article a.vs-concept")
+    preview = concept.get_attribute("title") or concept.get_attribute("data-md-title") or ""
+    assert ".md): " in preview, preview  # "Concept (owner file): the owner's first paragraph"
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'});", concept)
+    ActionChains(browser).move_to_element(concept).perform()
+    tooltip = _wait(
+        browser,
+        lambda d: next((t for t in d.find_elements(By.CSS_SELECTOR, "[role='tooltip']") if t.is_displayed()), None),
+    )
+    assert " ".join(tooltip.text.split()) == " ".join(preview.split())
+
+
+class _Links(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        wanted = {"a": "href", "link": "href", "script": "src", "img": "src"}.get(tag)
+        for key, value in attrs:
+            if key == wanted and value:
+                self.found.append(value)
+
+
+def test_every_internal_link_on_every_page_answers_200(built: Path, base_url: str) -> None:
+    host = urlsplit(base_url).netloc
+    checked: dict[str, int] = {}
+    broken: list[str] = []
+    pages = sorted(built.rglob("*.html"))
+    assert len(pages) > 5
+    for page in pages:
+        page_url = urljoin(base_url, page.relative_to(built).as_posix())
+        parser = _Links()
+        parser.feed(page.read_text(encoding="utf-8"))
+        for link in parser.found:
+            url = urljoin(page_url, link).split("#")[0]
+            if urlsplit(url).netloc != host or urlsplit(url).scheme not in ("http", "https"):
+                continue
+            if url not in checked:
+                try:
+                    with urllib.request.urlopen(url, timeout=10) as answer:
+                        checked[url] = answer.status
+                except urllib.error.HTTPError as error:
+                    checked[url] = error.code
+            if checked[url] != 200:
+                broken.append(f"{page.relative_to(built)}: {link} -> {checked[url]}")
+    assert not broken, "\n".join(broken)
+
+
+def test_rule_pages_load_without_console_errors_and_a_screenshot_is_saved(browser: Any, base_url: str) -> None:
+    from selenium.webdriver.common.by import By
+
+    browser.get(base_url)
+    rule_pages = [
+        a.get_attribute("href")
+        for a in browser.find_elements(By.CSS_SELECTOR, "nav.md-nav--primary a.md-nav__link[href]")
+    ]
+    errors: list[str] = []
+    shot: str | None = None
+    for url in dict.fromkeys(u.split("#")[0] for u in rule_pages if u and u.startswith(base_url)):
+        browser.get(url)
+        errors += [f"{url}: {message}" for message in _severe(browser)]
+        if shot is None and browser.find_elements(By.CSS_SELECTOR, "figure.vs-board"):
+            shot = url
+    assert not errors, "\n".join(errors)
+    browser.get(shot or urljoin(base_url, "core/damage/"))
+    boards = browser.find_elements(By.CSS_SELECTOR, "figure.vs-board")
+    if boards:
+        browser.execute_script("arguments[0].scrollIntoView({block: 'start'});", boards[0])
+    OUT.mkdir(parents=True, exist_ok=True)
+    assert browser.save_screenshot(str(OUT / "rule-page.png"))
