@@ -144,11 +144,12 @@ def test_search_for_target_limit_lists_the_damage_page(browser: Any, base_url: s
     assert any("/core/damage/" in href for href in _wait(browser, results))
 
 
-def test_plain_text_mention_of_damage_in_the_shooting_page_is_a_working_link(browser: Any, base_url: str) -> None:
+def test_the_shooting_pages_mention_of_core_damage_md_is_a_working_link(browser: Any, base_url: str) -> None:
     from selenium.webdriver.common.by import By
 
     browser.get(urljoin(base_url, "core/shooting/"))
-    mentions = [a for a in browser.find_elements(By.CSS_SELECTOR, "article a") if a.text.strip() == "core/damage.md"]
+    links = browser.find_elements(By.CSS_SELECTOR, "article a")
+    mentions = [a for a in links if a.text.strip() == "core/damage.md"]
     assert mentions, "the shooting page has no link whose text is core/damage.md"
     mentions[0].click()
     _wait(browser, lambda d: "/core/damage/" in d.current_url)
@@ -166,10 +167,12 @@ def test_a_concept_link_shows_its_owners_definition_on_hover(browser: Any, base_
     assert ".md): " in preview, preview  # "Concept (owner file): the owner's first paragraph"
     browser.execute_script("arguments[0].scrollIntoView({block: 'center'});", concept)
     ActionChains(browser).move_to_element(concept).perform()
-    tooltip = _wait(
-        browser,
-        lambda d: next((t for t in d.find_elements(By.CSS_SELECTOR, "[role='tooltip']") if t.is_displayed()), None),
-    )
+
+    def shown(driver: Any) -> Any:
+        tips = driver.find_elements(By.CSS_SELECTOR, "[role=tooltip]")
+        return next((tip for tip in tips if tip.is_displayed()), None)
+
+    tooltip = _wait(browser, shown)
     assert " ".join(tooltip.text.split()) == " ".join(preview.split())
 
 
@@ -210,7 +213,7 @@ def test_every_internal_link_on_every_page_answers_200(built: Path, base_url: st
     assert not broken, "\n".join(broken)
 
 
-def test_rule_pages_load_without_console_errors_and_a_screenshot_is_saved(browser: Any, base_url: str) -> None:
+def test_every_page_loads_without_console_errors_and_screenshot(browser: Any, base_url: str) -> None:
     from selenium.webdriver.common.by import By
 
     browser.get(base_url)
