@@ -87,6 +87,9 @@ def _trace(jobs: list[dict[str, Any]]) -> dict[str, Any]:
     module.resolve = recording
     if sequence is not module:
         sequence.resolve = recording  # type: ignore[assignment]
+    for name, loaded in list(sys.modules.items()):  # helpers that imported resolve already
+        if name.startswith("rulespy") and getattr(loaded, "resolve", None) is original:
+            loaded.resolve = recording  # type: ignore[attr-defined]
     results: dict[str, Any] = {}
     for job in jobs:
         seen.clear()

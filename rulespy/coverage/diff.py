@@ -1,11 +1,11 @@
 """``rulespy diff REV``: the scenarios and worked examples whose outcome a change of rules altered.
 
 What is resolved, in each tree: every scenario file under ``examples/scenarios/`` (``*.yaml``, ``*.yml``)
-and every YAML string a worked example of a rule file passes to ``parse_scenario`` (found with ``ast``;
-the example's own assertions are not run, and a scenario given dice only in Python, not in its YAML,
-resolves to the same "needs dice" answer on both sides). An example scenario is named by its file, the
-innermost section it sits in and its place there (``core/damage.md#target-limit[1]``), which survives
-edits elsewhere in the file.
+and every YAML string a worked example of a rule file passes to ``parse_scenario``, ``rulespy.play.play``
+or ``refused`` (found with ``ast``; the example's own assertions are not run, and a scenario given dice
+only in Python, not in its YAML, resolves to the same "needs dice" answer on both sides). An example
+scenario is named by its file, the innermost section it sits in and its place there
+(``core/damage.md#target-limit[1]``), which survives edits elsewhere in the file.
 
 REV's tree is written out with ``git archive`` into a temporary folder (removed afterwards) and resolved
 by REV's own engine in a subprocess; the working tree is resolved the same way by its engine. Nothing

@@ -53,6 +53,8 @@ def run_engine(root: Path, mode: str, jobs: list[dict[str, Any]], timeout: float
     return answer
 
 
+#: Functions whose first argument is a scenario's YAML text (``rulespy.play`` keeps examples short).
+SCENARIO_FUNCTIONS = {"parse_scenario", "play", "refused"}
 _TEXT_HELPERS = {"dedent": textwrap.dedent, "cleandoc": inspect.cleandoc}
 _TEXT_METHODS = {"strip", "lstrip", "rstrip"}
 
@@ -82,7 +84,7 @@ def _text(node: ast.expr, names: dict[str, str]) -> str | None:
 
 
 def scenario_texts(code: str) -> list[str]:
-    """The YAML strings an example passes to ``parse_scenario``, in order (found with ``ast``)."""
+    """The YAML strings an example passes to a ``SCENARIO_FUNCTIONS`` function, in order (with ``ast``)."""
     try:
         tree = ast.parse(code)
     except (SyntaxError, ValueError, RecursionError):
@@ -96,11 +98,11 @@ def scenario_texts(code: str) -> list[str]:
             if isinstance(target, ast.Name) and value is not None:
                 names[target.id] = value
         for node in ast.walk(statement):
-            if isinstance(node, ast.Call) and _callee(node.func) == "parse_scenario":
+            if isinstance(node, ast.Call) and _callee(node.func) in SCENARIO_FUNCTIONS:
                 argument = (
                     node.args[0]
                     if node.args
-                    else next((k.value for k in node.keywords if k.arg == "text"), None)
+                    else next((k.value for k in node.keywords if k.arg in ("text", "scenario")), None)
                 )
                 text = None if argument is None else _text(argument, names)
                 if text is not None:

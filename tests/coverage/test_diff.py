@@ -130,3 +130,8 @@ def test_a_bad_revision_is_refused(repo: Path, rev: str, capsys: pytest.CaptureF
 def test_a_folder_outside_git_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["diff", "HEAD", "--path", str(tmp_path)]) == 2
     assert "not inside a git repository" in capsys.readouterr().err
+
+
+def test_scenarios_given_to_the_play_helpers_are_found() -> None:
+    code = 'from rulespy.play import play, refused\nplay("a: 1")\nrefused(scenario="b: 2")\n'
+    assert scenario_texts(code) == ["a: 1", "b: 2"]
