@@ -1,0 +1,133 @@
+"""How fast ``rulespy resolve`` answers, each time as a ratio against a baseline measured in the same run.
+
+1. Start-to-answer of the command line on a small scenario (goal: <= 300 ms), against ``python -c pass``.
+2. In-process resolution of a 1,000-die attack (goal: <= 20 ms), against a bare Python loop of 1,000
+   iterations.
+Also lists any heavy module (mkdocs, markdown_it) that the resolve path imported: there should be none.
+
+Usage: .venv/bin/python bench/bench_resolve.py [--runs N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SMALL = ROOT / "examples" / "scenarios" / "shoot.yaml"
+HEAVY = ("mkdocs", "markdown_it", "material", "pymdownx", "hypothesis")
+
+
+def thousand_dice_scenario() -> str:
+    """100 shooters with a 10-dice rifle each (1,000 Target Lock dice) at a unit of 20 models, seeded."""
+    shooters = "\n".join(
+        f"      - {{id: s{i}, at: [{-(i // 10) * 1.2:.1f}, {(i % 10) * 1.2:.1f}], "
+        f"{'leader: true, ' if i == 0 else ''}weapons: [rifle]}}"
+        for i in range(100)
+    )
+    targets = "\n".join(f"      - {{id: t{i}, at: [20, {i * 1.2:.1f}], wounds: 3}}" for i in range(20))
+    return f"""\
+weapons:
+  rifle: {{range: 60, dice: 10, lock: 4, damage: 1}}
+units:
+  - id: shooters
+    side: blue
+    models:
+{shooters}
+  - id: targets
+    side: red
+    models:
+{targets}
+attack:
+  unit: shooters
+  command: shoot
+  targets:
+    - {{unit: targets, mark: t0}}
+seed: 7
+"""
+
+
+def _median_seconds(command: list[str], runs: int) -> tuple[float, float]:
+    """Median wall time and median CPU time (user + system) of the command: CPU resists a busy machine."""
+    times, cpu = [], []
+    for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        subprocess.run(command, check=False, capture_output=True)
+        times.append(time.perf_counter() - start)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return statistics.median(times), statistics.median(cpu)
+
+
+def _rulespy_command() -> list[str]:
+    script = Path(sys.executable).with_name("rulespy")
+    if script.exists():
+        return [str(script)]
+    return [sys.executable, "-c", "from rulespy.cli import entry; entry()"]
+
+
+def cli_start(runs: int) -> tuple[tuple[float, float], tuple[float, float]]:
+    baseline = _median_seconds([sys.executable, "-c", "pass"], runs)
+    resolve = _median_seconds([*_rulespy_command(), "resolve", str(SMALL)], runs)
+    return resolve, baseline
+
+
+def in_process(runs: int) -> tuple[float, float, int]:
+    from rulespy.scenario import parse_scenario
+    from rulespy.sequences.shooting_sequence import resolve
+
+    scenario = parse_scenario(thousand_dice_scenario(), "<1000 dice>")
+    dice = sum(len(t["locks"]) for a in resolve(scenario).to_json()["attacks"] for t in a["targets"])
+    times, loops = [], []
+    for _ in range(runs):
+        start = time.process_time()
+        resolve(scenario)
+        times.append(time.process_time() - start)
+        start = time.perf_counter()
+        for _ in range(1000):
+            pass
+        loops.append(time.perf_counter() - start)
+    return statistics.median(times), statistics.median(loops), dice
+
+
+def heavy_imports() -> list[str]:
+    probe = (
+        "import sys, contextlib, io\n"
+        "from rulespy.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()): main(['resolve', sys.argv[1]])\n"
+        f"print(' '.join(sorted(m for m in sys.modules if m.split('.')[0] in {HEAVY!r})))\n"
+    )
+    command = [sys.executable, "-c", probe, str(SMALL)]
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    return done.stdout.split()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=15)
+    args = parser.parse_args()
+    (resolve, resolve_cpu), (baseline, baseline_cpu) = cli_start(args.runs)
+    print(
+        f"cli start-to-answer (examples/scenarios/shoot.yaml): {resolve * 1000:.0f} ms wall, "
+        f"{resolve_cpu * 1000:.0f} ms CPU (goal <= 300 ms); python -c pass: {baseline * 1000:.0f} ms wall, "
+        f"{baseline_cpu * 1000:.0f} ms CPU; ratio {resolve / baseline:.1f}x wall, "
+        f"{resolve_cpu / baseline_cpu:.1f}x CPU"
+    )
+    attack, loop, dice = in_process(args.runs)
+    print(
+        f"in-process resolve of a {dice}-die attack: {attack * 1000:.1f} ms CPU (goal <= 20 ms); "
+        f"bare loop of 1,000 iterations: {loop * 1e6:.1f} us; ratio {attack / loop:.0f}x"
+    )
+    heavy = heavy_imports()
+    print(f"heavy modules imported on the resolve path: {', '.join(heavy) or 'none'}")
+    return 0 if not heavy else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
