@@ -46,7 +46,7 @@ def test_two_steps_swapped_in_the_code_are_out_of_order(monkeypatch: pytest.Monk
     assert "here but step" in finding.message
 
 
-def test_a_firefight_step_missing_from_the_code_is_a_finding(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_timing_step_missing_from_the_code_is_a_finding(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(firefight, "FIREFIGHT_STEPS", firefight.FIREFIGHT_STEPS[:-1])
     (finding,) = findings(MAIN)
     last = "firefight-removal"
