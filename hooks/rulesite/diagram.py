@@ -250,16 +250,27 @@ def render(scenario: dict[str, Any], key: str) -> ET.Element:
     marks = {sight[1].id for sight in lines}
     for piece in pieces:
         _model(board, canvas, piece, piece.id in marks)
-    _sub(
-        board, "text", "vs-scale", x="6", y=_f(canvas.height - 6)
-    ).text = f"grid: {_f(_grid_step(canvas))} in"
-    caption = ET.SubElement(figure, "figcaption")
-    caption.text = (
-        "Circles are model bases to scale (ringed: the leader; cross-hairs: the marked model); "
-        "dashed lines are sight lines from each firing model to its mark; grey areas block sight, "
-        "green is light cover, hatched brown is heavy cover."
-    )
+    ET.SubElement(figure, "figcaption").text = _legend(pieces, terrain, lines, canvas)
     return figure
+
+
+def _legend(pieces: list[Piece], terrain: list[dict[str, Any]], lines: list[Sight], canvas: _Canvas) -> str:
+    """The key to what this board shows, naming only what is on it."""
+    parts = ["Bases to scale", f'grid {_f(_grid_step(canvas))}"']
+    if any(p.leader for p in pieces):
+        parts.append("ringed \u2605: leader")
+    if lines:
+        parts += ["cross-hairs: marked model", "dashed lines: sight from each firing model to its mark"]
+    kinds = {str(t.get("kind")) for t in terrain}
+    names = {
+        "blocking": "grey: blocking terrain",
+        "light": "green: light cover",
+        "heavy": "hatched: heavy cover",
+    }
+    parts += [names[k] for k in ("blocking", "light", "heavy") if k in kinds]
+    if any(p.arc is not None and p.arc < 360 for p in pieces):
+        parts.append("wedge: fire arc")
+    return "; ".join(parts) + "."
 
 
 def _grid_step(canvas: _Canvas) -> float:

@@ -1,11 +1,12 @@
 """Worked examples: find each executable example's scenario and present it as a readable Example block.
 
 A worked example in a rule file is a ```` ```{.python} ```` fence that builds a scenario from an
-inline YAML string with ``parse_scenario(...)`` (or loads one with ``load_scenario("path")``). The
-fences are found with markdown-it (so a fence is a fence, wherever it sits), the YAML is read from
-the code with ``ast`` (the string literal itself, never by running the code), and the fence is
-replaced by an ``!!! example`` block: the diagram, a one-line summary of the setup, and the
-unchanged fence folded beneath (``??? example``), which is what the test suite executes.
+inline YAML string: ``parse_scenario("...")``, or a helper such as ``play("...")`` or
+``refused("...")`` (any call whose first argument is a scenario literal; ``load_scenario("path")``
+reads the file). The fences are found with markdown-it (so a fence is a fence, wherever it sits),
+the YAML is read from the code with ``ast`` (the string literal itself, never by running the
+code), and the fence is replaced by an ``!!! example`` block: the diagram, a one-line summary of
+the setup, and the unchanged fence folded beneath (``??? example``), which is what the test suite executes.
 """
 
 from __future__ import annotations
@@ -18,8 +19,6 @@ from typing import Any
 
 import yaml
 from markdown_it import MarkdownIt
-
-_LOADERS = {"parse_scenario", "load_scenario"}
 
 
 @dataclass(frozen=True)
@@ -52,7 +51,8 @@ def _string_value(node: ast.expr, names: dict[str, ast.expr]) -> str | None:
 
 
 def scenario_sources(code: str, root: Path | None = None) -> list[str]:
-    """The YAML text of every scenario that ``code`` builds, in order; code that is not Python gives none."""
+    """The string given first to each call of ``code`` (a file's text for ``load_scenario``), in order and
+    without repeats; callers keep those that are scenarios. Code that is not Python gives none."""
     try:
         tree = ast.parse(code)
     except SyntaxError:
@@ -65,7 +65,7 @@ def scenario_sources(code: str, root: Path | None = None) -> list[str]:
                 names[target.id] = statement.value
     found: list[tuple[int, int, str]] = []
     for node in ast.walk(tree):
-        if not isinstance(node, ast.Call) or _call_name(node) not in _LOADERS or not node.args:
+        if not isinstance(node, ast.Call) or not node.args:
             continue
         text = _string_value(node.args[0], names)
         if text is None:
@@ -76,7 +76,8 @@ def scenario_sources(code: str, root: Path | None = None) -> list[str]:
                 continue
             text = path.read_text(encoding="utf-8")
         found.append((node.lineno, node.col_offset, textwrap.dedent(text)))
-    return [text for _, _, text in sorted(found)]  # ast.walk is breadth-first: put back in source order
+    ordered = [text for _, _, text in sorted(found)]  # ast.walk is breadth-first: put back in source order
+    return list(dict.fromkeys(ordered))  # the same scenario passed twice is one board
 
 
 def _scenario(text: str) -> dict[str, Any] | None:
@@ -119,9 +120,8 @@ def summary(scenario: dict[str, Any]) -> str:
         command = str(attack.get("command", "shoot")).replace("_", " ")
         targets = [t for t in attack.get("targets") or () if isinstance(t, dict)]
         aimed = [f"*{t.get('unit')}* (marking {t.get('mark')})" for t in targets]
-        parts.append(
-            f"*{attack['unit']}* use the {command} command against {_names(aimed) if aimed else 'no one'}."
-        )
+        against = _names(aimed) if aimed else "no one"
+        parts.append(f"The *{attack['unit']}* unit uses the {command} command against {against}.")
     response = scenario.get("response")
     if isinstance(response, dict) and response.get("command"):
         command = str(response["command"]).replace("_", " ")

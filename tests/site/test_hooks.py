@@ -223,7 +223,9 @@ def test_example_block_folds_the_unchanged_code_beneath_the_board() -> None:
     assert "    VSDIAGRAM:0" in block
     assert '    ??? example "The executable check (run by the test suite)"' in block
     assert "        ```{.python}" in block
-    assert any("*rangers* use the shoot command against *drones* (marking d1)" in line for line in block)
+    assert any(
+        "The *rangers* unit uses the shoot command against *drones* (marking d1)" in line for line in block
+    )
 
 
 def test_diagram_slot_is_replaced_by_the_board_inside_the_example() -> None:
@@ -343,3 +345,15 @@ def test_glossary_has_every_concept_linked_with_its_owners_first_sentence(tmp_pa
         in text
     )
     assert "- **[Target Limit](core/damage.md#target-limit)**: Not yet written in its owner file." in text
+
+
+def test_scenario_passed_to_a_helper_such_as_play_is_found_once() -> None:
+    code = 'from rulespy.play import play, refused\nplay("""\nunits: []\n""")\nrefused("""\nunits: []\n""")\n'
+    assert examples.scenario_sources(code) == ["\nunits: []\n"]
+    assert examples.find_examples("```{.python}\n" + code + "```\n")[0].scenarios == ({"units": []},)
+
+
+def test_board_legend_names_only_what_is_on_the_board() -> None:
+    legend = board().findtext("figcaption") or ""
+    assert "leader" in legend and "heavy cover" in legend and "blocking" in legend and "fire arc" in legend
+    assert "light cover" not in legend
