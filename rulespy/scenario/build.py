@@ -7,22 +7,18 @@ Form only: a well-formed scenario may still declare an illegal attack, which the
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from rulespy.core.ranged_weapons import Weapon
 from rulespy.errors import InvalidInput
 from rulespy.scenario import schema as s
+from rulespy.scenario.declaration import Ids, attack_of, response_of
 from rulespy.scenario.yamlnodes import Map, Node, Scalar, plain
 from rulespy.state import (
-    AttackDeclaration,
     Battlefield,
-    Command,
     Cover,
     Model,
     ModelStatus,
-    ResponseDeclaration,
     Scenario,
-    TargetDeclaration,
     Terrain,
     TerrainKind,
     Unit,
@@ -36,30 +32,19 @@ MAX_TOTAL_DICE = 10_000
 
 WEAPON_TRAITS = ("assault", "heavy", "pinning", "precise", "critical N", "minimum range N")
 UNIT_TRAITS = ("swarm",)
-ATTACK_COMMANDS = ("shoot", "advance", "assault", "covering_fire")
 _CRITICAL = re.compile(r"critical\s+(\S+)")
 _MINIMUM = re.compile(r"minimum\s+range\s+(\S+)")
-
-
-@dataclass
-class _Ids:
-    """Every unit and model id seen so far, with its line, and which unit each model belongs to."""
-
-    lines: dict[str, int] = field(default_factory=dict)
-    unit_of: dict[str, str] = field(default_factory=dict)
-    models_of: dict[str, list[str]] = field(default_factory=dict)
-    carried: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 def build(root: Node, path: str) -> Scenario:
     """The scenario the tree describes; raises InvalidInput for anything malformed."""
     top = s.Fields(root, "the scenario", path, s.TOP_KEYS, required=("units", "attack"))
     weapons = _weapons(top) if top.has("weapons") else {}
-    ids = _Ids()
+    ids = Ids()
     units = _units(top, weapons, ids)
     terrain = _terrain(top) if top.has("terrain") else ()
-    attack = _attack(top, ids)
-    response = _response(top, attack, ids) if top.has("response") else None
+    attack = attack_of(top, ids)
+    response = response_of(top, attack, ids) if top.has("response") else None
     dice, seed, dice_line = _dice(top)
     description = top.text("description") if top.has("description") else None
     expect = plain(top.node("expect")) if top.has("expect") else None
@@ -133,7 +118,7 @@ def _trait_number(raw: str, item: Node, f: s.Fields, trait: str, integer: bool =
     return s.number_of(node, f"N of 'minimum range N' on {f.what}", f.path, 0.0, s.MAX_COORDINATE)
 
 
-def _new_id(node: Node, what: str, f: s.Fields, ids: _Ids) -> str:
+def _new_id(node: Node, what: str, f: s.Fields, ids: Ids) -> str:
     name = s.text_of(node, what, f.path)
     if name in ids.lines:
         raise InvalidInput(
@@ -145,7 +130,7 @@ def _new_id(node: Node, what: str, f: s.Fields, ids: _Ids) -> str:
     return name
 
 
-def _units(top: s.Fields, weapons: dict[str, Weapon], ids: _Ids) -> tuple[Unit, ...]:
+def _units(top: s.Fields, weapons: dict[str, Weapon], ids: Ids) -> tuple[Unit, ...]:
     units: list[Unit] = []
     items = top.seq("units").items
     if not items:
@@ -216,7 +201,7 @@ def _status_hint(name: str) -> str:
     return ""
 
 
-def _model(node: Node, unit_id: str, weapons: dict[str, Weapon], ids: _Ids, path: str) -> Model:
+def _model(node: Node, unit_id: str, weapons: dict[str, Weapon], ids: Ids, path: str) -> Model:
     f = s.Fields(node, f"a model of unit {unit_id!r}", path, s.MODEL_KEYS, required=("id", "at"))
     model_id = _new_id(f.node("id"), "the id of a model", f, ids)
     if "/" in model_id:
@@ -266,140 +251,6 @@ def _terrain(top: s.Fields) -> tuple[Terrain, ...]:
         polygon = tuple(s.point_of(c, "a corner of a terrain polygon", top.path) for c in corners)
         pieces.append(Terrain(kind, polygon))
     return tuple(pieces)
-
-
-def _unit_ref(node: Node, what: str, f: s.Fields, ids: _Ids) -> str:
-    name = s.text_of(node, what, f.path)
-    if name not in ids.models_of:
-        hint = f" ({name!r} is a model of unit {ids.unit_of[name]!r})" if name in ids.unit_of else ""
-        raise InvalidInput(
-            f"unknown unit {name!r} in {what}{s.suggest(name, ids.models_of)}{hint}", node.line, f.path
-        )
-    return name
-
-
-def _model_ref(node: Node, what: str, unit_id: str, f: s.Fields, ids: _Ids) -> str:
-    name = s.text_of(node, what, f.path)
-    if ids.unit_of.get(name) != unit_id:
-        own = ids.models_of[unit_id]
-        where = f" ({name!r} is a model of unit {ids.unit_of[name]!r})" if name in ids.unit_of else ""
-        raise InvalidInput(
-            f"{name!r} ({what}) is not a model of unit {unit_id!r}{s.suggest(name, own)}{where}",
-            node.line,
-            f.path,
-        )
-    return name
-
-
-def _attack(top: s.Fields, ids: _Ids) -> AttackDeclaration:
-    f = s.Fields(
-        top.node("attack"), "the attack", top.path, s.ATTACK_KEYS, required=("unit", "command", "targets")
-    )
-    unit_id = _unit_ref(f.node("unit"), "the attacking unit", f, ids)
-    command_node = f.node("command")
-    if isinstance(command_node, Scalar) and command_node.value == "snap_fire":
-        raise InvalidInput(
-            "snap_fire is a responding command: declare it under 'response', not as the attack",
-            command_node.line,
-            f.path,
-        )
-    command = Command(f.choice("command", ATTACK_COMMANDS))
-    items = f.seq("targets").items
-    if not items:
-        raise InvalidInput("the attack declares no targets", f.node("targets").line, f.path)
-    declared: dict[str, tuple[int, int]] = {}  # "model" or "model/weapon" -> (target number, line)
-    open_target: int | None = None
-    targets = []
-    for number, item in enumerate(items, start=1):
-        target = _target(item, number, unit_id, f, ids, declared)
-        if target.models is None and target.weapons is None:
-            if open_target is not None:
-                raise InvalidInput(
-                    f"targets {open_target} and {number} both leave out 'models' and 'weapons': "
-                    "at most one target may take every weapon not declared elsewhere",
-                    item.line,
-                    f.path,
-                )
-            open_target = number
-        targets.append(target)
-    return AttackDeclaration(unit_id, command, tuple(targets))
-
-
-def _target(
-    node: Node, number: int, attacker: str, attack: s.Fields, ids: _Ids, declared: dict[str, tuple[int, int]]
-) -> TargetDeclaration:
-    path = attack.path
-    f = s.Fields(node, f"target {number}", path, s.TARGET_KEYS, required=("unit", "mark"))
-    unit_id = _unit_ref(f.node("unit"), f"the unit of target {number}", f, ids)
-    mark = _model_ref(f.node("mark"), f"the mark of target {number}", unit_id, f, ids)
-    models = weapons = None
-    if f.has("models"):
-        models = []
-        for item in f.seq("models").items:
-            model = _model_ref(item, f"a model firing at target {number}", attacker, f, ids)
-            _declare(model, number, item.line, declared, path)
-            models.append(model)
-    if f.has("weapons"):
-        weapons = []
-        for item in f.seq("weapons").items:
-            pair = s.text_of(item, f"a weapon firing at target {number}", path)
-            model_id, slash, weapon = pair.partition("/")
-            if not slash:
-                raise InvalidInput(
-                    f"a weapon firing at target {number} is written MODEL/WEAPON, such as r2/lance, "
-                    f"not {pair!r}",
-                    item.line,
-                    path,
-                )
-            _model_ref(Scalar(model_id, item.line), f"the model of {pair!r}", attacker, f, ids)
-            _check_carried(model_id, weapon, item.line, ids, path)
-            _declare(model_id, number, item.line, declared, path, weapon)
-            weapons.append((model_id, weapon))
-    return TargetDeclaration(
-        unit_id,
-        mark,
-        tuple(models) if models is not None else None,
-        tuple(weapons) if weapons is not None else None,
-    )
-
-
-def _check_carried(model_id: str, weapon: str, line: int, ids: _Ids, path: str) -> None:
-    carried = ids.carried[model_id]
-    if weapon not in carried:
-        raise InvalidInput(
-            f"model {model_id!r} carries no weapon {weapon!r}{s.suggest(weapon, carried)}; "
-            f"it carries: {', '.join(carried) or 'nothing'}",
-            line,
-            path,
-        )
-
-
-def _declare(
-    model: str, number: int, line: int, declared: dict[str, tuple[int, int]], path: str, weapon: str = ""
-) -> None:
-    keys = [f"{model}/{weapon}", model] if weapon else [model]
-    clashes = [declared[k] for k in keys if k in declared]
-    if not weapon:
-        clashes += [v for k, v in declared.items() if k.startswith(model + "/")]
-    if clashes:
-        other, first_line = clashes[0]
-        what = f"{model}/{weapon}" if weapon else f"model {model!r}"
-        raise InvalidInput(
-            f"{what} is declared at target {other} (line {first_line}) and again at target {number}: "
-            "each weapon fires at one target",
-            line,
-            path,
-        )
-    declared[keys[0]] = (number, line)
-
-
-def _response(top: s.Fields, attack: AttackDeclaration, ids: _Ids) -> ResponseDeclaration:
-    f = s.Fields(
-        top.node("response"), "the response", top.path, s.RESPONSE_KEYS, required=("command", "mark")
-    )
-    command = Command(f.choice("command", ("snap_fire",)))
-    mark = _model_ref(f.node("mark"), "the mark of the response", attack.unit, f, ids)
-    return ResponseDeclaration(command, mark)
 
 
 def _dice(top: s.Fields) -> tuple[tuple[int, ...] | None, int | None, int | None]:
