@@ -87,6 +87,8 @@ def allocate_round(
     per_weapon: dict[tuple[str, str], int] = {}
     per_model: dict[str, int] = {}
     position = {model_id: i for i, model_id in enumerate(unit_order)}
+    # Tier, band and unit order do not change within a round: work them out once per model.
+    fixed = {m.id: (tier(m), band(m, firers), position[m.id]) for ms in valid.values() for m in ms}
     result = []
     for index, weapon in enumerate(successes):
         models = valid.get(weapon, ())
@@ -96,16 +98,7 @@ def allocate_round(
         if index == 0 and any(m.id == marked for m in models):
             chosen, reason = marked, "the first success of the round goes to the Marked Model"
         else:
-            keys = {
-                m.id: (
-                    per_weapon.get((m.id, weapon), 0),
-                    per_model.get(m.id, 0),
-                    tier(m),
-                    band(m, firers),
-                    position[m.id],
-                )
-                for m in models
-            }
+            keys = {m.id: _counts(m.id, weapon, per_weapon, per_model) + fixed[m.id] for m in models}
             ranked = sorted(models, key=lambda m: keys[m.id])
             chosen = ranked[0].id
             reason = _why(ranked, keys)
@@ -113,6 +106,12 @@ def allocate_round(
         per_model[chosen] = per_model.get(chosen, 0) + 1
         result.append(Allocation(weapon, chosen, reason))
     return tuple(result)
+
+
+def _counts(
+    model_id: str, weapon: str, per_weapon: Mapping[tuple[str, str], int], per_model: Mapping[str, int]
+) -> tuple[int, int]:
+    return per_weapon.get((model_id, weapon), 0), per_model.get(model_id, 0)
 
 
 def _why(ranked: Sequence[Model], keys: Mapping[str, tuple[int, ...]]) -> str:
