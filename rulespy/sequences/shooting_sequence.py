@@ -210,7 +210,11 @@ class ShootingSequence:
         for attack in range(len(self.attacks)) if self.firefight else (state.attack,):
             for index, target in enumerate(self.attacks[attack].targets):
                 state = rounds.normal_round(self, state, attack, index, target, items)
-        return rounds.remove_casualties(self, state, items)
+        state = rounds.remove_casualties(self, state, items)
+        if self.explain and self.attacks[0].rules.command is Command.ASSAULT:
+            text = "the shooting is over and the assault goes into melee; rulespy stops here"
+            items.append(Event("core/melee.md#melee", text))
+        return state
 
     def _net(self, plan: AttackPlan, target: int, fw: FiringWeapon) -> int:
         return net_modifier(self._modifiers(plan, target, fw))
@@ -288,12 +292,6 @@ def declare(scenario: Scenario) -> tuple[tuple[AttackPlan, ...], list[Item]]:
         plans.append(AttackPlan(responder, reply_rules, plan_attack(bf, reply, reply_rules)))
         items.append(_declared(reply, reply_rules))
         items.append(initiative_event(attack.unit, responder))
-    if attack.command is Command.ASSAULT:
-        items.append(
-            Event(
-                "core/melee.md#melee", "after this shooting the assault goes into melee; rulespy stops here"
-            )
-        )
     return tuple(plans), items
 
 
