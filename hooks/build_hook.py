@@ -80,6 +80,11 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
         if existing is not None:
             files.remove(existing)
         files.append(File(path, str(root), config.site_dir, config.use_directory_urls))
+    for scenario in sorted((root / "examples" / "scenarios").glob("*.yaml")):
+        # Rule pages link the scenario files they illustrate; publish them beside the pages.
+        files.append(
+            File(scenario.relative_to(root).as_posix(), str(root), config.site_dir, config.use_directory_urls)
+        )
     SITE.pages = frozenset(f.src_uri for f in files.documentation_pages()) | {pages.GLOSSARY}
     files.append(
         File.generated(
