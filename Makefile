@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+export NO_MKDOCS_2_WARNING := 1
 
 .PHONY: site serve test lint clean
 
@@ -25,11 +26,13 @@ lint: $(STAMP)
 	$(BIN)/ruff check rulespy tests bench hooks
 	$(BIN)/mypy
 
-# The whole test suite: linters, type checker, unit tests, every worked example, the checker, the strict site build.
+# The whole test suite: linters, type checker, unit tests, every worked example, the browser test,
+# the checker, rule coverage and the strict site build.
 test: lint
 	$(BIN)/pytest
 	$(BIN)/rulespy check .
-	$(BIN)/mkdocs build --strict
+	$(BIN)/rulespy coverage .
+	$(BIN)/mkdocs build --strict --site-dir $(CURDIR)/site
 
 clean:
 	rm -rf site $(VENV)
