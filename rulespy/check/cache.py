@@ -5,6 +5,11 @@ parsed ``Document``. A file whose bytes changed has a new hash, so the cache is 
 changes how files are parsed (the registry's terms, the size limit, this code's version) changes the
 ``salt`` and starts a fresh cache. Unreadable or foreign cache files are ignored; only the checker's own
 classes can be loaded from one.
+
+A second, small file remembers the last run's findings with a fingerprint of every input (each file's
+content hash, the names of all walked files and folders, concepts.yml and mkdocs.yml); a run whose
+fingerprint matches returns those findings without parsing or checking anything. A run that looked at
+anything outside the fingerprinted inputs (a file in an excluded folder, a symlink) is not remembered.
 """
 
 from __future__ import annotations
@@ -19,11 +24,13 @@ from typing import Any
 
 from rulespy.check.doc import Document
 
-VERSION = "rulespy-check-3"
+VERSION = "rulespy-check-4"
 _ALLOWED = {
     ("rulespy.check.doc", name) for name in ("Document", "Heading", "Link", "Mention", "TermUse", "Claim")
-} | {("builtins", name) for name in ("dict", "tuple", "list", "set", "frozenset", "str", "int", "bool")}
-_ALLOWED |= {("copyreg", "_reconstructor"), ("builtins", "object")}
+}
+_BUILTINS = ("dict", "tuple", "list", "set", "frozenset", "str", "int", "bool")
+_ALLOWED |= {("builtins", name) for name in _BUILTINS}
+_ALLOWED |= {("copyreg", "_reconstructor"), ("builtins", "object"), ("rulespy.check.findings", "Finding")}
 
 
 class _Unpickler(pickle.Unpickler):
@@ -62,10 +69,38 @@ class DocumentCache:
             self.enabled = False  # the cache must never land inside the repository
         name = hashlib.sha256(real_root.encode("utf-8", "surrogateescape")).hexdigest()[:24]
         self.file = directory / f"{name}.pickle"
+        self.result_file = directory / f"{name}.result.pickle"
+        self._loaded = not self.enabled
+
+    def result(self, fingerprint: str) -> tuple[Any, ...] | None:
+        """The findings of the last run if it saw exactly the same inputs (``fingerprint``), else ``None``."""
+        if not self.enabled:
+            return None
+        try:
+            with open(self.result_file, "rb") as handle:
+                data = _Unpickler(io.BytesIO(handle.read())).load()
+        except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ValueError, TypeError, IndexError):
+            return None
+        if isinstance(data, tuple) and len(data) == 3 and data[0] == self.salt and data[1] == fingerprint:
+            return tuple(data[2])
+        return None
+
+    def save_result(self, fingerprint: str, result: tuple[Any, ...]) -> None:
         if self.enabled:
-            self._load()
+            self._write(self.result_file, (self.salt, fingerprint, result))
+
+    def _write(self, target: Path, value: object) -> None:
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=".check-", suffix=".tmp")
+            with os.fdopen(fd, "wb") as handle:
+                pickle.dump(value, handle, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(temporary, target)
+        except OSError:
+            return
 
     def _load(self) -> None:
+        self._loaded = True
         try:
             with open(self.file, "rb") as handle:
                 data = _Unpickler(io.BytesIO(handle.read())).load()
@@ -75,6 +110,8 @@ class DocumentCache:
             self.entries = data[1]
 
     def get(self, path: str, key: bytes) -> Document | None:
+        if not self._loaded:
+            self._load()
         found = self.entries.get((path, key))
         if found is not None:
             self.used.add((path, key))
@@ -91,11 +128,4 @@ class DocumentCache:
         if not self.dirty and len(self.used) == len(self.entries):
             return
         kept = {key: doc for key, doc in self.entries.items() if key in self.used}
-        try:
-            self.file.parent.mkdir(parents=True, exist_ok=True)
-            fd, temporary = tempfile.mkstemp(dir=self.file.parent, prefix=".check-", suffix=".tmp")
-            with os.fdopen(fd, "wb") as handle:
-                pickle.dump((self.salt, kept), handle, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(temporary, self.file)
-        except OSError:
-            return
+        self._write(self.file, (self.salt, kept))

@@ -56,13 +56,15 @@ def citations(path: str, data: bytes) -> Document:
     return Document(path, links=tuple(found))
 
 
-def load_citations(graph: LinkGraph, cache: DocumentCache | None) -> dict[str, Document]:
+def load_citations(
+    graph: LinkGraph, cache: DocumentCache | None, blobs: dict[str, tuple[bytes | None, bytes]] | None = None
+) -> dict[str, Document]:
     documents = {}
     for path in graph.tree.python:
-        data = graph.tree.read(path)
+        data, key = blobs[path] if blobs is not None else (graph.tree.read(path), b"")
         if data is None:
             continue
-        key = digest(data) if cache is not None else b""
+        key = key or (digest(data) if cache is not None else b"")
         found = cache.get(path, key) if cache is not None else None
         if found is None:
             found = citations(path, data)

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from rulespy.check.doc import Document
 from rulespy.check.findings import Finding
-from rulespy.check.graph import LinkGraph, resolve
+from rulespy.check.graph import LinkGraph
 from rulespy.check.nav import CONFIG, Nav
 from rulespy.check.parse import parse_bytes
 
@@ -69,8 +69,7 @@ def check_documents(graph: LinkGraph, anchors: Anchors) -> Iterator[Finding]:
     for path, document in graph.documents.items():
         for line, column, code, message in document.problems:
             yield Finding(path, line, column, code, message)
-        for link in document.links:
-            target = resolve(path, link.target)
+        for link, target in zip(document.links, graph.targets[path], strict=True):
             if target.external:
                 continue
             what = "image" if link.kind == "image" else "link"

@@ -67,9 +67,8 @@ def check_registry(graph: LinkGraph, registry: Registry, anchors: Anchors) -> It
 
 
 def _links_to(graph: LinkGraph, document: Document, owner: str, start: int, end: int) -> bool:
-    for link in document.links:
+    for link, target in zip(document.links, graph.targets[document.path], strict=True):
         if start <= link.line < end and link.kind != "image":
-            target = resolve(document.path, link.target)
             if target.path is not None and (graph.page_for(target.path) or target.path) == owner:
                 return True
     return False

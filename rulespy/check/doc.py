@@ -1,12 +1,15 @@
-"""What the checker reads from one markdown file: frozen data, produced by ``parse.py``, cached by content."""
+"""What the checker reads from one markdown file: frozen data, produced by ``parse.py``, cached by content.
+
+Named tuples rather than dataclasses: thousands of them are loaded from the cache on every run, and
+named tuples unpickle several times faster.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 
-@dataclass(frozen=True, slots=True)
-class Heading:
+class Heading(NamedTuple):
     """A heading: its plain text (without ``{#id}``), level 1-6, site anchor, position, explicit id or not."""
 
     text: str
@@ -17,8 +20,7 @@ class Heading:
     explicit: bool
 
 
-@dataclass(frozen=True, slots=True)
-class Link:
+class Link(NamedTuple):
     """A link destination as written; ``kind`` is ``link``, ``image`` or ``definition`` (``[x]: dest``)."""
 
     target: str
@@ -27,8 +29,7 @@ class Link:
     kind: str
 
 
-@dataclass(frozen=True, slots=True)
-class Mention:
+class Mention(NamedTuple):
     """A rule-file path written as text or inline code (``core/damage.md``, maybe ``#anchor``)."""
 
     path: str
@@ -37,8 +38,7 @@ class Mention:
     column: int
 
 
-@dataclass(frozen=True, slots=True)
-class TermUse:
+class TermUse(NamedTuple):
     """A use of a retired term (the registry's spelling, lower-case) in prose."""
 
     term: str
@@ -46,8 +46,7 @@ class TermUse:
     column: int
 
 
-@dataclass(frozen=True, slots=True)
-class Claim:
+class Claim(NamedTuple):
     """A sentence ``X is owned by F``: ``concept`` as matched, ``owner`` as written (link target or path)."""
 
     concept: str
@@ -57,8 +56,7 @@ class Claim:
     column: int
 
 
-@dataclass(frozen=True, slots=True)
-class Document:
+class Document(NamedTuple):
     """Everything the checks need from one markdown file. ``problems`` are (line, column, code, message)."""
 
     path: str
@@ -69,7 +67,7 @@ class Document:
     term_uses: tuple[TermUse, ...] = ()
     claims: tuple[Claim, ...] = ()
     problems: tuple[tuple[int, int, str, str], ...] = ()
-    anchors: dict[str, int] = field(default_factory=dict)
+    anchors: dict[str, int] = {}  # never mutated; parse_markdown always gives its own
 
     def section_end(self, index: int, last_line: int = 1 << 30) -> int:
         """First line after the section opened by ``headings[index]`` (subsections included)."""

@@ -44,6 +44,8 @@ class Tree:
     files: set[str] = field(default_factory=set)
     dirs: set[str] = field(default_factory=lambda: {""})
     _listings: dict[str, frozenset[str] | None] = field(default_factory=dict)
+    #: True once an answer came from outside the walked tree (so a memoised result could go stale)
+    looked_outside: bool = False
 
     def walk(self) -> Tree:
         root = str(self.root)
@@ -102,11 +104,14 @@ class Tree:
         if len(path) > 4000 or "\x00" in path:
             return None
         parent, _, name = path.rpartition("/")
+        if parent not in self.dirs:
+            self.looked_outside = True  # an excluded or symlinked folder: not in the walk's fingerprint
         if self.kind(parent) != "dir" if parent else False:
             return None
         listing = self._listing(parent)
         if listing is None or name not in listing:
             return None
+        self.looked_outside = True
         full = os.path.join(self.root, path)
         if os.path.isdir(full):
             return "dir"
@@ -120,6 +125,10 @@ class Tree:
             except OSError:
                 self._listings[rel] = None
         return self._listings[rel]
+
+    def fingerprint(self) -> str:
+        """Every walked file and folder name, so that adding or removing any file changes it."""
+        return "\n".join(sorted(self.files)) + "\n\n" + "\n".join(sorted(self.dirs))
 
     def read(self, path: str) -> bytes | None:
         try:

@@ -59,16 +59,19 @@ def resolve(source: str, destination: str) -> Target:
 
 
 def load_documents(
-    tree: Tree, terms: Terms = NO_TERMS, cache: DocumentCache | None = None
+    tree: Tree,
+    terms: Terms = NO_TERMS,
+    cache: DocumentCache | None = None,
+    blobs: dict[str, tuple[bytes | None, bytes]] | None = None,
 ) -> dict[str, Document]:
     """Every checked markdown file of ``tree``, parsed, or from ``cache`` when its bytes are unchanged."""
     documents: dict[str, Document] = {}
     for path in tree.markdown:
-        data = tree.read(path)
+        data, key = blobs[path] if blobs is not None else (tree.read(path), b"")
         if data is None:
             documents[path] = Document(path, problems=((1, 1, "RS040", "cannot be read"),))
             continue
-        key = digest(data) if cache is not None else b""
+        key = key or (digest(data) if cache is not None else b"")
         found = cache.get(path, key) if cache is not None else None
         if found is None:
             found = parse_bytes(path, data, terms, tree.layout.max_bytes)
@@ -86,12 +89,14 @@ class LinkGraph:
         self.documents = documents
         self._out: dict[str, set[str]] = {}
         self._in: dict[str, set[str]] = {}
+        #: each document's links resolved, in the order of ``document.links``
+        self.targets: dict[str, list[Target]] = {}
         for path, document in documents.items():
             targets = set()
-            for link in document.links:
+            resolved = self.targets[path] = [resolve(path, link.target) for link in document.links]
+            for link, target in zip(document.links, resolved, strict=True):
                 if link.kind == "image":
                     continue
-                target = resolve(path, link.target)
                 if target.path is None or target.path == path:
                     continue
                 found = self.page_for(target.path)

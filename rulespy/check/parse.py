@@ -84,6 +84,14 @@ def markdown_parser() -> MarkdownIt:
     return md
 
 
+_WORD_GAP_RE = re.compile(r"[^\w'\-]+")
+
+
+@lru_cache(maxsize=8)
+def _name_set(names: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(names)
+
+
 @lru_cache(maxsize=8)
 def _term_regex(terms: tuple[str, ...]) -> re.Pattern[str] | None:
     if not terms:
@@ -264,14 +272,14 @@ class _Reader:
                 return  # a claim names its owner as a path or a link; anything else is just prose
             owner = mention.group(1)
         before = text[: m.start()].rstrip(" \t\n\"'*“”‘’:")
-        lowered = before.lower()
         concept = ""
-        for name in sorted(self.terms.concepts, key=len, reverse=True):
-            if not lowered.endswith(name):
-                continue
-            if len(lowered) == len(name) or not lowered[-len(name) - 1].isalnum():
-                concept = before[len(before) - len(name) :]
-                break
+        if self.terms.concepts:
+            names = _name_set(self.terms.concepts)
+            ending = " ".join(before[-120:].split())  # the longest registered name that ends the text wins
+            for start in [0] + [m.end() for m in _WORD_GAP_RE.finditer(ending)]:
+                if ending[start:].lower() in names:
+                    concept = ending[start:]
+                    break
         if not concept:
             tail = _CAPITALISED_TAIL_RE.search(before)
             if tail is None or tail.group(1).lower() in _NOT_NAMES:

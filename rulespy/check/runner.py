@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rulespy.check import checks_code, checks_links, checks_owner
-from rulespy.check.cache import DocumentCache
+from rulespy.check.cache import DocumentCache, digest
 from rulespy.check.files import Layout, Tree
 from rulespy.check.findings import CheckError, Finding
 from rulespy.check.graph import LinkGraph, load_documents
@@ -44,11 +44,24 @@ def run_check(root: Path, options: CheckOptions | None = None) -> Report:
     tree = Tree(root, options.layout or registry.layout).walk()
     concept_names = sorted({checks_owner.norm(n) for c in registry.concepts for n in c.names})
     terms = Terms(tuple(sorted(checks_owner.norm(r.term) for r in registry.retired)), tuple(concept_names))
-    salt = hashlib.sha256(repr((terms, tree.layout.max_bytes)).encode()).hexdigest()[:16]
+    salt = hashlib.sha256(repr((terms, tree.layout)).encode()).hexdigest()[:16]
     cache = DocumentCache(root, salt, options.use_cache, options.cache_dir)
-    documents = load_documents(tree, terms, cache)
+    blobs = {}
+    fingerprint = hashlib.sha256(tree.fingerprint().encode("utf-8", "surrogateescape"))
+    for name in ("concepts.yml", "mkdocs.yml"):
+        fingerprint.update(_bytes(root / name))
+    for path in (*tree.markdown, *tree.python):
+        data = tree.read(path)
+        key = digest(data) if data is not None else b""
+        blobs[path] = (data, key)
+        fingerprint.update(key)
+    memo = fingerprint.hexdigest()
+    remembered = cache.result(memo)
+    if remembered is not None and len(remembered) == 2:
+        return Report(tuple(remembered[0]), int(remembered[1]))
+    documents = load_documents(tree, terms, cache, blobs)
     graph = LinkGraph(tree, documents)
-    code = checks_code.load_citations(graph, cache)
+    code = checks_code.load_citations(graph, cache, blobs)
     cache.save()
     anchors = checks_links.Anchors(graph)
     findings: set[Finding] = set()
@@ -61,7 +74,17 @@ def run_check(root: Path, options: CheckOptions | None = None) -> Report:
         findings.update(checks_owner.check_documents(graph, registry))
         findings.update(checks_owner.check_requires(graph, registry))
         findings.update(checks_owner.check_retired(graph, registry))
-    return Report(tuple(sorted(findings)), len(documents) + len(code))
+    report = Report(tuple(sorted(findings)), len(documents) + len(code))
+    if not tree.looked_outside:  # every answer came from the fingerprinted inputs: safe to remember
+        cache.save_result(memo, (report.findings, report.files))
+    return report
+
+
+def _bytes(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError:
+        return b"-"
 
 
 def check_tree(root: Path, options: CheckOptions | None = None) -> list[Finding]:

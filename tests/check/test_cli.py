@@ -85,3 +85,14 @@ def test_a_corrupt_cache_is_ignored(tmp_path: Path) -> None:
     for cache_file in (tmp_path / "c").iterdir():
         cache_file.write_bytes(b"\x80\x05not a pickle")
     assert [f.code for f in check_tree(FIXTURES / "RS001", options)] == ["RS001"]
+
+
+def test_the_remembered_result_goes_stale_when_any_file_appears_or_disappears(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    shutil.copytree(FIXTURES / "clean", repo)
+    (repo / "map.png").write_bytes(b"\x89PNG")
+    (repo / "index.md").write_text((repo / "index.md").read_text() + "\n![map](map.png)\n")
+    options = CheckOptions(cache_dir=tmp_path / "c")
+    assert check_tree(repo, options) == check_tree(repo, options) == []
+    (repo / "map.png").unlink()
+    assert [(f.path, f.code) for f in check_tree(repo, options)] == [("index.md", "RS001")]
