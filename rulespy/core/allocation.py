@@ -83,6 +83,7 @@ def allocate_round(
     at this target (for the band); ``unit_order`` is the target unit's listed order.
 
     Rule: core/allocation.md#allocation-rounds
+    Rule: core/allocation.md#lost-successes
     """
     per_weapon: dict[tuple[str, str], int] = {}
     per_model: dict[str, int] = {}

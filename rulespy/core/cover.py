@@ -50,6 +50,8 @@ def target_unit_cover(marked: Model, terrain: tuple[Terrain, ...]) -> Cover:
 def cover_modifier(cover: Cover) -> int:
     """The Target Lock modifier for a target unit in ``cover``: none 0, light -1, heavy -2.
 
+    Rule: core/cover.md#light-cover
+    Rule: core/cover.md#heavy-cover
     Rule: core/cover.md#cover
     """
     return COVER_MODIFIERS[cover]

@@ -30,6 +30,7 @@ def wounds_lost(inflicted: int, wounds_left: int) -> int:
     never spills over to another model.
 
     Rule: core/damage.md#target-limit
+    Rule: core/damage.md#wounds
     """
     return min(inflicted, wounds_left)
 

@@ -70,6 +70,9 @@ def why_not_firing(
 ) -> Holds | None:
     """``None`` if the weapon fires at ``target``; otherwise the first condition of section 5 it fails.
 
+    Rule: core/ranged_weapons.md#assault-trait
+    Rule: core/ranged_weapons.md#heavy
+    Rule: core/ranged_weapons.md#minimum-range
     Rule: core/shooting.md#which-weapons-fire
 
     The model is assumed in play (the battlefield holds only models in play). Boundaries: a range equal

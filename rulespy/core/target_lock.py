@@ -51,6 +51,7 @@ def lock_modifiers(
     target unit's cover, and Precise.
 
     Rule: core/target_lock.md#target-lock-modifiers
+    Rule: core/ranged_weapons.md#precise
     """
     found = []
     if command.lock_modifier:
@@ -71,6 +72,9 @@ def judge(natural: int, weapon: Weapon, net: int) -> LockResult:
     roll is 6 (N or more with Critical N) is a Critical Lock.
 
     Rule: core/target_lock.md#target-lock
+    Rule: core/target_lock.md#natural-1
+    Rule: core/target_lock.md#critical-lock
+    Rule: core/ranged_weapons.md#critical-n
     """
     if natural == 1 or natural + net < weapon.lock:
         return LockResult.FAIL

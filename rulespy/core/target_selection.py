@@ -56,6 +56,7 @@ def check_split(shooter: Unit, targets: Sequence[str], rules: CommandRules) -> N
     """Refuse more than one target unless the command allows Split Target and the unit may use it.
 
     Rule: core/target_selection.md#leaders-split-fire
+    Rule: core/target_selection.md#swarm
 
     Checked in this order: the command (Assault, Covering Fire and Snap Fire forbid it, citing the
     command's own anchor), then a unit without a leader, then a unit with the Swarm trait.

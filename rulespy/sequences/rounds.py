@@ -26,6 +26,8 @@ def critical_round(
     """Allocate a target's Critical Locks, inflict Critical Damage, remove those casualties at once.
 
     Rule: sequences/shooting_sequence.md#step-critical-round
+    Rule: timing/firefight.md#firefight-initiative-criticals
+    Rule: timing/firefight.md#firefight-reply-criticals
     """
     from rulespy.sequences.shooting_sequence import expand, step
 
@@ -53,6 +55,8 @@ def normal_round(
     """Allocate a target's other successes among the models still in play and inflict normal damage.
 
     Rule: sequences/shooting_sequence.md#step-normal-round
+    Rule: timing/firefight.md#firefight-normal-damage
+    Rule: core/ranged_weapons.md#pinning
     """
     from rulespy.sequences.shooting_sequence import expand, step
 
@@ -68,6 +72,8 @@ def remove_casualties(seq: ShootingSequence, state: State, items: list[Item]) ->
     """Remove every casualty still in play and give the survivors the statuses the attack caused.
 
     Rule: sequences/shooting_sequence.md#step-removal
+    Rule: core/statuses.md#status-timing
+    Rule: timing/firefight.md#firefight-removal
     """
     from rulespy.sequences.shooting_sequence import step
 

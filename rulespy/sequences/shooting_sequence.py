@@ -104,7 +104,11 @@ class ShootingSequence:
         return self._advance(State(), items), items
 
     def chance(self, state: State) -> Chance | None:
-        """The chance step the state waits for, or None once resolved."""
+        """The chance step the state waits for, or None once resolved.
+
+        Rule: sequences/shooting_sequence.md#step-leadership
+        Rule: sequences/shooting_sequence.md#step-target-lock
+        """
         if state.done:
             return None
         plan = self.attacks[state.attack]
@@ -130,23 +134,33 @@ class ShootingSequence:
 
     def apply(self, state: State, outcome: object) -> tuple[State, list[Item]]:
         """The state after ``outcome`` at the current chance step, advanced to the next one."""
-        items: list[Item] = []
+        return self.advance(self.record(state, outcome))
+
+    def record(self, state: State, outcome: object) -> State:
+        """The state holding ``outcome``, before the deterministic steps that follow it (``advance``).
+
+        Split from ``apply`` so that the odds engine can merge equal recorded states before running the
+        costly steps (allocation, damage) once for each.
+        """
         if state.group < 0:
             assert isinstance(outcome, bool)
-            state = replace(state, passed=state.passed + (outcome,), target=state.target + 1)
-        else:
-            assert isinstance(outcome, LockTally)
-            fw = state.firing[state.attack][state.target][state.group]
-            crits = list(state.crits)
-            crits[state.target] = _push(crits[state.target], fw.weapon.name, outcome.criticals)
-            normals = list(state.normals[state.attack])
-            normals[state.target] = _push(normals[state.target], fw.weapon.name, outcome.successes)
-            state = replace(
-                state,
-                crits=tuple(crits),
-                normals=state.normals[: state.attack] + (tuple(normals),),
-                group=state.group + 1,
-            )
+            return replace(state, passed=state.passed + (outcome,), target=state.target + 1)
+        assert isinstance(outcome, LockTally)
+        fw = state.firing[state.attack][state.target][state.group]
+        crits = list(state.crits)
+        crits[state.target] = _push(crits[state.target], fw.weapon.name, outcome.criticals)
+        normals = list(state.normals[state.attack])
+        normals[state.target] = _push(normals[state.target], fw.weapon.name, outcome.successes)
+        return replace(
+            state,
+            crits=tuple(crits),
+            normals=state.normals[: state.attack] + (tuple(normals),),
+            group=state.group + 1,
+        )
+
+    def advance(self, state: State) -> tuple[State, list[Item]]:
+        """Run the deterministic steps from a recorded state up to the next chance step or the end."""
+        items: list[Item] = []
         return self._advance(state, items), items
 
     # -- deterministic steps -----------------------------------------------------------------------
@@ -174,6 +188,10 @@ class ShootingSequence:
         return state
 
     def _choose_firing(self, state: State, plan: AttackPlan, items: list[Item]) -> State:
+        """Which declared weapons fire at each target, once the Leadership Checks are known.
+
+        Rule: sequences/shooting_sequence.md#step-firing-weapons
+        """
         now = self.battlefield.without(state.removed)
         chosen: list[tuple[FiringWeapon, ...]] = []
         for index, target in enumerate(plan.targets):
