@@ -70,7 +70,11 @@ class DocumentCache:
         name = hashlib.sha256(real_root.encode("utf-8", "surrogateescape")).hexdigest()[:24]
         self.file = directory / f"{name}.pickle"
         self.result_file = directory / f"{name}.result.pickle"
+        self.journal = directory / f"{name}.journal.pickle"
         self._loaded = not self.enabled
+        self._base = 0
+        self._journalled = 0
+        self._new: list[tuple[str, bytes]] = []
 
     def result(self, fingerprint: str) -> tuple[Any, ...] | None:
         """The findings of the last run if it saw exactly the same inputs (``fingerprint``), else ``None``."""
@@ -100,6 +104,7 @@ class DocumentCache:
             return
 
     def _load(self) -> None:
+        """The full cache file, then the journal of entries added since it was written."""
         self._loaded = True
         try:
             with open(self.file, "rb") as handle:
@@ -108,6 +113,17 @@ class DocumentCache:
             return
         if isinstance(data, tuple) and len(data) == 2 and data[0] == self.salt and isinstance(data[1], dict):
             self.entries = data[1]
+        self._base = len(self.entries)
+        try:
+            with open(self.journal, "rb") as handle:
+                stream = io.BytesIO(handle.read())
+            while stream.tell() < len(stream.getbuffer()):
+                record = _Unpickler(stream).load()
+                if isinstance(record, tuple) and len(record) == 3 and record[0] == self.salt:
+                    self.entries[record[1]] = record[2]
+                    self._journalled += 1
+        except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ValueError, TypeError, IndexError):
+            return
 
     def get(self, path: str, key: bytes) -> Document | None:
         if not self._loaded:
@@ -120,6 +136,7 @@ class DocumentCache:
     def put(self, path: str, key: bytes, document: Document) -> None:
         self.entries[(path, key)] = document
         self.used.add((path, key))
+        self._new.append((path, key))
         self.dirty = True
 
     def save(self) -> None:
@@ -127,5 +144,20 @@ class DocumentCache:
             return
         if not self.dirty and len(self.used) == len(self.entries):
             return
+        small = len(self._new) + self._journalled <= max(16, self._base // 10)
+        if self._base and small and self.file.exists():
+            # a few edits: append them to the journal instead of rewriting the whole cache
+            try:
+                with open(self.journal, "ab") as handle:
+                    for key in self._new:
+                        record = (self.salt, key, self.entries[key])
+                        pickle.dump(record, handle, protocol=pickle.HIGHEST_PROTOCOL)
+                return
+            except OSError:
+                return
         kept = {key: doc for key, doc in self.entries.items() if key in self.used}
         self._write(self.file, (self.salt, kept))
+        try:
+            self.journal.unlink()
+        except OSError:
+            pass

@@ -47,12 +47,17 @@ def resolve(source: str, destination: str) -> Target:
     frag = unquote(fragment) if hashmark else None
     if not path:
         return Target(source, frag)
-    path = unquote(path)
+    if "%" in path:
+        path = unquote(path)
     if path.startswith("/"):
         joined = path.lstrip("/")
     else:
-        joined = posixpath.join(posixpath.dirname(source), path)
-    normal = posixpath.normpath(joined) if joined else "."
+        folder = source.rpartition("/")[0]
+        joined = f"{folder}/{path}" if folder else path
+    if not joined:
+        return Target("", frag)
+    plain = "/." not in joined and "//" not in joined and not joined.startswith(".") and joined[-1] != "/"
+    normal = joined if plain else posixpath.normpath(joined)
     if normal == ".." or normal.startswith("../"):
         return Target(None, frag, escapes=True)
     return Target("" if normal == "." else normal, frag)
