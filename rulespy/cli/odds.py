@@ -1,0 +1,95 @@
+"""``rulespy odds SCENARIO [--json] [--fractions]``: the exact probabilities of an attack's outcome.
+
+Every die is enumerated with its probability through the same state machine ``rulespy resolve`` runs;
+the scenario's ``dice`` and ``seed`` are ignored. Exit 0 computed, 1 the declaration is illegal, 2
+malformed input or an attack beyond the exact engine's size limit: at most 200,000 distinct states held
+at once and 2,000,000 chance transitions in all, checked before the work that would pass them starts,
+so a refusal comes quickly instead of a hang. Errors print ``SCENARIO:LINE: message`` on standard error,
+never a Python traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rulespy.errors import IllegalDeclaration
+    from rulespy.state import Scenario
+
+HELP_LIMIT = (
+    "Size limit of the exact engine: at most 200,000 distinct intermediate states at once and 2,000,000 "
+    "chance transitions in all; a larger attack is refused with exit 2 before the work starts."
+)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("scenario", metavar="SCENARIO", help="the scenario file (YAML); dice, seed ignored")
+    parser.add_argument("--json", action="store_true", help="print the contract's JSON instead of text")
+    parser.add_argument(
+        "--fractions", action="store_true", help="print exact fractions such as 1/4 instead of decimals"
+    )
+    parser.epilog = HELP_LIMIT
+
+
+def run(args: argparse.Namespace) -> int:
+    from rulespy.errors import InvalidInput, RulesError
+
+    path = str(args.scenario)
+    try:
+        return _odds(path, bool(args.json), bool(args.fractions))
+    except InvalidInput as error:
+        if error.path is None:
+            error.path = path
+        print(error.located(), file=sys.stderr)
+    except RulesError as error:
+        print(f"{path}:1: {error}", file=sys.stderr)
+    except RecursionError:
+        print(f"{path}:1: the scenario is too deeply nested for exact odds", file=sys.stderr)
+    except MemoryError:
+        print(f"{path}:1: the attack is too large for exact odds in memory", file=sys.stderr)
+    except Exception as error:  # the contract: never a traceback
+        print(
+            f"{path}:1: internal error in rulespy while computing odds for this scenario "
+            f"({type(error).__name__}: {error}); please report it with the scenario file",
+            file=sys.stderr,
+        )
+    return 2
+
+
+def _odds(path: str, as_json: bool, fractions: bool) -> int:
+    """Form (exit 2), then legality (exit 1), then the size limit (exit 2)."""
+    from rulespy.errors import IllegalDeclaration
+    from rulespy.odds import odds
+    from rulespy.scenario import load_scenario
+
+    scenario = load_scenario(path)
+    try:
+        result = odds(scenario)
+    except IllegalDeclaration as error:
+        if as_json:
+            _print_json({"legal": False, "error": {"rule": error.rule, "message": error.message}})
+        else:
+            sys.stdout.write(_illegal_text(scenario, error))
+        return 1
+    if as_json:
+        _print_json(result.to_json(fractions))
+    else:
+        from rulespy.odds.render import render_text
+
+        sys.stdout.write(render_text(result, fractions))
+    return 0
+
+
+def _illegal_text(scenario: Scenario, error: IllegalDeclaration) -> str:
+    try:
+        from rulespy.account import render_illegal
+    except ImportError:  # pragma: no cover - the account module ships with resolve
+        return f"Illegal declaration: nothing was rolled\n  Forbidden: {error.message} (see {error.rule})\n"
+    return str(render_illegal(scenario, error))
+
+
+def _print_json(data: object) -> None:
+    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")

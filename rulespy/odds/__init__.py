@@ -1,0 +1,61 @@
+"""Exact odds of a scenario's attack, computed from the same state machine ``rulespy resolve`` runs.
+
+``odds(scenario)`` returns an ``Odds`` (``rulespy.odds.summary``); ``table(scenario)`` and
+``markdown_table(scenario)`` are what a rule page shows beside a worked example. The scenario's ``dice``
+and ``seed`` are ignored: every die is enumerated with its probability, nothing is sampled.
+
+Size limit (``rulespy.odds.exact``): at most ``MAX_STATES`` (200,000) distinct states held at once and
+``MAX_TRANSITIONS`` (2,000,000) chance transitions in all; beyond that ``TooLarge`` (an ``InvalidInput``,
+the command line's exit 2) is raised before the work that would pass the limit starts.
+
+Rule: sequences/shooting_sequence.md#shooting-sequence
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from rulespy.odds.exact import MAX_STATES, MAX_TRANSITIONS, TooLarge, final_states
+from rulespy.odds.render import bar_chart
+from rulespy.odds.render import markdown_table as _markdown
+from rulespy.odds.summary import Odds, summarise
+from rulespy.state import Scenario
+
+__all__ = [
+    "MAX_STATES",
+    "MAX_TRANSITIONS",
+    "Odds",
+    "TooLarge",
+    "bar_chart",
+    "markdown_table",
+    "odds",
+    "table",
+]
+
+
+def odds(scenario: Scenario) -> Odds:
+    """The exact odds of the scenario's attack (and its firefight, with a Snap Fire response).
+
+    Raises ``IllegalDeclaration`` for a declaration the rules forbid (nothing enumerated) and
+    ``TooLarge`` beyond the size limit.
+    """
+    from rulespy.sequences.shooting_sequence import ShootingSequence
+
+    sequence = ShootingSequence(scenario, explain=False)
+    try:
+        finals = final_states(sequence)
+    except TooLarge as error:
+        error.path = error.path or scenario.path
+        raise
+    return summarise(sequence, finals)
+
+
+def table(scenario: Scenario) -> list[tuple[int, Fraction]]:
+    """The distribution of casualties in the first target's unit: ``[(casualties, probability), ...]``,
+    every count from 0 to the unit's size."""
+    return list(odds(scenario).casualties)
+
+
+def markdown_table(scenario: Scenario) -> str:
+    """A small markdown table of the casualty odds in the first target's unit, for a rule page."""
+    return _markdown(odds(scenario))

@@ -1,0 +1,140 @@
+"""Exact outcome distributions by dynamic programming over the Shooting Sequence's state machine.
+
+The engine's rules never roll: every chance step lists its outcomes with their probabilities. This
+module walks those steps breadth-first and keeps a frontier of distinct states with their exact
+probabilities (``Fraction``); two dice sequences that lead to equal states are merged, so the work grows
+with the number of distinct states, not with 6 to the power of the dice.
+
+States are processed in order of their progress through the sequence (attack, stage, target, firing
+group), which only ever grows, so every path into a state has arrived before that state is expanded and
+each distinct state is expanded exactly once.
+
+Size limit: at most ``MAX_STATES`` distinct states held at once and at most ``MAX_TRANSITIONS`` chance
+transitions in all. Both are checked before each batch of states is expanded, so a scenario too large for
+the exact engine is refused (``TooLarge``) within moments, never after a long wait.
+
+Rule: sequences/shooting_sequence.md#shooting-sequence
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable, Hashable
+from fractions import Fraction
+
+from rulespy.core.leadership import LeadershipChance
+from rulespy.errors import InvalidInput
+from rulespy.sequences.shooting_sequence import Chance, ShootingSequence, State
+
+MAX_STATES = 200_000
+MAX_TRANSITIONS = 2_000_000
+
+Progress = tuple[int, int, int, int]
+Outcomes = list[tuple[object, Fraction]]
+
+
+class TooLarge(InvalidInput):
+    """The scenario is beyond the exact engine's size limit (the command line's exit 2)."""
+
+
+def progress(state: State) -> Progress:
+    """Where a state stands in the sequence; ``apply`` never makes it smaller."""
+    return (state.attack, 0 if state.group < 0 else 1, state.target, state.group)
+
+
+def finished(state: State) -> State:
+    """A finished state reduced to what its outcome is: casualties, wounds and pins (so ends merge)."""
+    return State(
+        wounds=state.wounds,
+        removed=state.removed,
+        pins=state.pins,
+        casualties=state.casualties,
+        done=True,
+    )
+
+
+def _outcome_key(chance: Chance) -> Hashable:
+    if isinstance(chance, LeadershipChance):
+        return ("leadership", chance.ld)
+    return ("lock", chance.weapon, chance.net)
+
+
+def final_states(
+    sequence: ShootingSequence,
+    max_states: int = MAX_STATES,
+    max_transitions: int = MAX_TRANSITIONS,
+    on_batch: Callable[[int, int], None] | None = None,
+) -> dict[State, Fraction]:
+    """Every state the sequence can end in, with its exact probability (they sum to 1).
+
+    Raises ``TooLarge`` as soon as the next batch would hold more than ``max_states`` distinct states or
+    take the total past ``max_transitions`` transitions. ``on_batch(states, transitions)`` is called
+    after each batch (for profiling).
+    """
+    start, _ = sequence.initial()
+    done: dict[State, Fraction] = {}
+    buckets: dict[Progress, dict[State, Fraction]] = {}
+    queue: list[Progress] = []
+    cache: dict[Hashable, Outcomes] = {}
+    transitions = 0
+    held = 0
+
+    def add(state: State, weight: Fraction) -> None:
+        nonlocal held
+        if state.done:
+            state = finished(state)
+            target = done
+        else:
+            key = progress(state)
+            target = buckets.get(key)  # type: ignore[assignment]
+            if target is None:
+                target = buckets[key] = {}
+                heapq.heappush(queue, key)
+        if state in target:
+            target[state] += weight
+        else:
+            target[state] = weight
+            held += 1
+
+    add(start, Fraction(1))
+    while queue:
+        batch = buckets.pop(heapq.heappop(queue))
+        held -= len(batch)
+        planned = []
+        work = 0
+        for state, weight in batch.items():
+            chance = sequence.chance(state)
+            assert chance is not None, "an unfinished state waits for a chance step"
+            key = _outcome_key(chance)
+            outcomes = cache.get(key)
+            if outcomes is None:
+                outcomes = cache[key] = list(chance.outcomes())
+            work += len(outcomes)
+            planned.append((state, weight, outcomes))
+        if transitions + work > max_transitions:
+            raise TooLarge(
+                f"the attack is too large for exact odds: it needs more than {max_transitions:,} chance "
+                "transitions (the exact engine's limit; see `rulespy odds --help`)"
+            )
+        transitions += work
+        recorded: dict[State, Fraction] = {}
+        for state, weight, outcomes in planned:
+            for outcome, chance_p in outcomes:
+                after = sequence.record(state, outcome)
+                recorded[after] = recorded.get(after, 0) + weight * chance_p
+            if held + len(recorded) > max_states:
+                _too_many(max_states)
+        for state, weight in recorded.items():
+            add(sequence.advance(state)[0], weight)
+        if held > max_states:
+            _too_many(max_states)
+        if on_batch is not None:
+            on_batch(held, transitions)
+    return done
+
+
+def _too_many(max_states: int) -> None:
+    raise TooLarge(
+        f"the attack is too large for exact odds: more than {max_states:,} distinct states at once "
+        "(the exact engine's limit; see `rulespy odds --help`)"
+    )

@@ -1,0 +1,69 @@
+"""The odds as people read them: a text account for the terminal and a markdown table for rule pages."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from rulespy.odds.summary import Distribution, Odds
+
+BAR = 30
+
+
+def percent(p: Fraction) -> str:
+    """A probability as a percentage a reader can take in at a glance (exact 0 and 1 stay exact)."""
+    if p == 0:
+        return "0%"
+    if p == 1:
+        return "100%"
+    value = float(p) * 100
+    if value < 0.1:
+        return "<0.1%"
+    if value > 99.9:
+        return ">99.9%"
+    return f"{value:.1f}%"
+
+
+def bar_chart(dist: Distribution, fractions: bool = False) -> list[str]:
+    """One line a count: the count, its probability and a bar scaled to the likeliest count."""
+    top = max((p for _, p in dist), default=Fraction(1)) or Fraction(1)
+    lines = []
+    for count, p in dist:
+        bar = "#" * round(BAR * p / top)
+        shown = str(p) if fractions else percent(p)
+        lines.append(f"  {count:>3}  {shown:>8}  {bar}")
+    return lines
+
+
+def render_text(odds: Odds, fractions: bool = False) -> str:
+    """The account ``rulespy odds`` prints without ``--json``."""
+
+    def number(p: Fraction) -> str:
+        return str(p) if fractions else percent(p)
+
+    expected = str(odds.expected_casualties) if fractions else f"{float(odds.expected_casualties):.3f}"
+    lines = [
+        f"Casualties in {odds.target_unit} (exact, over every die):",
+        *bar_chart(odds.casualties, fractions),
+        f"Expected casualties: {expected}",
+    ]
+    if odds.attacker_casualties is not None:
+        lines += [
+            "",
+            f"Casualties in {odds.attacker_unit} (Snap Fire makes a firefight):",
+            *bar_chart(odds.attacker_casualties, fractions),
+        ]
+    lines += ["", "Chance that each model becomes a casualty:"]
+    width = max((len(m) for m, _ in odds.models), default=0)
+    lines += [f"  {m:<{width}}  {number(p)}" for m, p in odds.models]
+    return "\n".join(lines) + "\n"
+
+
+def markdown_table(odds: Odds) -> str:
+    """A markdown table of the first target's casualty odds, with the exact fraction beside each."""
+    lines = [
+        f"| casualties in {odds.target_unit} | chance | exact |",
+        "|---:|---:|---:|",
+        *(f"| {k} | {percent(p)} | {p} |" for k, p in odds.casualties),
+    ]
+    lines.append(f"\nExpected casualties: {float(odds.expected_casualties):.2f}.")
+    return "\n".join(lines) + "\n"

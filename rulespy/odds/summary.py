@@ -1,0 +1,79 @@
+"""What a player asks of an attack's odds: casualties in the target unit, their mean, each model's risk.
+
+Rule: core/damage.md#casualty
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from rulespy.sequences.shooting_sequence import ShootingSequence, State
+from rulespy.state import Model
+
+Distribution = tuple[tuple[int, Fraction], ...]
+
+
+@dataclass(frozen=True)
+class Odds:
+    """Exact odds of one scenario. Distributions list every count from 0 to the unit's size."""
+
+    target_unit: str
+    casualties: Distribution
+    attacker_unit: str
+    attacker_casualties: Distribution | None
+    models: tuple[tuple[str, Fraction], ...]
+
+    @property
+    def expected_casualties(self) -> Fraction:
+        return sum((k * p for k, p in self.casualties), Fraction(0))
+
+    def casualty(self, model_id: str) -> Fraction:
+        """The probability that ``model_id`` becomes a casualty."""
+        return dict(self.models)[model_id]
+
+    def to_json(self, fractions: bool = False) -> dict[str, Any]:
+        """The contract's ``odds --json`` dict: floats, or exact fractions as strings such as ``"1/4"``."""
+
+        def number(p: Fraction) -> float | str:
+            return str(p) if fractions else float(p)
+
+        def table(dist: Distribution) -> dict[str, float | str]:
+            return {str(k): number(p) for k, p in dist}
+
+        return {
+            "casualties": table(self.casualties),
+            "expected_casualties": number(self.expected_casualties),
+            "attacker_casualties": None
+            if self.attacker_casualties is None
+            else table(self.attacker_casualties),
+            "models": {m: {"casualty": number(p)} for m, p in self.models},
+        }
+
+
+def summarise(sequence: ShootingSequence, finals: Mapping[State, Fraction]) -> Odds:
+    """Reduce the final states' distribution to the odds a player reads."""
+    bf = sequence.battlefield
+    target = sequence.attacks[0].targets[0].unit
+    attacker = sequence.attacks[0].unit
+    risk = {m.id: Fraction(0) for m in bf.models()}
+    for state, p in finals.items():
+        for model_id, _timing in state.casualties:
+            risk[model_id] += p
+    return Odds(
+        target,
+        _count(bf.unit(target).models, finals),
+        attacker,
+        _count(bf.unit(attacker).models, finals) if sequence.firefight else None,
+        tuple(risk.items()),
+    )
+
+
+def _count(models: Iterable[Model], finals: Mapping[State, Fraction]) -> Distribution:
+    ids = {m.id for m in models}
+    counts = [Fraction(0)] * (len(ids) + 1)
+    for state, p in finals.items():
+        counts[sum(1 for model_id, _ in state.casualties if model_id in ids)] += p
+    return tuple(enumerate(counts))
