@@ -23,6 +23,7 @@ CODES: dict[str, str] = {
     "RS042": "file-too-large",
     "RS050": "rule-heading-without-id",
     "RS051": "code-cites-missing-rule",
+    "RS060": "step-drift",
 }
 
 

@@ -33,7 +33,24 @@ class Report:
 
 def run_check(root: Path, options: CheckOptions | None = None) -> Report:
     """Check the repository at ``root``. Raises ``CheckError`` when it cannot be checked at all."""
-    options = options or CheckOptions()
+    report = _run_documents(root, options or CheckOptions())
+    drift = _drift(Path(root))
+    if not drift:
+        return report
+    return Report(tuple(sorted({*report.findings, *drift})), report.files)
+
+
+def _drift(root: Path) -> list[Finding]:
+    """Step drift (RS060) between the rules' numbered steps and the engine's step lists, for a repository
+    that carries the engine (``rulespy/`` beside its rules); other trees have no engine to compare."""
+    if not (root / "rulespy" / "sequences" / "shooting_sequence.py").is_file():
+        return []
+    from rulespy.coverage import drift
+
+    return list(drift.findings(root))
+
+
+def _run_documents(root: Path, options: CheckOptions) -> Report:
     root = Path(root)
     if not root.exists():
         raise CheckError(f"{root}: no such folder")

@@ -37,6 +37,9 @@ def main(argv: list[str] | None = None) -> int:
         return int(module.run(args))
     except KeyboardInterrupt:
         return 130
+    except Exception as error:  # a bug of ours: say so plainly, never as a traceback
+        print(f"rulespy {args.command}: internal error: {type(error).__name__}: {error}", file=sys.stderr)
+        return 2
 
 
 def _module(name: str):  # type: ignore[no-untyped-def]
