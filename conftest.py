@@ -1,0 +1,132 @@
+"""Repository-wide pytest configuration: no test, and no markdown example, can change rulespy for another.
+
+pytest-markdown-docs already runs each example in a fresh namespace, but the rulespy modules an example
+imports are shared by the whole session: an example that sets ``rulespy.core.allocation.NEAR_BAND = 99``
+or replaces a rulespy function would change the result of every example after it. The autouse fixture
+below snapshots the state of every ``rulespy`` module before each test (markdown examples included:
+pytest-markdown-docs fills autouse fixtures too) and puts it back afterwards:
+
+* module globals: rebound or deleted names are restored, names added by the test are removed;
+* module-level lists, dicts, sets and bytearrays changed in place get their old contents back (the same
+  object, since other modules may hold it through ``from ... import``);
+* attributes of the classes a rulespy module defines (a monkeypatched method, a changed class constant).
+
+Every rulespy module is imported once at the start of the session, so a module first imported by a test
+is covered as well. Deeper changes (a function's ``__code__`` or defaults, an attribute of an object held
+in a global) are not undone; no example should need them.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import sys
+from collections.abc import Iterator
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+PACKAGE = "rulespy"
+_MUTABLE = (list, dict, set, bytearray)
+
+
+def _import_everything() -> None:
+    """Import every rulespy module, so that the snapshot covers modules a test would import first."""
+    try:
+        root = importlib.import_module(PACKAGE)
+    except Exception:
+        return
+    for info in pkgutil.walk_packages(root.__path__, prefix=f"{PACKAGE}."):
+        try:
+            importlib.import_module(info.name)
+        except Exception:  # a module that cannot import is its own tests' problem, not the snapshot's
+            continue
+
+
+def _modules() -> list[ModuleType]:
+    return [
+        module
+        for name, module in list(sys.modules.items())
+        if module is not None and (name == PACKAGE or name.startswith(f"{PACKAGE}."))
+    ]
+
+
+class _Snapshot:
+    """The restorable state of the loaded rulespy modules."""
+
+    def __init__(self) -> None:
+        self.globals: dict[ModuleType, dict[str, Any]] = {}
+        self.contents: list[tuple[Any, Any]] = []
+        self.classes: list[tuple[type, dict[str, Any]]] = []
+        for module in _modules():
+            namespace = dict(vars(module))
+            self.globals[module] = namespace
+            for name, value in namespace.items():
+                if name.startswith("__"):  # __builtins__ and friends belong to Python, not to rulespy
+                    continue
+                if type(value) in _MUTABLE:
+                    self.contents.append((value, value.copy()))
+                elif isinstance(value, type) and value.__module__ == module.__name__:
+                    self.classes.append((value, dict(vars(value))))
+
+    def restore(self) -> list[str]:
+        """Put everything back; the names of what had changed, for the curious."""
+        changed: list[str] = []
+        for module, saved in self.globals.items():
+            namespace = vars(module)
+            for name in [n for n in namespace if n not in saved]:
+                del namespace[name]
+                changed.append(f"{module.__name__}.{name}")
+            for name, value in saved.items():
+                if namespace.get(name, _MISSING) is not value:
+                    namespace[name] = value
+                    changed.append(f"{module.__name__}.{name}")
+        for container, copy in self.contents:
+            if container != copy:
+                _refill(container, copy)
+                changed.append(f"a module-level {type(container).__name__}")
+        for cls, saved in self.classes:
+            current = dict(vars(cls))
+            for name in [n for n in current if n not in saved]:
+                _quietly(delattr, cls, name)
+                changed.append(f"{cls.__qualname__}.{name}")
+            for name, value in saved.items():
+                if current.get(name, _MISSING) is not value:
+                    _quietly(setattr, cls, name, value)
+                    changed.append(f"{cls.__qualname__}.{name}")
+        return changed
+
+
+_MISSING = object()
+
+
+def _refill(container: Any, copy: Any) -> None:
+    if isinstance(container, dict):
+        container.clear()
+        container.update(copy)
+    elif isinstance(container, list | bytearray):
+        container[:] = copy
+    else:
+        container.clear()
+        container.update(copy)
+
+
+def _quietly(action: Any, *args: Any) -> None:
+    try:
+        action(*args)
+    except (AttributeError, TypeError):  # read-only attributes (e.g. of enums) cannot have changed anyway
+        pass
+
+
+@pytest.fixture(scope="session")
+def _rulespy_imported() -> None:
+    _import_everything()
+
+
+@pytest.fixture(autouse=True)
+def _rulespy_state_restored(_rulespy_imported: None) -> Iterator[None]:
+    """Snapshot every rulespy module before the test and restore it afterwards."""
+    snapshot = _Snapshot()
+    yield
+    snapshot.restore()
