@@ -9,6 +9,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 from rulespy.core.ranged_weapons import Weapon
@@ -109,17 +110,27 @@ class Battlefield:
     units: tuple[Unit, ...]
     terrain: tuple[Terrain, ...] = ()
 
+    @cached_property
+    def _index(self) -> tuple[dict[str, Weapon], dict[str, Unit], dict[str, Unit], dict[str, Model]]:
+        """Look-up tables, built once per battlefield (it never changes)."""
+        return (
+            {w.name: w for w in self.weapons},
+            {u.id: u for u in self.units},
+            {m.id: u for u in self.units for m in u.models},
+            {m.id: m for u in self.units for m in u.models},
+        )
+
     def weapon(self, name: str) -> Weapon:
-        return next(w for w in self.weapons if w.name == name)
+        return self._index[0][name]
 
     def unit(self, unit_id: str) -> Unit:
-        return next(u for u in self.units if u.id == unit_id)
+        return self._index[1][unit_id]
 
     def unit_of(self, model_id: str) -> Unit:
-        return next(u for u in self.units if u.has(model_id))
+        return self._index[2][model_id]
 
     def model(self, model_id: str) -> Model:
-        return self.unit_of(model_id).model(model_id)
+        return self._index[3][model_id]
 
     def models(self) -> Iterator[Model]:
         for unit in self.units:

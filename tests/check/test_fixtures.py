@@ -31,6 +31,11 @@ EXPECTED: dict[str, list[tuple[str, int, str]]] = {
     "RS042": [("core/big.md", 1, "RS042")],
     "RS050": [("core/cover.md", 7, "RS050")],
     "RS051": [("rulespy/core/cover.py", 10, "RS051")],
+    # a step only the engine runs is reported at line 1; a step only the rules number, at its heading
+    "RS060": [
+        ("sequences/shooting_sequence.md", 1, "RS060"),
+        ("sequences/shooting_sequence.md", 11, "RS060"),
+    ],
 }
 
 
