@@ -60,12 +60,11 @@ attack:
 dice: [5, 5]
 """
 
-PROOF = "CONSTRUCTED"  # a file that only a constructed Python object would create
+PROOF = "CONSTRUCTED"  # a folder that only an unsafe loader would create (yaml.unsafe_load does)
 HOSTILE = {
     "object/apply in a weapon": (
         "  carbine: {range: 18, dice: 2, lock: 4, damage: 1}",
-        "  carbine: !!python/object/apply:pathlib.Path.touch"
-        f" [!!python/object/apply:pathlib.Path ['{PROOF}']]",
+        f"  carbine: !!python/object/apply:os.mkdir ['{PROOF}']",
     ),
     "object in a model": (
         "      - {id: d1, at: [12, 0]}",
@@ -260,3 +259,14 @@ def test_the_scan_accepts_the_safe_forms() -> None:
         "yaml.constructor.SafeConstructor()\n"
     )
     assert unsafe_uses(source) == []
+
+
+def test_the_payload_would_run_under_an_unsafe_loader(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The control for the refusal above: the weapon payload really does something when loaded unsafely."""
+    import yaml
+
+    monkeypatch.chdir(tmp_path)
+    yaml.unsafe_load(HOSTILE["object/apply in a weapon"][1].strip())
+    assert (tmp_path / PROOF).is_dir()
