@@ -25,7 +25,7 @@ from .invariants import check_all
 from .strategies import RandomSource, SourceDice, drawn_dice, make_scenario, scenario_yaml, scenarios
 
 SUITE = settings(
-    max_examples=250,
+    max_examples=200,
     derandomize=True,
     deadline=None,
     database=None,
