@@ -31,6 +31,15 @@ class FiringWeapon:
     model: Model
     weapon: Weapon
 
+    def __hash__(self) -> int:
+        # Every state of the Shooting Sequence holds these and the odds engine hashes states very often:
+        # hash the model and profile once (the value is the dataclass's own field hash).
+        cached: int | None = self.__dict__.get("_hash")
+        if cached is None:
+            cached = hash((self.model, self.weapon))
+            object.__setattr__(self, "_hash", cached)
+        return cached
+
 
 @dataclass(frozen=True)
 class TargetPlan:

@@ -114,6 +114,34 @@ def _allocate(
     critical: bool,
     items: list[Item],
 ) -> State:
+    """One allocation round and its damage. Without an account to write (``explain`` off, as the odds
+    engine runs it) the result is remembered under everything it depends on, so the many dice
+    outcomes that reach the same round with the same successes allocate only once."""
+    if seq.explain:
+        return _allocate_round(seq, state, attack, index, target, successes, critical, items)
+    firing = state.firing[attack][index]
+    key: tuple[object, ...] = (attack, index, critical, successes, state.removed, state.wounds, state.pins)
+    key += (firing,)
+    known = seq.allocations.get(key)
+    if known is None:
+        found: list[Item] = []
+        after = _allocate_round(seq, state, attack, index, target, successes, critical, found)
+        known = seq.allocations[key] = (after.wounds, after.pins, tuple(found))
+    wounds, pins, found_items = known
+    items.extend(found_items)
+    return replace(state, wounds=wounds, pins=pins)
+
+
+def _allocate_round(
+    seq: ShootingSequence,
+    state: State,
+    attack: int,
+    index: int,
+    target: TargetPlan,
+    successes: tuple[str, ...],
+    critical: bool,
+    items: list[Item],
+) -> State:
     bf = seq.battlefield
     firing: tuple[FiringWeapon, ...] = state.firing[attack][index]
     firers = _unique(fw.model for fw in firing)

@@ -40,6 +40,8 @@ STEPS = (
 Run = tuple[str, int]
 Chance = LeadershipChance | LockChance
 Item = Event | Leadership | Rolled | Hit | Casualty
+# An allocation round's outcome: wounds and pins after it, and the records it made.
+Remembered = tuple[tuple[tuple[str, int], ...], frozenset[str], tuple[Item, ...]]
 
 
 def step(name: str, text: str) -> Event:
@@ -96,6 +98,8 @@ class ShootingSequence:
         self.explain = explain
         self.attacks, self.opening = declare(scenario)
         self.firefight = len(self.attacks) == 2
+        # Allocation rounds already worked out, by everything they depend on (used when not explaining).
+        self.allocations: dict[tuple[object, ...], Remembered] = {}
 
     # -- driving -----------------------------------------------------------------------------------
 
