@@ -2,8 +2,8 @@
 
 Every die is enumerated with its probability through the same state machine ``rulespy resolve`` runs;
 the scenario's ``dice`` and ``seed`` are ignored. Exit 0 computed, 1 the declaration is illegal, 2
-malformed input or an attack beyond the exact engine's size limit: at most 200,000 distinct states held
-at once and 2,000,000 chance transitions in all, checked before the work that would pass them starts,
+malformed input or an attack beyond the exact engine's size limit: at most 100,000 distinct states held
+at once and 1,000,000 chance transitions in all, checked before the work that would pass them starts,
 so a refusal comes quickly instead of a hang. Errors print ``SCENARIO:LINE: message`` on standard error,
 never a Python traceback.
 """
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from rulespy.state import Scenario
 
 HELP_LIMIT = (
-    "Size limit of the exact engine: at most 200,000 distinct intermediate states at once and 2,000,000 "
+    "Size limit of the exact engine: at most 100,000 distinct intermediate states at once and 1,000,000 "
     "chance transitions in all; a larger attack is refused with exit 2 before the work starts."
 )
 

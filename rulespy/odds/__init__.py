@@ -4,8 +4,8 @@
 ``markdown_table(scenario)`` are what a rule page shows beside a worked example. The scenario's ``dice``
 and ``seed`` are ignored: every die is enumerated with its probability, nothing is sampled.
 
-Size limit (``rulespy.odds.exact``): at most ``MAX_STATES`` (200,000) distinct states held at once and
-``MAX_TRANSITIONS`` (2,000,000) chance transitions in all; beyond that ``TooLarge`` (an ``InvalidInput``,
+Size limit (``rulespy.odds.exact``): at most ``MAX_STATES`` (100,000) distinct states held at once and
+``MAX_TRANSITIONS`` (1,000,000) chance transitions in all; beyond that ``TooLarge`` (an ``InvalidInput``,
 the command line's exit 2) is raised before the work that would pass the limit starts.
 
 Rule: sequences/shooting_sequence.md#shooting-sequence

@@ -26,11 +26,10 @@ from rulespy.core.leadership import LeadershipChance
 from rulespy.errors import InvalidInput
 from rulespy.sequences.shooting_sequence import Chance, ShootingSequence, State
 
-MAX_STATES = 200_000
-MAX_TRANSITIONS = 2_000_000
+MAX_STATES = 100_000
+MAX_TRANSITIONS = 1_000_000
 
 Progress = tuple[int, int, int, int]
-Outcomes = list[tuple[object, Fraction]]
 
 
 class TooLarge(InvalidInput):
@@ -70,16 +69,21 @@ def final_states(
     Raises ``TooLarge`` as soon as the next batch would hold more than ``max_states`` distinct states or
     take the total past ``max_transitions`` transitions. ``on_batch(states, transitions)`` is called
     after each batch (for profiling).
+
+    Every chance outcome has a probability of k / 6**dice, so weights are kept as whole numbers over one
+    common denominator 6**E, E being at least every die the sequence can roll: exact, and much faster
+    than adding and multiplying ``Fraction`` objects.
     """
     start, _ = sequence.initial()
-    done: dict[State, Fraction] = {}
-    buckets: dict[Progress, dict[State, Fraction]] = {}
+    scale = 6 ** dice_bound(sequence)
+    done: dict[State, int] = {}
+    buckets: dict[Progress, dict[State, int]] = {}
     queue: list[Progress] = []
-    cache: dict[Hashable, Outcomes] = {}
+    cache: dict[Hashable, list[tuple[object, int, int]]] = {}
     transitions = 0
     held = 0
 
-    def add(state: State, weight: Fraction) -> None:
+    def add(state: State, weight: int) -> None:
         nonlocal held
         if state.done:
             state = finished(state)
@@ -96,7 +100,7 @@ def final_states(
             target[state] = weight
             held += 1
 
-    add(start, Fraction(1))
+    add(start, scale)
     while queue:
         batch = buckets.pop(heapq.heappop(queue))
         held -= len(batch)
@@ -108,20 +112,25 @@ def final_states(
             key = _outcome_key(chance)
             outcomes = cache.get(key)
             if outcomes is None:
-                outcomes = cache[key] = list(chance.outcomes())
+                # Count before listing: a weapon with very many dice has very many tallies, each a state.
+                count = _outcome_count(chance)
+                if count > max_states:
+                    _too_many(max_states)
+                if transitions + work + len(batch) * count > max_transitions:
+                    _too_much(max_transitions)
+                outcomes = cache[key] = _integral(chance)
             work += len(outcomes)
             planned.append((state, weight, outcomes))
         if transitions + work > max_transitions:
-            raise TooLarge(
-                f"the attack is too large for exact odds: it needs more than {max_transitions:,} chance "
-                "transitions (the exact engine's limit; see `rulespy odds --help`)"
-            )
+            _too_much(max_transitions)
         transitions += work
-        recorded: dict[State, Fraction] = {}
+        recorded: dict[State, int] = {}
         for state, weight, outcomes in planned:
-            for outcome, chance_p in outcomes:
+            for outcome, numerator, dice in outcomes:
                 after = sequence.record(state, outcome)
-                recorded[after] = recorded.get(after, 0) + weight * chance_p
+                share, rest = divmod(weight * numerator, 6**dice)
+                assert not rest, "the dice bound covers every die rolled"
+                recorded[after] = recorded.get(after, 0) + share
             if held + len(recorded) > max_states:
                 _too_many(max_states)
         for state, weight in recorded.items():
@@ -130,7 +139,44 @@ def final_states(
             _too_many(max_states)
         if on_batch is not None:
             on_batch(held, transitions)
-    return done
+    return {state: Fraction(weight, scale) for state, weight in done.items()}
+
+
+def dice_bound(sequence: ShootingSequence) -> int:
+    """At least as many dice as the sequence can roll: every weapon die of every model of each shooting
+    unit, and two for each Leadership Check."""
+    bf = sequence.battlefield
+    total = 0
+    for plan in sequence.attacks:
+        total += 2 * len(plan.targets)
+        for model in bf.unit(plan.unit).models:
+            total += sum(bf.weapon(name).dice for name in model.weapons)
+    return total
+
+
+def _outcome_count(chance: Chance) -> int:
+    """How many outcomes a chance step lists, without listing them."""
+    if isinstance(chance, LeadershipChance):
+        return 2
+    return (chance.dice + 1) * (chance.dice + 2) // 2
+
+
+def _integral(chance: Chance) -> list[tuple[object, int, int]]:
+    """The chance step's outcomes as (outcome, k, dice) with probability k / 6**dice."""
+    whole = 6**chance.dice
+    result: list[tuple[object, int, int]] = []
+    for outcome, p in chance.outcomes():
+        numerator = p * whole
+        assert numerator.denominator == 1, "every chance outcome is a whole number of die faces"
+        result.append((outcome, numerator.numerator, chance.dice))
+    return result
+
+
+def _too_much(max_transitions: int) -> None:
+    raise TooLarge(
+        f"the attack is too large for exact odds: it needs more than {max_transitions:,} chance "
+        "transitions (the exact engine's limit; see `rulespy odds --help`)"
+    )
 
 
 def _too_many(max_states: int) -> None:

@@ -110,3 +110,11 @@ def test_table_and_markdown_table_for_rule_pages() -> None:
     text = markdown_table(scenario)
     assert text.startswith("| casualties in cultists | chance | exact |")
     assert "| 0 | 1.6% | 1/64 |" in text
+
+
+def test_help_states_the_size_limit_the_engine_applies() -> None:
+    from rulespy.cli.odds import HELP_LIMIT
+    from rulespy.odds import MAX_STATES, MAX_TRANSITIONS
+
+    assert f"{MAX_STATES:,}" in HELP_LIMIT
+    assert f"{MAX_TRANSITIONS:,}" in HELP_LIMIT
