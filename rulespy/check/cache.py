@@ -1,15 +1,19 @@
-"""Parsed documents cached by file content, in the user's cache directory (never inside the repository).
+"""Everything ``rulespy check`` remembers, in the user's cache directory (never inside the repository).
 
-One cache file per repository (named by a hash of its real path) maps ``(path, content hash)`` to the
-parsed ``Document``. A file whose bytes changed has a new hash, so the cache is never stale; anything that
-changes how files are parsed (the registry's terms, the size limit, this code's version) changes the
-``salt`` and starts a fresh cache. Unreadable or foreign cache files are ignored; only the checker's own
-classes can be loaded from one.
+Files per repository (named by a hash of its real path):
 
-A second, small file remembers the last run's findings with a fingerprint of every input (each file's
-content hash, the names of all walked files and folders, concepts.yml and mkdocs.yml); a run whose
-fingerprint matches returns those findings without parsing or checking anything. A run that looked at
-anything outside the fingerprinted inputs (a file in an excluded folder, a symlink) is not remembered.
+- ``NAME.pickle`` + ``NAME.journal.pickle``: parsed ``Document``s by ``(path, content hash)``, each kept as
+  its own pickled bytes so that a run unpickles only the documents it needs; new documents are appended
+  to the journal without reading the store, which is rewritten (keeping live entries) once the journal
+  grows past an eighth of it.
+- ``NAME.state.pickle``: per-file summaries and per-file findings with their dependencies
+  (``incremental.py``).
+- ``NAME.config.pickle``: the parsed ``concepts.yml`` and ``mkdocs.yml`` by content hash.
+- ``NAME.result.pickle``: the last run's findings under a fingerprint of every input.
+
+Anything that changes how files are parsed (the registry's terms, the layout, this code's ``VERSION``)
+changes the ``salt`` and so starts fresh documents and state. Unreadable or foreign cache files are
+ignored; only the checker's own classes can be loaded from one.
 """
 
 from __future__ import annotations
@@ -24,13 +28,17 @@ from typing import Any
 
 from rulespy.check.doc import Document
 
-VERSION = "rulespy-check-4"
+VERSION = "rulespy-check-5"
 _ALLOWED = {
     ("rulespy.check.doc", name) for name in ("Document", "Heading", "Link", "Mention", "TermUse", "Claim")
 }
 _BUILTINS = ("dict", "tuple", "list", "set", "frozenset", "str", "int", "bool")
 _ALLOWED |= {("builtins", name) for name in _BUILTINS}
 _ALLOWED |= {("copyreg", "_reconstructor"), ("builtins", "object"), ("rulespy.check.findings", "Finding")}
+_ALLOWED |= {("rulespy.check.registry", n) for n in ("Registry", "Concept", "Retired", "Requirement")}
+_ALLOWED |= {("rulespy.check.files", "Layout"), ("rulespy.check.nav", "Nav")}
+_ALLOWED |= {("rulespy.check.nav", "NavEntry")}
+_ERRORS = (OSError, pickle.UnpicklingError, EOFError, AttributeError, ValueError, TypeError, IndexError)
 
 
 class _Unpickler(pickle.Unpickler):
@@ -38,6 +46,34 @@ class _Unpickler(pickle.Unpickler):
         if (module, name) not in _ALLOWED:
             raise pickle.UnpicklingError(f"{module}.{name} is not allowed in the check cache")
         return super().find_class(module, name)
+
+
+def safe_load(data: bytes) -> Any:
+    """Unpickle ``data`` allowing only the checker's own classes; ``None`` for anything unreadable."""
+    try:
+        return _Unpickler(io.BytesIO(data)).load()
+    except _ERRORS:
+        return None
+
+
+def read_pickle(path: Path) -> Any:
+    try:
+        with open(path, "rb") as handle:
+            return safe_load(handle.read())
+    except OSError:
+        return None
+
+
+def write_pickle(target: Path, value: object) -> None:
+    """Write atomically (a temporary file renamed into place); a failure only loses the cache."""
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=".check-", suffix=".tmp")
+        with os.fdopen(fd, "wb") as handle:
+            pickle.dump(value, handle, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(temporary, target)
+    except OSError:
+        return
 
 
 def digest(data: bytes) -> bytes:
@@ -54,14 +90,13 @@ def default_cache_dir() -> Path:
 
 
 class DocumentCache:
-    """Load once, look documents up by content, save only when something changed."""
+    """Documents by ``(path, content hash)``: loaded lazily, saved only when something changed."""
 
     def __init__(self, root: Path, salt: str, enabled: bool = True, directory: Path | None = None) -> None:
         self.enabled = enabled
         self.salt = f"{VERSION}:{salt}"
-        self.entries: dict[tuple[str, bytes], Document] = {}
+        self.entries: dict[tuple[str, bytes], bytes] = {}
         self.used: set[tuple[str, bytes]] = set()
-        self.dirty = False
         real_root = os.path.realpath(root)
         directory = directory or default_cache_dir()
         real_dir = os.path.realpath(directory)
@@ -71,92 +106,88 @@ class DocumentCache:
         self.file = directory / f"{name}.pickle"
         self.result_file = directory / f"{name}.result.pickle"
         self.journal = directory / f"{name}.journal.pickle"
+        self.state_file = directory / f"{name}.state.pickle"
+        self.config_file = directory / f"{name}.config.pickle"
         self._loaded = not self.enabled
-        self._base = 0
-        self._journalled = 0
         self._new: list[tuple[str, bytes]] = []
 
     def result(self, fingerprint: str) -> tuple[Any, ...] | None:
         """The findings of the last run if it saw exactly the same inputs (``fingerprint``), else ``None``."""
-        if not self.enabled:
-            return None
-        try:
-            with open(self.result_file, "rb") as handle:
-                data = _Unpickler(io.BytesIO(handle.read())).load()
-        except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ValueError, TypeError, IndexError):
-            return None
-        if isinstance(data, tuple) and len(data) == 3 and data[0] == self.salt and data[1] == fingerprint:
-            return tuple(data[2])
-        return None
+        return self.load_blob(self.result_file, fingerprint)
 
     def save_result(self, fingerprint: str, result: tuple[Any, ...]) -> None:
-        if self.enabled:
-            self._write(self.result_file, (self.salt, fingerprint, result))
+        self.save_blob(self.result_file, fingerprint, result)
 
-    def _write(self, target: Path, value: object) -> None:
-        try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=".check-", suffix=".tmp")
-            with os.fdopen(fd, "wb") as handle:
-                pickle.dump(value, handle, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(temporary, target)
-        except OSError:
-            return
+    def load_blob(self, target: Path, key: object) -> tuple[Any, ...] | None:
+        """A value saved with ``save_blob`` under the same salt and ``key``, else ``None``."""
+        if not self.enabled:
+            return None
+        data = read_pickle(target)
+        if isinstance(data, tuple) and len(data) == 3 and data[0] == self.salt and data[1] == key:
+            return tuple(data[2]) if isinstance(data[2], tuple) else None
+        return None
+
+    def save_blob(self, target: Path, key: object, value: tuple[Any, ...]) -> None:
+        if self.enabled:
+            write_pickle(target, (self.salt, key, value))
 
     def _load(self) -> None:
-        """The full cache file, then the journal of entries added since it was written."""
+        """The store, then the journal of entries appended since it was written."""
         self._loaded = True
-        try:
-            with open(self.file, "rb") as handle:
-                data = _Unpickler(io.BytesIO(handle.read())).load()
-        except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ValueError, TypeError, IndexError):
-            return
+        data = read_pickle(self.file)
         if isinstance(data, tuple) and len(data) == 2 and data[0] == self.salt and isinstance(data[1], dict):
-            self.entries = data[1]
-        self._base = len(self.entries)
+            self.entries.update(data[1])
         try:
             with open(self.journal, "rb") as handle:
                 stream = io.BytesIO(handle.read())
             while stream.tell() < len(stream.getbuffer()):
                 record = _Unpickler(stream).load()
                 if isinstance(record, tuple) and len(record) == 3 and record[0] == self.salt:
-                    self.entries[record[1]] = record[2]
-                    self._journalled += 1
-        except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ValueError, TypeError, IndexError):
+                    self.entries.setdefault(record[1], record[2])
+        except _ERRORS:
             return
 
     def get(self, path: str, key: bytes) -> Document | None:
         if not self._loaded:
             self._load()
-        found = self.entries.get((path, key))
-        if found is not None:
-            self.used.add((path, key))
+        blob = self.entries.get((path, key))
+        if blob is None:
+            return None
+        found = safe_load(blob) if isinstance(blob, bytes) else None
+        if not isinstance(found, Document) or found.path != path:
+            return None
+        self.used.add((path, key))
         return found
 
     def put(self, path: str, key: bytes, document: Document) -> None:
-        self.entries[(path, key)] = document
-        self.used.add((path, key))
-        self._new.append((path, key))
-        self.dirty = True
+        if self.enabled:
+            self.entries[(path, key)] = pickle.dumps(document, protocol=pickle.HIGHEST_PROTOCOL)
+            self.used.add((path, key))
+            self._new.append((path, key))
 
-    def save(self) -> None:
-        if not self.enabled:
+    def save(self, live: set[tuple[str, bytes]] | None = None) -> None:
+        """Append new documents to the journal; rewrite the store keeping ``live`` (or used) entries
+        when the journal has grown past an eighth of the store (or there is no store yet)."""
+        if not self.enabled or not self._new:
             return
-        if not self.dirty and len(self.used) == len(self.entries):
-            return
-        small = len(self._new) + self._journalled <= max(16, self._base // 10)
-        if self._base and small and self.file.exists():
-            # a few edits: append them to the journal instead of rewriting the whole cache
+        records = [pickle.dumps((self.salt, key, self.entries[key]), protocol=5) for key in self._new]
+        try:
+            base = self.file.stat().st_size
+            journal = self.journal.stat().st_size if self.journal.exists() else 0
+        except OSError:
+            base = journal = 0
+        if base and journal + sum(map(len, records)) <= max(64 << 10, base // 8):
             try:
                 with open(self.journal, "ab") as handle:
-                    for key in self._new:
-                        record = (self.salt, key, self.entries[key])
-                        pickle.dump(record, handle, protocol=pickle.HIGHEST_PROTOCOL)
+                    handle.write(b"".join(records))
                 return
             except OSError:
                 return
-        kept = {key: doc for key, doc in self.entries.items() if key in self.used}
-        self._write(self.file, (self.salt, kept))
+        if not self._loaded:
+            self._load()
+        keep = live if live is not None else self.used
+        kept = {key: blob for key, blob in self.entries.items() if key in keep}
+        write_pickle(self.file, (self.salt, kept))
         try:
             self.journal.unlink()
         except OSError:

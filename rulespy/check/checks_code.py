@@ -75,25 +75,34 @@ def load_citations(
 
 
 def check_citations(code: dict[str, Document], anchors: Anchors) -> Iterator[Finding]:
-    tree = anchors.graph.tree
     for path, document in code.items():
-        for line, column, problem, message in document.problems:
-            yield Finding(path, line, column, problem, message)
-        for cite in document.links:
-            file, hashmark, fragment = cite.target.partition("#")
-            if tree.kind(file) != "file":
-                message = f"cites {cite.target}, but {file} does not exist"
-                yield Finding(path, cite.line, cite.column, "RS051", message)
-            elif hashmark:
-                why = anchors.missing(file, fragment) if fragment else f"empty anchor after {file}#"
-                if why is not None:
-                    yield Finding(path, cite.line, cite.column, "RS051", f"cites {cite.target}: {why}")
+        yield from check_citation_document(anchors, path, document)
+
+
+def check_citation_document(anchors: Anchors, path: str, document: Document) -> Iterator[Finding]:
+    """RS040 and RS051 for one Python file's ``Rule:`` citations."""
+    tree = anchors.graph.tree
+    for line, column, problem, message in document.problems:
+        yield Finding(path, line, column, problem, message)
+    for cite in document.links:
+        file, hashmark, fragment = cite.target.partition("#")
+        if tree.kind(file) != "file":
+            message = f"cites {cite.target}, but {file} does not exist"
+            yield Finding(path, cite.line, cite.column, "RS051", message)
+        elif hashmark:
+            why = anchors.missing(file, fragment) if fragment else f"empty anchor after {file}#"
+            if why is not None:
+                yield Finding(path, cite.line, cite.column, "RS051", f"cites {cite.target}: {why}")
 
 
 def check_rule_headings(graph: LinkGraph) -> Iterator[Finding]:
     for path, document in graph.documents.items():
-        if not graph.tree.is_rule_file(path):
-            continue
+        yield from check_rule_heading_document(graph, path, document)
+
+
+def check_rule_heading_document(graph: LinkGraph, path: str, document: Document) -> Iterator[Finding]:
+    """RS050 for one file: in a rule folder, every heading of level 2+ carries ``{#id}``."""
+    if graph.tree.is_rule_file(path):
         for heading in document.headings:
             if heading.level >= 2 and not heading.explicit:
                 marks = "#" * heading.level

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from rulespy.check.doc import Document
 from rulespy.check.findings import Finding
-from rulespy.check.graph import LinkGraph
+from rulespy.check.graph import LinkGraph, anchor_signature
 from rulespy.check.nav import CONFIG, Nav
 from rulespy.check.parse import parse_bytes
 
@@ -17,20 +17,28 @@ ALWAYS_THERE = frozenset({"", "top"})
 
 
 class Anchors:
-    """Anchors of any markdown file, parsed on demand when it is not one of the checked files."""
+    """Anchors of any markdown file, parsed on demand when it is not one of the checked files.
+
+    While ``graph.tree.seen`` is set, each file whose anchors a check looked at is recorded there with
+    its ``anchor_signature`` (what a cached result must see unchanged to be reused).
+    """
 
     def __init__(self, graph: LinkGraph) -> None:
         self.graph = graph
-        self._extra: dict[str, Document] = {}
+        self._extra: dict[str, tuple[bool, tuple[str, ...]] | None] = {}
 
-    def document(self, path: str) -> Document | None:
-        found = self.graph.documents.get(path)
+    def info(self, path: str) -> tuple[bool, tuple[str, ...]] | None:
+        found = self.graph.anchor_info(path)
         if found is None and path.endswith((".md", ".markdown")):
             if path not in self._extra:
                 data = self.graph.tree.read(path)
-                self._extra[path] = parse_bytes(path, data or b"", max_bytes=self.graph.tree.layout.max_bytes)
+                document = parse_bytes(path, data or b"", max_bytes=self.graph.tree.layout.max_bytes)
+                self._extra[path] = (bool(document.problems), tuple(document.anchors))
             found = self._extra[path]
         return found
+
+    def signature(self, path: str) -> bytes:
+        return anchor_signature(self.info(path))
 
     def missing(self, path: str, fragment: str) -> str | None:
         """Why ``path#fragment`` does not exist, or ``None`` when it does (or cannot be checked)."""
@@ -41,12 +49,15 @@ class Anchors:
             return f"folder {path or '.'}/ has no index.md or README.md to hold #{fragment}"
         if not page.endswith((".md", ".markdown")):
             return None  # fragments of other files (images, code, data) are not checked
-        document = self.document(page)
-        if document is None or document.problems:
+        info = self.info(page)
+        seen = self.graph.tree.seen
+        if seen is not None:
+            seen[("a", page)] = anchor_signature(info)
+        if info is None or info[0]:
             return None
-        if fragment in document.anchors:
+        if fragment in info[1]:
             return None
-        return f"no anchor #{fragment} in {page}" + _suggest(fragment, list(document.anchors))
+        return f"no anchor #{fragment} in {page}" + _suggest(fragment, list(info[1]))
 
 
 def _suggest(wrong: str, choices: list[str]) -> str:
@@ -58,46 +69,49 @@ def _suggest(wrong: str, choices: list[str]) -> str:
 
 
 def _suggest_file(graph: LinkGraph, path: str) -> str:
-    lowered = path.lower()
-    for known in graph.tree.files:
-        if known.lower() == lowered:
-            return f" (file names are case-sensitive: {known})"
+    for known in graph.tree.same_but_case(path):
+        return f" (file names are case-sensitive: {known})"
     return ""
 
 
 def check_documents(graph: LinkGraph, anchors: Anchors) -> Iterator[Finding]:
     for path, document in graph.documents.items():
-        for line, column, code, message in document.problems:
-            yield Finding(path, line, column, code, message)
-        for link, target in zip(document.links, graph.targets[path], strict=True):
-            if target.external:
-                continue
-            what = "image" if link.kind == "image" else "link"
-            if target.escapes or target.path is None:
-                message = f"{what} {link.target} leaves the repository"
-                yield Finding(path, link.line, link.column, "RS002", message)
-                continue
-            kind = graph.tree.kind(target.path) if target.path else "dir"
-            if kind is None:
-                hint = _suggest_file(graph, target.path)
-                message = f"{what} {link.target}: {target.path} does not exist{hint}"
-                yield Finding(path, link.line, link.column, "RS001", message)
-                continue
-            if target.fragment is None or link.kind == "image":
-                continue
-            why = anchors.missing(target.path, target.fragment)
+        yield from check_document(graph, anchors, path, document)
+
+
+def check_document(graph: LinkGraph, anchors: Anchors, path: str, document: Document) -> Iterator[Finding]:
+    """RS001-RS004 and unreadable-file findings of one checked markdown file."""
+    for line, column, code, message in document.problems:
+        yield Finding(path, line, column, code, message)
+    for link, target in zip(document.links, graph.targets[path], strict=True):
+        if target.external:
+            continue
+        what = "image" if link.kind == "image" else "link"
+        if target.escapes or target.path is None:
+            message = f"{what} {link.target} leaves the repository"
+            yield Finding(path, link.line, link.column, "RS002", message)
+            continue
+        kind = graph.tree.kind(target.path) if target.path else "dir"
+        if kind is None:
+            hint = _suggest_file(graph, target.path)
+            message = f"{what} {link.target}: {target.path} does not exist{hint}"
+            yield Finding(path, link.line, link.column, "RS001", message)
+            continue
+        if target.fragment is None or link.kind == "image":
+            continue
+        why = anchors.missing(target.path, target.fragment)
+        if why is not None:
+            yield Finding(path, link.line, link.column, "RS003", f"{what} {link.target}: {why}")
+    for mention in document.mentions:
+        if graph.tree.kind(mention.path) != "file":
+            hint = _suggest_file(graph, mention.path)
+            message = f"mentions {mention.path}, which does not exist{hint}"
+            yield Finding(path, mention.line, mention.column, "RS004", message)
+        elif mention.fragment is not None:
+            why = anchors.missing(mention.path, mention.fragment)
             if why is not None:
-                yield Finding(path, link.line, link.column, "RS003", f"{what} {link.target}: {why}")
-        for mention in document.mentions:
-            if graph.tree.kind(mention.path) != "file":
-                hint = _suggest_file(graph, mention.path)
-                message = f"mentions {mention.path}, which does not exist{hint}"
-                yield Finding(path, mention.line, mention.column, "RS004", message)
-            elif mention.fragment is not None:
-                why = anchors.missing(mention.path, mention.fragment)
-                if why is not None:
-                    message = f"mention {mention.path}#{mention.fragment}: {why}"
-                    yield Finding(path, mention.line, mention.column, "RS003", message)
+                message = f"mention {mention.path}#{mention.fragment}: {why}"
+                yield Finding(path, mention.line, mention.column, "RS003", message)
 
 
 def check_navigation(graph: LinkGraph, nav: Nav) -> Iterator[Finding]:

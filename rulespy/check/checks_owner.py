@@ -5,7 +5,7 @@ Concept names and aliases are compared case-insensitively with runs of spaces ma
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from rulespy.check.checks_links import Anchors
 from rulespy.check.doc import Document
@@ -77,44 +77,54 @@ def _links_to(graph: LinkGraph, document: Document, owner: str, start: int, end:
 def check_documents(graph: LinkGraph, registry: Registry) -> Iterator[Finding]:
     by_name = owners_by_name(registry)
     for path, document in graph.documents.items():
-        for claim in document.claims:
-            concept = by_name.get(norm(claim.concept))
-            if concept is None:
-                message = f"says {claim.concept!r} is owned by {claim.owner}; no file owns it in {REGISTRY}"
-                yield Finding(path, claim.line, claim.column, "RS011", message)
-                continue
-            target = resolve(path, claim.owner) if claim.owner_is_link else resolve("", claim.owner)
-            owner = (graph.page_for(target.path) or target.path) if target.path is not None else claim.owner
-            if owner != concept.file:
-                message = f"says {claim.concept} is owned by {owner}; {REGISTRY} gives {concept.file}"
-                yield Finding(path, claim.line, claim.column, "RS012", message)
-        for index, heading in enumerate(document.headings):
-            concept = by_name.get(norm(heading.text))
-            if concept is None or concept.file == path:
-                continue
-            if not _links_to(graph, document, concept.file, heading.line, document.section_end(index)):
-                message = (
-                    f"section {heading.text!r} restates {concept.name}, owned by {concept.file}: "
-                    f"link to {concept.file}#{concept.anchor} from this section"
-                )
-                yield Finding(path, heading.line, heading.column, "RS013", message)
+        yield from check_document(graph, by_name, path, document)
+
+
+def check_document(
+    graph: LinkGraph, by_name: dict[str, Concept], path: str, document: Document
+) -> Iterator[Finding]:
+    """Ownership claims (RS011, RS012) and restated concepts (RS013) of one file."""
+    for claim in document.claims:
+        concept = by_name.get(norm(claim.concept))
+        if concept is None:
+            message = f"says {claim.concept!r} is owned by {claim.owner}; no file owns it in {REGISTRY}"
+            yield Finding(path, claim.line, claim.column, "RS011", message)
+            continue
+        target = resolve(path, claim.owner) if claim.owner_is_link else resolve("", claim.owner)
+        owner = (graph.page_for(target.path) or target.path) if target.path is not None else claim.owner
+        if owner != concept.file:
+            message = f"says {claim.concept} is owned by {owner}; {REGISTRY} gives {concept.file}"
+            yield Finding(path, claim.line, claim.column, "RS012", message)
+    for index, heading in enumerate(document.headings):
+        concept = by_name.get(norm(heading.text))
+        if concept is None or concept.file == path:
+            continue
+        if not _links_to(graph, document, concept.file, heading.line, document.section_end(index)):
+            message = (
+                f"section {heading.text!r} restates {concept.name}, owned by {concept.file}: "
+                f"link to {concept.file}#{concept.anchor} from this section"
+            )
+            yield Finding(path, heading.line, heading.column, "RS013", message)
 
 
 def check_requires(graph: LinkGraph, registry: Registry) -> Iterator[Finding]:
     for requirement in registry.requires:
-        if requirement.file not in graph.documents or graph.tree.kind(requirement.target) != "file":
+        if requirement.file not in graph.paths or graph.tree.kind(requirement.target) != "file":
             continue
         if requirement.target not in graph.links_from(requirement.file):
             message = f"must link to {requirement.target} ({REGISTRY} line {requirement.line} requires it)"
             yield Finding(requirement.file, 1, 1, "RS030", message)
 
 
-def check_retired(graph: LinkGraph, registry: Registry) -> Iterator[Finding]:
-    allowed: dict[str, tuple[str, int, int]] = {}  # term -> (file, first line, end line) of its section
-    by_term = {norm(r.term): r for r in registry.retired}
+Spans = dict[str, tuple[str, int, int]]
+
+
+def retired_spans(graph: LinkGraph, registry: Registry) -> Spans:
+    """Each retired term -> (file, first line, end line) of the section allowed to use it."""
+    allowed: Spans = {}
     for retired in registry.retired:
         path, _, fragment = retired.explained_in.partition("#")
-        document = graph.documents.get(path)
+        document = graph.document(path)
         span = (path, 0, 0)
         if document is not None:
             for index, heading in enumerate(document.headings):
@@ -122,13 +132,26 @@ def check_retired(graph: LinkGraph, registry: Registry) -> Iterator[Finding]:
                     span = (path, heading.line, document.section_end(index))
                     break
         allowed[norm(retired.term)] = span
+    return allowed
+
+
+def check_retired(graph: LinkGraph, registry: Registry) -> Iterator[Finding]:
+    allowed = retired_spans(graph, registry)
     for path, document in graph.documents.items():
-        for use in document.term_uses:
-            current = by_term.get(use.term)
-            if current is None:
-                continue
-            file, start, end = allowed[use.term]
-            if path == file and start <= use.line < end:
-                continue
-            message = f"retired term {use.term!r}: write {current.current!r} (see {current.explained_in})"
-            yield Finding(path, use.line, use.column, "RS031", message)
+        yield from check_retired_document(registry, lambda: allowed, path, document)
+
+
+def check_retired_document(
+    registry: Registry, spans: Callable[[], Spans], path: str, document: Document
+) -> Iterator[Finding]:
+    """RS031 for one file; ``spans`` is called only when the file uses a retired term."""
+    by_term = {norm(r.term): r for r in registry.retired}
+    for use in document.term_uses:
+        current = by_term.get(use.term)
+        if current is None:
+            continue
+        file, start, end = spans()[use.term]
+        if path == file and start <= use.line < end:
+            continue
+        message = f"retired term {use.term!r}: write {current.current!r} (see {current.explained_in})"
+        yield Finding(path, use.line, use.column, "RS031", message)

@@ -46,6 +46,9 @@ class Tree:
     _listings: dict[str, frozenset[str] | None] = field(default_factory=dict)
     #: True once an answer came from outside the walked tree (so a memoised result could go stale)
     looked_outside: bool = False
+    #: when set, every ``kind`` and ``same_but_case`` answer is recorded here (a file's check dependencies)
+    seen: dict[tuple[str, str], object] | None = None
+    _lower: dict[str, tuple[str, ...]] | None = None
 
     def walk(self) -> Tree:
         root = str(self.root)
@@ -97,6 +100,24 @@ class Tree:
 
     def kind(self, path: str) -> str | None:
         """``"file"``, ``"dir"`` or ``None`` for a repository-relative path, spelled exactly (case too)."""
+        found = self._kind(path)
+        if self.seen is not None:
+            self.seen[("k", path)] = found
+        return found
+
+    def same_but_case(self, path: str) -> tuple[str, ...]:
+        """Walked files whose name differs from ``path`` only in letter case (``path`` itself included)."""
+        if self._lower is None:
+            lower: dict[str, list[str]] = {}
+            for known in sorted(self.files):
+                lower.setdefault(known.lower(), []).append(known)
+            self._lower = {key: tuple(value) for key, value in lower.items()}
+        found = self._lower.get(path.lower(), ())
+        if self.seen is not None:
+            self.seen[("c", path.lower())] = found
+        return found
+
+    def _kind(self, path: str) -> str | None:
         if path in self.files:
             return "file"
         if path in self.dirs:
@@ -106,7 +127,7 @@ class Tree:
         parent, _, name = path.rpartition("/")
         if parent not in self.dirs:
             self.looked_outside = True  # an excluded or symlinked folder: not in the walk's fingerprint
-        if self.kind(parent) != "dir" if parent else False:
+        if self._kind(parent) != "dir" if parent else False:
             return None
         listing = self._listing(parent)
         if listing is None or name not in listing:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote
@@ -92,6 +93,8 @@ class LinkGraph:
     def __init__(self, tree: Tree, documents: dict[str, Document]) -> None:
         self.tree = tree
         self.documents = documents
+        #: every checked markdown file (``documents`` may hold only some of them in a summary graph)
+        self.paths: Collection[str] = frozenset(documents)
         self._out: dict[str, set[str]] = {}
         self._in: dict[str, set[str]] = {}
         #: each document's links resolved, in the order of ``document.links``
@@ -123,7 +126,16 @@ class LinkGraph:
         return None
 
     def pages(self) -> list[str]:
-        return sorted(path for path in self.documents if self.tree.is_page(path))
+        return sorted(path for path in self.paths if self.tree.is_page(path))
+
+    def document(self, path: str) -> Document | None:
+        """The parsed checked file ``path`` (``None`` when it is not a checked markdown file)."""
+        return self.documents.get(path)
+
+    def anchor_info(self, path: str) -> tuple[bool, tuple[str, ...]] | None:
+        """(file could not be read, its anchors in order) for a checked markdown file, else ``None``."""
+        document = self.documents.get(path)
+        return None if document is None else (bool(document.problems), tuple(document.anchors))
 
     def links_from(self, path: str) -> set[str]:
         """Repository paths ``path`` links to (existing or not; images and links to itself left out)."""
@@ -142,6 +154,13 @@ class LinkGraph:
         """Headings of ``path`` in order: ``.text``, ``.level``, ``.anchor``, ``.line``, ``.explicit``."""
         document = self.documents.get(path)
         return list(document.headings) if document is not None else []
+
+
+def anchor_signature(info: tuple[bool, tuple[str, ...]] | None) -> bytes:
+    """A short digest of ``anchor_info``: what a link's #fragment check depends on in the target file."""
+    if info is None:
+        return b""
+    return digest(("1" if info[0] else "0").encode() + "\x00".join(info[1]).encode("utf-8", "surrogatepass"))
 
 
 def build_graph(root: Path, layout: Layout | None = None, use_cache: bool = True) -> LinkGraph:

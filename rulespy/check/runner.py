@@ -6,14 +6,14 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from rulespy.check import checks_code, checks_links, checks_owner
-from rulespy.check.cache import DocumentCache, digest
+from rulespy.check import checks_owner
+from rulespy.check.cache import VERSION, DocumentCache, digest, read_pickle, write_pickle
 from rulespy.check.files import Layout, Tree
 from rulespy.check.findings import CheckError, Finding
-from rulespy.check.graph import LinkGraph, load_documents
-from rulespy.check.nav import load_nav
+from rulespy.check.incremental import Incremental
+from rulespy.check.nav import Nav, load_nav
 from rulespy.check.parse import Terms
-from rulespy.check.registry import load_registry
+from rulespy.check.registry import Registry, load_registry
 
 
 @dataclass(frozen=True)
@@ -56,17 +56,15 @@ def _run_documents(root: Path, options: CheckOptions) -> Report:
         raise CheckError(f"{root}: no such folder")
     if not root.is_dir():
         raise CheckError(f"{root}: not a folder")
-    registry = load_registry(root)
-    nav = load_nav(root)
+    cache = DocumentCache(root, "", options.use_cache, options.cache_dir)
+    registry, registry_key, nav, nav_key = _configuration(root, cache)
     tree = Tree(root, options.layout or registry.layout).walk()
     concept_names = sorted({checks_owner.norm(n) for c in registry.concepts for n in c.names})
     terms = Terms(tuple(sorted(checks_owner.norm(r.term) for r in registry.retired)), tuple(concept_names))
-    salt = hashlib.sha256(repr((terms, tree.layout)).encode()).hexdigest()[:16]
-    cache = DocumentCache(root, salt, options.use_cache, options.cache_dir)
+    cache.salt = f"{VERSION}:" + hashlib.sha256(repr((terms, tree.layout)).encode()).hexdigest()[:16]
     blobs = {}
     fingerprint = hashlib.sha256(tree.fingerprint().encode("utf-8", "surrogateescape"))
-    for name in ("concepts.yml", "mkdocs.yml"):
-        fingerprint.update(_bytes(root / name))
+    fingerprint.update(registry_key + nav_key)
     for path in (*tree.markdown, *tree.python):
         data = tree.read(path)
         key = digest(data) if data is not None else b""
@@ -76,30 +74,35 @@ def _run_documents(root: Path, options: CheckOptions) -> Report:
     remembered = cache.result(memo)
     if remembered is not None and len(remembered) == 2:
         return Report(tuple(remembered[0]), int(remembered[1]))
-    documents = load_documents(tree, terms, cache, blobs)
-    graph = LinkGraph(tree, documents)
-    code = checks_code.load_citations(graph, cache, blobs)
-    cache.save()
-    anchors = checks_links.Anchors(graph)
-    findings: set[Finding] = set()
-    findings.update(checks_links.check_documents(graph, anchors))
-    findings.update(checks_links.check_navigation(graph, nav))
-    findings.update(checks_code.check_rule_headings(graph))
-    findings.update(checks_code.check_citations(code, anchors))
-    if registry.present:
-        findings.update(checks_owner.check_registry(graph, registry, anchors))
-        findings.update(checks_owner.check_documents(graph, registry))
-        findings.update(checks_owner.check_requires(graph, registry))
-        findings.update(checks_owner.check_retired(graph, registry))
-    report = Report(tuple(sorted(findings)), len(documents) + len(code))
+    run = Incremental(tree, terms, registry, registry_key, cache, blobs)
+    code = [path for path in tree.python if blobs[path][0] is not None]
+    findings = set(run.file_findings((*tree.markdown, *code)))
+    findings.update(run.cross_file_findings(nav))
+    run.save()
+    report = Report(tuple(sorted(findings)), len(tree.markdown) + len(code))
     if not tree.looked_outside:  # every answer came from the fingerprinted inputs: safe to remember
         cache.save_result(memo, (report.findings, report.files))
     return report
 
 
-def _bytes(path: Path) -> bytes:
+def _configuration(root: Path, cache: DocumentCache) -> tuple[Registry, bytes, Nav, bytes]:
+    """``concepts.yml`` and ``mkdocs.yml``, parsed, or from the cache when their bytes are unchanged."""
+    keys = [_key(root / "concepts.yml"), _key(root / "mkdocs.yml")]
+    stored = read_pickle(cache.config_file) if cache.enabled else None
+    if isinstance(stored, tuple) and len(stored) == 4 and stored[:3] == (VERSION, *keys):
+        registry, nav = stored[3]
+        if isinstance(registry, Registry) and isinstance(nav, Nav):
+            return registry, keys[0], nav, keys[1]
+    registry, nav = load_registry(root), load_nav(root)
+    if cache.enabled and [_key(root / "concepts.yml"), _key(root / "mkdocs.yml")] == keys:
+        write_pickle(cache.config_file, (VERSION, *keys, (registry, nav)))  # unchanged while read
+    return registry, keys[0], nav, keys[1]
+
+
+def _key(path: Path) -> bytes:
+    """The content hash of a configuration file, ``b"-"`` when it cannot be read (absent)."""
     try:
-        return path.read_bytes()
+        return digest(path.read_bytes())
     except OSError:
         return b"-"
 
@@ -107,4 +110,3 @@ def _bytes(path: Path) -> bytes:
 def check_tree(root: Path, options: CheckOptions | None = None) -> list[Finding]:
     """Every finding for the repository at ``root``, sorted by path, line, column and code."""
     return list(run_check(root, options).findings)
-

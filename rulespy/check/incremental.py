@@ -1,0 +1,229 @@
+"""Incremental checking: a file's findings are reused only while everything they depended on is unchanged.
+
+Every run keeps, in one cache blob (``NAME.state.pickle``, plain tuples that unpickle fast):
+
+- a **summary** of each checked markdown file, keyed by its content hash: whether it could be read, its
+  anchors in order, and the paths its links point to. Cross-file checks (orphans, nav entries, the
+  registry's files and anchors, required references) run on every run from the summaries alone.
+- a **result** of each checked file (markdown and cited Python): its content hash, the findings of the
+  per-file checks, and the **dependencies** those checks recorded *while they ran*:
+
+  ``("k", path)``   ``Tree.kind(path)``: a link, mention or citation target exists, as file or folder
+  ``("c", lower)``  the walked files spelled like ``lower`` but for case (the hint in RS001/RS004)
+  ``("a", page)``   ``anchor_signature`` of a page a ``#fragment`` was looked up in
+  ``("r", "")``     the content hash of ``concepts.yml`` (claims, restated concepts, retired terms)
+  ``("s", "")``     the sections where retired terms are allowed (only when the file uses one)
+
+A result is reused when the file's content hash is the same and every dependency gives the same answer
+now; otherwise the file is checked again from its cached ``Document`` (or parsed). The recording sits in
+the few places the checks ask anything beyond their own file (``Tree.kind``, ``Tree.same_but_case``,
+``Anchors.missing``), so a new check that asks the tree or another file's anchors is tracked without
+changes here. ``--no-cache`` runs the very same code with nothing remembered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from rulespy.check import checks_code, checks_links, checks_owner
+from rulespy.check.cache import DocumentCache, digest
+from rulespy.check.checks_links import Anchors
+from rulespy.check.doc import Document
+from rulespy.check.findings import Finding
+from rulespy.check.graph import LinkGraph, Target, anchor_signature, resolve
+from rulespy.check.nav import Nav
+from rulespy.check.parse import Terms, parse_bytes
+from rulespy.check.registry import Registry
+
+Blobs = dict[str, tuple[bytes | None, bytes]]
+#: (content hash, could not be read, anchors in order, paths the links point to)
+Summary = tuple[bytes, bool, tuple[str, ...], tuple[str, ...]]
+#: (content hash, ((dependency, answer), ...), findings)
+Result = tuple[bytes, tuple[tuple[tuple[str, str], Any], ...], tuple[Finding, ...]]
+
+
+def summarize(path: str, key: bytes, document: Document, targets: list[Target]) -> Summary:
+    """``targets``: the document's links resolved, in order."""
+    links = []
+    for link, target in zip(document.links, targets, strict=True):
+        if link.kind != "image" and target.path is not None and target.path != path:
+            links.append(target.path)
+    return key, bool(document.problems), tuple(document.anchors), tuple(dict.fromkeys(links))
+
+
+class SummaryGraph(LinkGraph):
+    """A ``LinkGraph`` over every checked file's summary, holding full documents only for some files."""
+
+    def __init__(self, tree: Any, summaries: dict[str, Summary], documents: dict[str, Document], load: Any):
+        self.tree = tree
+        self.documents = documents
+        self.paths = summaries
+        self.summaries = summaries
+        self._load = load
+        self._signatures: dict[str, bytes] = {}
+        self.targets = {}
+        self._out: dict[str, set[str]] = {}
+        self._in: dict[str, set[str]] = {}
+        for path, summary in summaries.items():
+            targets = {self.page_for(link) or link for link in summary[3]}
+            self._out[path] = targets
+            for target in targets:
+                self._in.setdefault(target, set()).add(path)
+
+    def add(self, path: str, document: Document, targets: list[Target]) -> None:
+        """Make ``document`` (its links resolved: ``targets``) available to the per-file checks."""
+        self.documents[path] = document
+        self.targets[path] = targets
+
+    def document(self, path: str) -> Document | None:
+        found = self.documents.get(path)
+        return found if found is not None or path not in self.summaries else self._load(path)
+
+    def anchor_info(self, path: str) -> tuple[bool, tuple[str, ...]] | None:
+        summary = self.summaries.get(path)
+        return None if summary is None else (summary[1], summary[2])
+
+
+class Incremental:
+    """One run: summaries and per-file results from the cache where still valid, the rest computed."""
+
+    def __init__(
+        self,
+        tree: Any,
+        terms: Terms,
+        registry: Registry,
+        registry_key: bytes,
+        cache: DocumentCache,
+        blobs: Blobs,
+    ) -> None:
+        self.tree, self.terms, self.registry, self.registry_key = tree, terms, registry, registry_key
+        self.cache, self.blobs = cache, blobs
+        stored = cache.load_blob(cache.state_file, "state") or ({}, {})
+        valid = len(stored) == 2 and all(isinstance(part, dict) for part in stored)
+        self.old_summaries: dict[str, Summary] = stored[0] if valid else {}
+        self.old_results: dict[str, Result] = stored[1] if valid else {}
+        self.documents: dict[str, Document] = {}
+        self._targets: dict[str, list[Target]] = {}
+        self.summaries: dict[str, Summary] = {}
+        self.results: dict[str, Result] = {}
+        self._spans: checks_owner.Spans | None = None
+        self._spans_key = b""
+        for path in tree.markdown:
+            key = blobs[path][1]
+            old = self.old_summaries.get(path)
+            if old is not None and old[0] == key and key:
+                self.summaries[path] = old
+            else:
+                self.summaries[path] = summarize(path, key, self.load(path), self.targets(path))
+        self.graph = SummaryGraph(tree, self.summaries, {}, self.load)
+        self.anchors = Anchors(self.graph)
+
+    def targets(self, path: str) -> list[Target]:
+        found = self._targets.get(path)
+        if found is None:
+            found = self._targets[path] = [resolve(path, link.target) for link in self.load(path).links]
+        return found
+
+    def load(self, path: str) -> Document:
+        """The document of checked file ``path``: already loaded, from the cache, or parsed now."""
+        found = self.documents.get(path)
+        if found is not None:
+            return found
+        data, key = self.blobs[path]
+        if data is None:
+            found = Document(path, problems=((1, 1, "RS040", "cannot be read"),))
+        else:
+            found = self.cache.get(path, key)
+            if found is None:
+                if path.endswith(".py"):
+                    found = checks_code.citations(path, data)
+                else:
+                    found = parse_bytes(path, data, self.terms, self.tree.layout.max_bytes)
+                self.cache.put(path, key, found)
+        self.documents[path] = found
+        return found
+
+    def spans(self) -> checks_owner.Spans:
+        if self._spans is None:
+            self._spans = checks_owner.retired_spans(self.graph, self.registry)
+            self._spans_key = digest(repr(sorted(self._spans.items())).encode("utf-8", "surrogatepass"))
+        if self.tree.seen is not None:
+            self.tree.seen[("s", "")] = self._spans_key
+        return self._spans
+
+    def answer(self, dependency: tuple[str, str]) -> Any:
+        """What ``dependency`` gives now (with recording off)."""
+        kind, arg = dependency
+        if kind == "k":
+            return self.tree.kind(arg)
+        if kind == "a":
+            found = self.graph._signatures.get(arg)
+            if found is None:
+                found = self.graph._signatures[arg] = anchor_signature(self.anchors.info(arg))
+            return found
+        if kind == "c":
+            return self.tree.same_but_case(arg)
+        if kind == "r":
+            return self.registry_key
+        if kind == "s":
+            self.spans()
+            return self._spans_key
+        return object()  # an unknown dependency never matches
+
+    def _reusable(self, path: str, key: bytes) -> Result | None:
+        old = self.old_results.get(path)
+        if old is None or old[0] != key or not key:
+            return None
+        for dependency, answer in old[1]:
+            if self.answer(dependency) != answer:
+                return None
+        return old
+
+    def file_findings(self, paths: Iterable[str]) -> list[Finding]:
+        """Per-file findings of ``paths`` (markdown and Python): reused when valid, else checked now."""
+        findings: list[Finding] = []
+        by_name = checks_owner.owners_by_name(self.registry)
+        for path in paths:
+            key = self.blobs[path][1]
+            result = self._reusable(path, key)
+            if result is None:
+                document = self.load(path)
+                self.graph.add(path, document, self.targets(path))
+                seen: dict[tuple[str, str], Any] = {}
+                self.tree.seen = seen
+                try:
+                    found = list(self._check(path, document, by_name))
+                finally:
+                    self.tree.seen = None
+                result = (key, tuple(seen.items()), tuple(found))
+            self.results[path] = result
+            findings.extend(result[2])
+        return findings
+
+    def _check(self, path: str, document: Document, by_name: dict[str, Any]) -> Iterable[Finding]:
+        if path.endswith(".py"):
+            yield from checks_code.check_citation_document(self.anchors, path, document)
+            return
+        assert self.tree.seen is not None
+        self.tree.seen[("r", "")] = self.registry_key
+        yield from checks_links.check_document(self.graph, self.anchors, path, document)
+        yield from checks_code.check_rule_heading_document(self.graph, path, document)
+        if self.registry.present:
+            yield from checks_owner.check_document(self.graph, by_name, path, document)
+            yield from checks_owner.check_retired_document(self.registry, self.spans, path, document)
+
+    def cross_file_findings(self, nav: Nav) -> list[Finding]:
+        """Checks over the whole tree, from the summaries: nav and orphans, the registry, requirements."""
+        findings = list(checks_links.check_navigation(self.graph, nav))
+        if self.registry.present:
+            findings.extend(checks_owner.check_registry(self.graph, self.registry, self.anchors))
+            findings.extend(checks_owner.check_requires(self.graph, self.registry))
+        return findings
+
+    def save(self) -> None:
+        """Write the state blob when any summary or result differs from the stored one."""
+        if self.summaries != self.old_summaries or self.results != self.old_results:
+            self.cache.save_blob(self.cache.state_file, "state", (self.summaries, self.results))
+        live = {(path, self.blobs[path][1]) for path in (*self.tree.markdown, *self.tree.python)}
+        self.cache.save(live)
