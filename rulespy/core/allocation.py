@@ -76,6 +76,7 @@ def allocate_round(
     firers: Sequence[Model],
     unit_order: Sequence[str],
     marked: str,
+    bands: Mapping[str, int] | None = None,
 ) -> tuple[Allocation, ...]:
     """Allocate one round's successes (weapon names in Dice Order) among the valid models.
 
@@ -89,7 +90,11 @@ def allocate_round(
     per_model: dict[str, int] = {}
     position = {model_id: i for i, model_id in enumerate(unit_order)}
     # Tier, band and unit order do not change within a round: work them out once per model.
-    fixed = {m.id: (tier(m), band(m, firers), position[m.id]) for ms in valid.values() for m in ms}
+    # ``bands``, when given, holds each model's band already worked out for these firers.
+    unique = {m.id: m for ms in valid.values() for m in ms}
+    fixed = {
+        i: (tier(m), band(m, firers) if bands is None else bands[i], position[i]) for i, m in unique.items()
+    }
     result = []
     for index, weapon in enumerate(successes):
         models = valid.get(weapon, ())

@@ -5,10 +5,11 @@ Rule: sequences/shooting_sequence.md#step-critical-round
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from rulespy.core.allocation import allocate_round, is_valid
+from rulespy.core.allocation import allocate_round, band, is_valid
 from rulespy.core.damage import is_casualty, wounds_inflicted, wounds_lost
 from rulespy.core.shooting import FiringWeapon, TargetPlan
 from rulespy.events import Event
@@ -29,17 +30,25 @@ def critical_round(
     Rule: timing/firefight.md#firefight-initiative-criticals
     Rule: timing/firefight.md#firefight-reply-criticals
     """
+    if not state.crits[index]:
+        return state
+    key = ("critical", state.attack, index, state.crits[index], state.firing[state.attack][index])
+    return _remembered(seq, key, state, items, lambda s, found: _critical_round(seq, s, index, target, found))
+
+
+def _critical_round(
+    seq: ShootingSequence, state: State, index: int, target: TargetPlan, items: list[Item]
+) -> State:
     from rulespy.sequences.shooting_sequence import expand, step
 
     successes = expand(state.crits[index])
-    if not successes:
-        return state
     if seq.explain:
         items.append(step("step-critical-round", f"{len(successes)} Critical Lock(s) at {target.unit}"))
     state = _allocate(seq, state, state.attack, index, target, successes, True, items)
     removed = []
+    left = dict(state.wounds)
     for model in seq.battlefield.unit(target.unit).models:
-        if model.id not in state.removed and is_casualty(_left(state, model)):
+        if model.id not in state.removed and is_casualty(left.get(model.id, model.wounds)):
             removed.append(model.id)
             _casualty(seq, model.id, True, items)
     return replace(
@@ -58,11 +67,20 @@ def normal_round(
     Rule: timing/firefight.md#firefight-normal-damage
     Rule: core/ranged_weapons.md#pinning
     """
+    if not state.normals[attack][index]:
+        return state
+    key = ("normal", attack, index, state.normals[attack][index], state.firing[attack][index])
+    return _remembered(
+        seq, key, state, items, lambda s, found: _normal_round(seq, s, attack, index, target, found)
+    )
+
+
+def _normal_round(
+    seq: ShootingSequence, state: State, attack: int, index: int, target: TargetPlan, items: list[Item]
+) -> State:
     from rulespy.sequences.shooting_sequence import expand, step
 
     successes = expand(state.normals[attack][index])
-    if not successes:
-        return state
     if seq.explain:
         items.append(step("step-normal-round", f"{len(successes)} other success(es) at {target.unit}"))
     return _allocate(seq, state, attack, index, target, successes, False, items)
@@ -75,6 +93,10 @@ def remove_casualties(seq: ShootingSequence, state: State, items: list[Item]) ->
     Rule: core/statuses.md#status-timing
     Rule: timing/firefight.md#firefight-removal
     """
+    return _remembered(seq, ("removal",), state, items, lambda s, found: _remove_casualties(seq, s, found))
+
+
+def _remove_casualties(seq: ShootingSequence, state: State, items: list[Item]) -> State:
     from rulespy.sequences.shooting_sequence import step
 
     timing = removal_timing(False, seq.firefight).value
@@ -86,8 +108,9 @@ def remove_casualties(seq: ShootingSequence, state: State, items: list[Item]) ->
         else:
             items.append(step("step-removal", "the attack's other casualties leave play together"))
     gone = []
+    left = dict(state.wounds)
     for model in seq.battlefield.models():
-        if model.id not in state.removed and is_casualty(_left(state, model)):
+        if model.id not in state.removed and is_casualty(left.get(model.id, model.wounds)):
             gone.append(model.id)
             _casualty(seq, model.id, False, items)
     removed = state.removed | frozenset(gone)
@@ -104,35 +127,32 @@ def remove_casualties(seq: ShootingSequence, state: State, items: list[Item]) ->
     )
 
 
-def _allocate(
+def _remembered(
     seq: ShootingSequence,
+    key: tuple[object, ...],
     state: State,
-    attack: int,
-    index: int,
-    target: TargetPlan,
-    successes: tuple[str, ...],
-    critical: bool,
     items: list[Item],
+    work: Callable[[State, list[Item]], State],
 ) -> State:
-    """One allocation round and its damage. Without an account to write (``explain`` off, as the odds
-    engine runs it) the result is remembered under everything it depends on, so the many dice
-    outcomes that reach the same round with the same successes allocate only once."""
+    """Run one deterministic step of the sequence on ``state``. Without an account to write (``explain``
+    off, as the odds engine runs it) its outcome is remembered under ``key`` and every state field it
+    reads (wounds, pins, removals, casualties), so the many dice outcomes that reach the same step with
+    the same inputs work it out only once; the result is the same either way."""
     if seq.explain:
-        return _allocate_round(seq, state, attack, index, target, successes, critical, items)
-    firing = state.firing[attack][index]
-    key: tuple[object, ...] = (attack, index, critical, successes, state.removed, state.wounds, state.pins)
-    key += (firing,)
-    known = seq.allocations.get(key)
+        return work(state, items)
+    full = key + (state.wounds, state.pins, state.removed, state.casualties)
+    known = seq.remembered.get(full)
     if known is None:
         found: list[Item] = []
-        after = _allocate_round(seq, state, attack, index, target, successes, critical, found)
-        known = seq.allocations[key] = (after.wounds, after.pins, tuple(found))
-    wounds, pins, found_items = known
+        after = work(state, found)
+        known = (after.wounds, after.pins, after.removed, after.casualties, after.done, tuple(found))
+        seq.remembered[full] = known
+    wounds, pins, removed, casualties, done, found_items = known
     items.extend(found_items)
-    return replace(state, wounds=wounds, pins=pins)
+    return replace(state, wounds=wounds, pins=pins, removed=removed, casualties=casualties, done=done)
 
 
-def _allocate_round(
+def _allocate(
     seq: ShootingSequence,
     state: State,
     attack: int,
@@ -145,20 +165,30 @@ def _allocate_round(
     bf = seq.battlefield
     firing: tuple[FiringWeapon, ...] = state.firing[attack][index]
     firers = _unique(fw.model for fw in firing)
-    in_play = [m for m in bf.unit(target.unit).models if m.id not in state.removed]
-    valid = {
-        name: [
-            m
-            for m in in_play
-            if is_valid(m, bf.weapon(name), [fw.model for fw in firing if fw.weapon.name == name], bf.terrain)
-        ]
-        for name in set(successes)
-    }
-    order = [m.id for m in bf.unit(target.unit).models]
+    everyone = bf.unit(target.unit).models
+    # Which models each weapon may hit, and each model's band, depend only on who fired: work them out
+    # once per firing groups (models do not move during an attack).
+    geometry = seq.geometry.get((target.unit, firing))
+    if geometry is None:
+        reach = {
+            name: frozenset(
+                m.id
+                for m in everyone
+                if is_valid(
+                    m, bf.weapon(name), [fw.model for fw in firing if fw.weapon.name == name], bf.terrain
+                )
+            )
+            for name in {fw.weapon.name for fw in firing}
+        }
+        geometry = seq.geometry[(target.unit, firing)] = (reach, {m.id: band(m, firers) for m in everyone})
+    reach, bands = geometry
+    in_play = [m for m in everyone if m.id not in state.removed]
+    valid = {name: [m for m in in_play if m.id in reach.get(name, ())] for name in set(successes)}
+    order = [m.id for m in everyone]
     plan = seq.attacks[attack]
     wounds = dict(state.wounds)
     pins = set(state.pins)
-    for allocation in allocate_round(successes, valid, firers, order, target.mark):
+    for allocation in allocate_round(successes, valid, firers, order, target.mark, bands):
         weapon = bf.weapon(allocation.weapon)
         if allocation.model is None:
             items.append(Hit(attack, index, None, weapon.name, critical, 0))
@@ -217,10 +247,6 @@ _WHEN = {
     Removal.END_OF_ATTACK: "at the end of the attack",
     Removal.END_OF_FIREFIGHT: "at the end of the firefight",
 }
-
-
-def _left(state: State, model: Model) -> int:
-    return dict(state.wounds).get(model.id, model.wounds)
 
 
 def _unique(models) -> list[Model]:  # type: ignore[no-untyped-def]

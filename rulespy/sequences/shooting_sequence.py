@@ -40,8 +40,9 @@ STEPS = (
 Run = tuple[str, int]
 Chance = LeadershipChance | LockChance
 Item = Event | Leadership | Rolled | Hit | Casualty
-# An allocation round's outcome: wounds and pins after it, and the records it made.
-Remembered = tuple[tuple[tuple[str, int], ...], frozenset[str], tuple[Item, ...]]
+# A deterministic step's outcome: wounds, pins, removed, casualties and done after it, and its records.
+Wounds = tuple[tuple[str, int], ...]
+Remembered = tuple[Wounds, frozenset[str], frozenset[str], frozenset[tuple[str, str]], bool, tuple[Item, ...]]
 
 
 def step(name: str, text: str) -> Event:
@@ -98,8 +99,10 @@ class ShootingSequence:
         self.explain = explain
         self.attacks, self.opening = declare(scenario)
         self.firefight = len(self.attacks) == 2
-        # Allocation rounds already worked out, by everything they depend on (used when not explaining).
-        self.allocations: dict[tuple[object, ...], Remembered] = {}
+        # Rounds and removals already worked out, by everything they depend on (used when not explaining).
+        self.remembered: dict[tuple[object, ...], Remembered] = {}
+        # Per target unit and firing groups: the models each weapon may hit, and each model's band.
+        self.geometry: dict[tuple[str, object], tuple[dict[str, frozenset[str]], dict[str, int]]] = {}
 
     # -- driving -----------------------------------------------------------------------------------
 
