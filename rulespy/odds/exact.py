@@ -20,9 +20,11 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Hashable
+from dataclasses import replace
 from fractions import Fraction
 
 from rulespy.core.leadership import LeadershipChance
+from rulespy.core.target_lock import LockChance, LockTally
 from rulespy.errors import InvalidInput
 from rulespy.sequences.shooting_sequence import Chance, ShootingSequence, State
 
@@ -30,6 +32,7 @@ MAX_STATES = 100_000
 MAX_TRANSITIONS = 1_000_000
 
 Progress = tuple[int, int, int, int]
+NOTHING = LockTally(0, 0)
 
 
 class TooLarge(InvalidInput):
@@ -63,12 +66,14 @@ def final_states(
     max_states: int = MAX_STATES,
     max_transitions: int = MAX_TRANSITIONS,
     on_batch: Callable[[int, int], None] | None = None,
+    join_groups: bool = True,
 ) -> dict[State, Fraction]:
     """Every state the sequence can end in, with its exact probability (they sum to 1).
 
     Raises ``TooLarge`` as soon as the next batch would hold more than ``max_states`` distinct states or
     take the total past ``max_transitions`` transitions. ``on_batch(states, transitions)`` is called
-    after each batch (for profiling).
+    after each batch (for profiling). ``join_groups`` False rolls every firing group on its own (for
+    tests proving that joining them changes nothing).
 
     Every chance outcome has a probability of k / 6**dice, so weights are kept as whole numbers over one
     common denominator 6**E, E being at least every die the sequence can roll: exact, and much faster
@@ -107,9 +112,8 @@ def final_states(
         planned = []
         work = 0
         for state, weight in batch.items():
-            chance = sequence.chance(state)
-            assert chance is not None, "an unfinished state waits for a chance step"
-            key = _outcome_key(chance)
+            chance, steps = _grouped_chance(sequence, state, join_groups)
+            key = (_outcome_key(chance), chance.dice)
             outcomes = cache.get(key)
             if outcomes is None:
                 # Count before listing: a weapon with very many dice has very many tallies, each a state.
@@ -120,12 +124,14 @@ def final_states(
                     _too_much(max_transitions)
                 outcomes = cache[key] = _integral(chance)
             work += len(outcomes)
-            planned.append((state, weight, outcomes))
+            planned.append((state, weight, outcomes, steps))
         if transitions + work > max_transitions:
             _too_much(max_transitions)
         transitions += work
         recorded: dict[State, int] = {}
-        for state, weight, outcomes in planned:
+        for state, weight, outcomes, steps in planned:
+            for _ in range(steps - 1):
+                state = sequence.record(state, NOTHING)
             for outcome, numerator, dice in outcomes:
                 after = sequence.record(state, outcome)
                 share, rest = divmod(weight * numerator, 6**dice)
@@ -140,6 +146,36 @@ def final_states(
         if on_batch is not None:
             on_batch(held, transitions)
     return {state: Fraction(weight, scale) for state, weight in done.items()}
+
+
+def _grouped_chance(sequence: ShootingSequence, state: State, join: bool = True) -> tuple[Chance, int]:
+    """The state's chance step, joined with the firing groups right after it that roll the same weapon
+    profile at the same net modifier at the same target, and how many groups that makes.
+
+    The sequence keeps a target's successes as runs of weapon names, so groups of one profile in a row
+    add into one run: rolling them one by one or all at once reaches the same state, and the sum of their
+    tallies is the tally of all their dice together. Recording an empty tally for each group but the last
+    and the joint tally for the last gives exactly the state the groups reach one by one, with far fewer
+    states in between.
+    """
+    chance = sequence.chance(state)
+    assert chance is not None, "an unfinished state waits for a chance step"
+    if isinstance(chance, LeadershipChance) or not join:
+        return chance, 1
+    groups = state.firing[state.attack][state.target]
+    steps, dice = 1, chance.dice
+    while state.group + steps < len(groups):
+        following = sequence.chance(replace(state, group=state.group + steps))
+        if not isinstance(following, LockChance) or (following.weapon, following.net) != (
+            chance.weapon,
+            chance.net,
+        ):
+            break
+        steps += 1
+        dice += following.dice
+    if steps == 1:
+        return chance, 1
+    return LockChance(chance.model, replace(chance.weapon, dice=dice), chance.net), steps
 
 
 def dice_bound(sequence: ShootingSequence) -> int:

@@ -147,3 +147,30 @@ response: {command: snap_fire, mark: s1}
 """
 
 VARIED = {"split": SPLIT, "cover": COVER, "armour": ARMOUR, "mixed": MIXED, "snap_fire": SNAP_FIRE}
+
+# Rifles, then a pistol, then rifles again, one rifleman Pinned (-1): runs that may and may not be joined.
+INTERLEAVED = """
+weapons:
+  rifle: {range: 24, dice: 2, lock: 4, damage: 1}
+  pistol: {range: 12, dice: 1, lock: 3, damage: 2}
+units:
+  - id: squad
+    side: blue
+    models:
+      - {id: s1, at: [0, 0], weapons: [rifle]}
+      - {id: s2, at: [0, 2], weapons: [rifle], status: [pinned]}
+      - {id: s3, at: [0, 4], weapons: [rifle]}
+      - {id: s4, at: [0, 6], weapons: [pistol, rifle]}
+      - {id: s5, at: [0, 8], weapons: [rifle]}
+  - id: foes
+    side: red
+    models:
+      - {id: f1, at: [10, 0], wounds: 2}
+      - {id: f2, at: [10, 2]}
+      - {id: f3, at: [10, 4], wounds: 2, armour: 1}
+attack:
+  unit: squad
+  command: shoot
+  targets:
+    - {unit: foes, mark: f2}
+"""

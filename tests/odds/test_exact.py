@@ -12,7 +12,7 @@ from rulespy.odds import TooLarge, markdown_table, odds, table
 from rulespy.odds.exact import final_states
 from rulespy.scenario import parse_scenario
 from rulespy.sequences.shooting_sequence import ShootingSequence
-from tests.odds.scenarios import BINOMIAL, VARIED
+from tests.odds.scenarios import BINOMIAL, INTERLEAVED, VARIED
 
 
 def binomial(n: int, k: int, p: Fraction) -> Fraction:
@@ -118,3 +118,13 @@ def test_help_states_the_size_limit_the_engine_applies() -> None:
 
     assert f"{MAX_STATES:,}" in HELP_LIMIT
     assert f"{MAX_TRANSITIONS:,}" in HELP_LIMIT
+
+
+@pytest.mark.parametrize("name", sorted(VARIED) + ["interleaved"])
+def test_joining_firing_groups_of_one_profile_changes_no_probability(name: str) -> None:
+    # Groups of one weapon profile in a row add into one run of successes (Dice Order keeps them
+    # together), so rolling them together must reach exactly the same final states.
+    scenario = parse_scenario(VARIED.get(name, INTERLEAVED))
+    joined = final_states(ShootingSequence(scenario, explain=False))
+    one_by_one = final_states(ShootingSequence(scenario, explain=False), join_groups=False)
+    assert joined == one_by_one
