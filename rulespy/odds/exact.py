@@ -1,17 +1,18 @@
 """Exact outcome distributions by dynamic programming over the Shooting Sequence's state machine.
 
 The engine's rules never roll: every chance step lists its outcomes with their probabilities. This
-module walks those steps breadth-first and keeps a frontier of distinct states with their exact
-probabilities (``Fraction``); two dice sequences that lead to equal states are merged, so the work grows
-with the number of distinct states, not with 6 to the power of the dice.
+module walks those steps and keeps a frontier of distinct states with their exact probabilities (whole
+numbers over one power of 6, returned as ``Fraction``); two dice sequences that lead to equal states are
+merged, so the work grows with the number of distinct states, not with 6 to the power of the dice.
 
 States are processed in order of their progress through the sequence (attack, stage, target, firing
 group), which only ever grows, so every path into a state has arrived before that state is expanded and
 each distinct state is expanded exactly once.
 
-Size limit: at most ``MAX_STATES`` distinct states held at once and at most ``MAX_TRANSITIONS`` chance
-transitions in all. Both are checked before each batch of states is expanded, so a scenario too large for
-the exact engine is refused (``TooLarge``) within moments, never after a long wait.
+Size limit: at most ``MAX_STATES`` (100,000) distinct states held at once and at most
+``MAX_TRANSITIONS`` (1,000,000) chance transitions in all. Transitions and each weapon's outcome count are
+checked before the work starts, states as they are made, so a scenario too large for the exact engine is
+refused (``TooLarge``, exit 2) within seconds, never left to run on.
 
 Rule: sequences/shooting_sequence.md#shooting-sequence
 """
