@@ -26,6 +26,7 @@ class Anchors:
     def __init__(self, graph: LinkGraph) -> None:
         self.graph = graph
         self._extra: dict[str, tuple[bool, tuple[str, ...]] | None] = {}
+        self._signatures: dict[str, bytes] = {}
 
     def info(self, path: str) -> tuple[bool, tuple[str, ...]] | None:
         found = self.graph.anchor_info(path)
@@ -38,7 +39,11 @@ class Anchors:
         return found
 
     def signature(self, path: str) -> bytes:
-        return anchor_signature(self.info(path))
+        """``anchor_signature`` of ``path``, computed once per run."""
+        found = self._signatures.get(path)
+        if found is None:
+            found = self._signatures[path] = anchor_signature(self.info(path))
+        return found
 
     def missing(self, path: str, fragment: str) -> str | None:
         """Why ``path#fragment`` does not exist, or ``None`` when it does (or cannot be checked)."""
@@ -52,7 +57,7 @@ class Anchors:
         info = self.info(page)
         seen = self.graph.tree.seen
         if seen is not None:
-            seen[("a", page)] = anchor_signature(info)
+            seen[("a", page)] = self.signature(page)
         if info is None or info[0]:
             return None
         if fragment in info[1]:

@@ -31,7 +31,7 @@ from rulespy.check.cache import DocumentCache, digest
 from rulespy.check.checks_links import Anchors
 from rulespy.check.doc import Document
 from rulespy.check.findings import Finding
-from rulespy.check.graph import LinkGraph, Target, anchor_signature, resolve
+from rulespy.check.graph import LinkGraph, Target, resolve
 from rulespy.check.nav import Nav
 from rulespy.check.parse import Terms, parse_bytes
 from rulespy.check.registry import Registry
@@ -61,7 +61,6 @@ class SummaryGraph(LinkGraph):
         self.paths = summaries
         self.summaries = summaries
         self._load = load
-        self._signatures: dict[str, bytes] = {}
         self.targets = {}
         self._out: dict[str, set[str]] = {}
         self._in: dict[str, set[str]] = {}
@@ -158,10 +157,7 @@ class Incremental:
         if kind == "k":
             return self.tree.kind(arg)
         if kind == "a":
-            found = self.graph._signatures.get(arg)
-            if found is None:
-                found = self.graph._signatures[arg] = anchor_signature(self.anchors.info(arg))
-            return found
+            return self.anchors.signature(arg)
         if kind == "c":
             return self.tree.same_but_case(arg)
         if kind == "r":
