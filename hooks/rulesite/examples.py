@@ -29,6 +29,7 @@ class Example:
     end: int
     indent: str
     scenarios: tuple[dict[str, Any], ...]
+    odds_source: str | None = None  # the first scenario's text, when the fence asks for its odds
 
 
 def _call_name(node: ast.Call) -> str | None:
@@ -100,12 +101,28 @@ def find_examples(markdown: str, root: Path | None = None) -> list[Example]:
         info = token.info.strip()
         if not (info.startswith("python") or ".python" in info or info.startswith("py ")):
             continue
-        boards = [s for s in (_scenario(t) for t in scenario_sources(token.content, root)) if s is not None]
-        if boards:
+        sources = [t for t in scenario_sources(token.content, root) if _scenario(t) is not None]
+        if sources:
             first = lines[token.map[0]]
             indent = first[: len(first) - len(first.lstrip())]
-            examples.append(Example(token.map[0], token.map[1], indent, tuple(boards)))
+            boards = tuple(s for s in map(_scenario, sources) if s is not None)
+            odds_source = sources[0] if ODDS_MARKER in token.content else None
+            examples.append(Example(token.map[0], token.map[1], indent, boards, odds_source))
     return examples
+
+
+ODDS_MARKER = "# show the odds"
+"""A comment line in an example fence that asks the site to show the exact odds of its attack."""
+
+
+def odds_block(source: str) -> list[str]:
+    """The exact casualty odds of the scenario in ``source``, computed by rulespy at build time."""
+    from rulespy.odds import markdown_table
+    from rulespy.scenario import parse_scenario
+
+    table = markdown_table(parse_scenario(source, "<example>")).strip().splitlines()
+    lead = "Before any die is rolled, the exact odds of this attack (computed by `rulespy odds`):"
+    return [lead, "", *table]
 
 
 def _names(items: list[str]) -> str:
@@ -147,6 +164,8 @@ def example_block(example: Example, fence: list[str], first_slot: int) -> list[s
         line = summary(scenario)
         if line:
             out += [f"{pad}    {line}", ""]
+    if example.odds_source is not None:
+        out += [f"{pad}    {row}" if row else "" for row in odds_block(example.odds_source)] + [""]
     out += [f'{pad}    ??? example "The executable check (run by the test suite)"', ""]
     out += [("        " + line) if line.strip() else "" for line in fence]
     return out + [""]

@@ -1,0 +1,43 @@
+"""A worked example marked ``# show the odds`` gets its attack's exact odds, computed at build time."""
+
+from __future__ import annotations
+
+from rulesite import examples
+
+PAGE = '''# Page {#page}
+
+```{.python}
+from rulespy.play import play
+
+result = play("""
+weapons:
+  rifle: {range: 24, dice: 1, lock: 4, damage: 1}
+units:
+  - id: gun
+    side: blue
+    models: [{id: g1, at: [0, 0], leader: true, weapons: [rifle]}]
+  - id: foes
+    side: red
+    models: [{id: f1, at: [10, 0]}, {id: f2, at: [10, 2]}]
+attack: {unit: gun, command: shoot, targets: [{unit: foes, mark: f1}]}
+dice: [4]
+""")
+# show the odds
+assert result.removed == {"f1": "end_of_attack"}
+```
+'''
+
+
+def test_marked_example_shows_exact_odds_from_the_engine() -> None:
+    [example] = examples.find_examples(PAGE)
+    assert example.odds_source is not None
+    fence = PAGE.splitlines()[example.start : example.end]
+    block = "\n".join(examples.example_block(example, fence, 0))
+    # one lock-4 die: a success (4, 5 or 6) kills f1 half the time; f2 can never be hit
+    assert "| 0 | 50.0% | 1/2 |" in block and "| 1 | 50.0% | 1/2 |" in block
+    assert "| 2 | 0% | 0 |" in block
+
+
+def test_unmarked_example_shows_no_odds() -> None:
+    [example] = examples.find_examples(PAGE.replace("# show the odds\n", ""))
+    assert example.odds_source is None
