@@ -1,4 +1,4 @@
-"""Fuzz ``rulespy resolve`` with 10,000 random and mutated scenarios and report every failure (0 expected).
+"""Fuzz ``rulespy resolve`` and ``rulespy odds`` with 10,000 random and mutated scenarios; report every failure (0 expected).
 
 Usage: .venv/bin/python bench/bench_fuzz.py [CASES] [--seed N]
 A failure is a traceback, an exception escaping ``main``, an exit status outside 0/1/2, an exit 2 that
@@ -41,9 +41,10 @@ def main() -> int:
     @given(cases)
     def run(text: str) -> None:
         codes["ran"] += 1
-        problem = check_case(text, folder / "fuzz.yaml")
-        if problem is not None:
-            failures.append((problem, text))
+        for command in ("resolve", "odds"):
+            problem = check_case(text, folder / "fuzz.yaml", command)
+            if problem is not None:
+                failures.append((f"{command}: {problem}", text))
 
     start = time.perf_counter()
     run()

@@ -1,7 +1,7 @@
 """Hypothesis strategies for fuzzing the scenario path: random YAML documents and mutated valid scenarios.
 
 Shared by tests/scenario/test_fuzz_scenarios.py (a few hundred cases) and bench/bench_fuzz.py (10,000).
-``check_case`` runs one document through ``rulespy resolve`` in-process and says what went wrong, if anything.
+``check_case`` runs one document through ``rulespy resolve`` (or ``odds``) in-process and says what went wrong, if anything.
 """
 
 from __future__ import annotations
@@ -103,13 +103,14 @@ cases = st.one_of(mutated_scenario(), mutated_scenario(), random_document)
 _LOCATED = re.compile(r"(?P<path>.+?):(?P<line>\d+): \S")
 
 
-def check_case(text: str, path: Path) -> str | None:
-    """Resolve ``text`` (written to ``path``) in-process; a description of the problem, or None."""
+def check_case(text: str, path: Path, command: str = "resolve") -> str | None:
+    """Run ``rulespy COMMAND`` (resolve or odds) on ``text`` (written to ``path``) in-process; a
+    description of the problem, or None."""
     path.write_text(text, encoding="utf-8", errors="surrogatepass")
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
-            code = main(["resolve", str(path)])
+            code = main([command, str(path)])
         except BaseException as error:  # noqa: BLE001 - a fuzz finding, reported below
             return f"raised {type(error).__name__}: {error}"
     printed, complaint = out.getvalue(), err.getvalue()

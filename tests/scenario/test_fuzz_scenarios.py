@@ -1,4 +1,4 @@
-"""Fuzzing ``rulespy resolve`` with random YAML and mutated example scenarios (issue 7, item 1).
+"""Fuzzing ``rulespy resolve`` and ``rulespy odds`` with random YAML and mutated example scenarios (issue 7, item 1).
 
 Never a traceback, never a hang: exit 0 or 1 with an answer, or exit 2 with ``FILE:LINE: message`` and
 nothing on standard output. A few hundred derandomized cases here; bench/bench_fuzz.py runs 10,000.
@@ -28,3 +28,16 @@ _FOLDER = Path(tempfile.mkdtemp(prefix="rulespy-fuzz-"))
 @given(cases)
 def test_no_scenario_makes_resolve_crash_or_hang(text: str) -> None:
     assert check_case(text, _FOLDER / "fuzz.yaml") is None
+
+
+@pytest.mark.timeout(600)
+@settings(
+    max_examples=100,
+    derandomize=True,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
+)
+@given(cases)
+def test_no_scenario_makes_odds_crash_or_hang(text: str) -> None:
+    assert check_case(text, _FOLDER / "fuzz-odds.yaml", "odds") is None
