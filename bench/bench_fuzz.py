@@ -1,4 +1,4 @@
-"""Fuzz ``rulespy resolve`` and ``rulespy odds`` with 10,000 random and mutated scenarios; report every failure (0 expected).
+"""Fuzz ``rulespy resolve`` and ``rulespy odds`` with 10,000 random and mutated scenarios (0 failures).
 
 Usage: .venv/bin/python bench/bench_fuzz.py [CASES] [--seed N]
 A failure is a traceback, an exception escaping ``main``, an exit status outside 0/1/2, an exit 2 that

@@ -1,7 +1,8 @@
 """Hypothesis strategies for fuzzing the scenario path: random YAML documents and mutated valid scenarios.
 
 Shared by tests/scenario/test_fuzz_scenarios.py (a few hundred cases) and bench/bench_fuzz.py (10,000).
-``check_case`` runs one document through ``rulespy resolve`` (or ``odds``) in-process and says what went wrong, if anything.
+``check_case`` runs one document through ``rulespy resolve`` (or ``odds``) in-process and says what went
+wrong, if anything.
 """
 
 from __future__ import annotations
