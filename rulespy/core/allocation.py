@@ -77,11 +77,13 @@ def allocate_round(
     unit_order: Sequence[str],
     marked: str,
     bands: Mapping[str, int] | None = None,
+    explain: bool = True,
 ) -> tuple[Allocation, ...]:
     """Allocate one round's successes (weapon names in Dice Order) among the valid models.
 
     ``valid`` maps each weapon to the models in play valid for it; ``firers`` are every model that fired
-    at this target (for the band); ``unit_order`` is the target unit's listed order.
+    at this target (for the band); ``unit_order`` is the target unit's listed order. With ``explain``
+    false the reasons are left empty (the odds engine never reads them).
 
     Rule: core/allocation.md#allocation-rounds
     Rule: core/allocation.md#lost-successes
@@ -104,20 +106,17 @@ def allocate_round(
         if index == 0 and any(m.id == marked for m in models):
             chosen, reason = marked, "the first success of the round goes to the Marked Model"
         else:
-            keys = {m.id: _counts(m.id, weapon, per_weapon, per_model) + fixed[m.id] for m in models}
-            ranked = sorted(models, key=lambda m: keys[m.id])
-            chosen = ranked[0].id
-            reason = _why(ranked, keys)
+            same, total = per_weapon.get, per_model.get
+            keys = {m.id: (same((m.id, weapon), 0), total(m.id, 0), *fixed[m.id]) for m in models}
+            if explain:
+                ranked = sorted(models, key=lambda m: keys[m.id])
+                chosen, reason = ranked[0].id, _why(ranked, keys)
+            else:
+                chosen, reason = min(keys, key=keys.__getitem__), ""
         per_weapon[(chosen, weapon)] = per_weapon.get((chosen, weapon), 0) + 1
         per_model[chosen] = per_model.get(chosen, 0) + 1
         result.append(Allocation(weapon, chosen, reason))
     return tuple(result)
-
-
-def _counts(
-    model_id: str, weapon: str, per_weapon: Mapping[tuple[str, str], int], per_model: Mapping[str, int]
-) -> tuple[int, int]:
-    return per_weapon.get((model_id, weapon), 0), per_model.get(model_id, 0)
 
 
 def _why(ranked: Sequence[Model], keys: Mapping[str, tuple[int, ...]]) -> str:

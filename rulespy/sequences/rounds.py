@@ -6,7 +6,6 @@ Rule: sequences/shooting_sequence.md#step-critical-round
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from rulespy.core.allocation import allocate_round, band, is_valid
@@ -32,7 +31,7 @@ def critical_round(
     """
     if not state.crits[index]:
         return state
-    key = ("critical", state.attack, index, state.crits[index], state.firing[state.attack][index])
+    key = ("critical", state.attack, index, state.crits[index], state.firing[state.attack])
     return _remembered(seq, key, state, items, lambda s, found: _critical_round(seq, s, index, target, found))
 
 
@@ -51,9 +50,7 @@ def _critical_round(
         if model.id not in state.removed and is_casualty(left.get(model.id, model.wounds)):
             removed.append(model.id)
             _casualty(seq, model.id, True, items)
-    return replace(
-        state,
-        removed=state.removed | frozenset(removed),
+    return state.evolve(removed=state.removed | frozenset(removed),
         casualties=state.casualties | {(m, removal_timing(True, seq.firefight).value) for m in removed},
     )
 
@@ -69,7 +66,7 @@ def normal_round(
     """
     if not state.normals[attack][index]:
         return state
-    key = ("normal", attack, index, state.normals[attack][index], state.firing[attack][index])
+    key = ("normal", attack, index, state.normals[attack][index], state.firing[attack])
     return _remembered(
         seq, key, state, items, lambda s, found: _normal_round(seq, s, attack, index, target, found)
     )
@@ -118,9 +115,7 @@ def _remove_casualties(seq: ShootingSequence, state: State, items: list[Item]) -
     if seq.explain:
         for model_id in sorted(pins):
             items.append(Event("core/statuses.md#status-timing", f"{model_id} survives and becomes Pinned"))
-    return replace(
-        state,
-        removed=removed,
+    return state.evolve(removed=removed,
         pins=pins,
         casualties=state.casualties | {(m, timing) for m in gone},
         done=True,
@@ -149,7 +144,7 @@ def _remembered(
         seq.remembered[full] = known
     wounds, pins, removed, casualties, done, found_items = known
     items.extend(found_items)
-    return replace(state, wounds=wounds, pins=pins, removed=removed, casualties=casualties, done=done)
+    return state.evolve(wounds=wounds, pins=pins, removed=removed, casualties=casualties, done=done)
 
 
 def _allocate(
@@ -188,7 +183,7 @@ def _allocate(
     plan = seq.attacks[attack]
     wounds = dict(state.wounds)
     pins = set(state.pins)
-    for allocation in allocate_round(successes, valid, firers, order, target.mark, bands):
+    for allocation in allocate_round(successes, valid, firers, order, target.mark, bands, seq.explain):
         weapon = bf.weapon(allocation.weapon)
         if allocation.model is None:
             items.append(Hit(attack, index, None, weapon.name, critical, 0))
@@ -206,7 +201,7 @@ def _allocate(
         items.append(Hit(attack, index, model.id, weapon.name, critical, lost))
         if seq.explain:
             items.extend(_hit_events(model, weapon.name, allocation.reason, critical, inflicted, left, lost))
-    return replace(state, wounds=tuple(sorted(wounds.items())), pins=frozenset(pins))
+    return state.evolve(wounds=tuple(sorted(wounds.items())), pins=frozenset(pins))
 
 
 def _hit_events(

@@ -12,7 +12,8 @@ Rule: sequences/shooting_sequence.md#shooting-sequence
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields
+from typing import Any
 
 from rulespy.commands import CommandRules, rules_for
 from rulespy.core.cover import model_cover
@@ -64,6 +65,17 @@ class AttackPlan:
     targets: tuple[TargetPlan, ...]
 
 
+class FiringPlan(tuple[tuple[FiringWeapon, ...], ...]):
+    """One attack's firing weapons, per target: a tuple whose hash is worked out once, since every state
+    of the attack carries it and the odds engine hashes states constantly."""
+
+    def __hash__(self) -> int:
+        cached: int | None = self.__dict__.get("hash")
+        if cached is None:
+            cached = self.__dict__["hash"] = tuple.__hash__(self)
+        return cached
+
+
 @dataclass(frozen=True)
 class State:
     """Where the resolution stands. Only what later steps need, so that equal states merge.
@@ -77,7 +89,7 @@ class State:
     target: int = 0
     group: int = -1
     passed: tuple[bool, ...] = ()
-    firing: tuple[tuple[tuple[FiringWeapon, ...], ...], ...] = ()
+    firing: tuple[FiringPlan, ...] = ()
     crits: tuple[tuple[Run, ...], ...] = ()
     normals: tuple[tuple[tuple[Run, ...], ...], ...] = ()
     wounds: tuple[tuple[str, int], ...] = ()
@@ -85,6 +97,30 @@ class State:
     pins: frozenset[str] = frozenset()
     casualties: frozenset[tuple[str, str]] = frozenset()
     done: bool = False
+
+    def evolve(self, **changes: Any) -> State:
+        """A copy with ``changes``. Like ``dataclasses.replace``, without its per-call overhead: the odds
+        engine makes hundreds of thousands of states."""
+        if not _STATE_FIELDS.issuperset(changes):
+            raise TypeError(f"State has no field {sorted(changes.keys() - _STATE_FIELDS)}")
+        new = object.__new__(State)
+        values = new.__dict__
+        values.update(self.__dict__)
+        values.pop("_hash", None)
+        values.update(changes)
+        return new
+
+    def __hash__(self) -> int:
+        """Computed once per state (states are frozen), since the odds engine looks states up often."""
+        cached = self.__dict__.get("_hash")
+        if cached is None:
+            cached = hash(tuple(self.__dict__[name] for name in _STATE_ORDER))
+            self.__dict__["_hash"] = cached
+        return cached
+
+
+_STATE_ORDER = tuple(f.name for f in fields(State))
+_STATE_FIELDS = frozenset(_STATE_ORDER)
 
 
 class ShootingSequence:
@@ -151,16 +187,14 @@ class ShootingSequence:
         """
         if state.group < 0:
             assert isinstance(outcome, bool)
-            return replace(state, passed=state.passed + (outcome,), target=state.target + 1)
+            return state.evolve(passed=state.passed + (outcome,), target=state.target + 1)
         assert isinstance(outcome, LockTally)
         fw = state.firing[state.attack][state.target][state.group]
         crits = list(state.crits)
         crits[state.target] = _push(crits[state.target], fw.weapon.name, outcome.criticals)
         normals = list(state.normals[state.attack])
         normals[state.target] = _push(normals[state.target], fw.weapon.name, outcome.successes)
-        return replace(
-            state,
-            crits=tuple(crits),
+        return state.evolve(crits=tuple(crits),
             normals=state.normals[: state.attack] + (tuple(normals),),
             group=state.group + 1,
         )
@@ -177,7 +211,7 @@ class ShootingSequence:
             plan = self.attacks[state.attack]
             if state.group < 0:
                 if state.target == 0:
-                    state = replace(state, target=1)
+                    state = state.evolve(target=1)
                     if self.explain and len(plan.targets) > 1:
                         text = f"{plan.unit} splits its fire: a Leadership Check for each later target"
                         items.append(step("step-leadership", text))
@@ -189,7 +223,7 @@ class ShootingSequence:
             if state.target < len(firing) and state.group < len(firing[state.target]):
                 return state
             if state.target + 1 < len(firing):
-                state = replace(state, target=state.target + 1, group=0)
+                state = state.evolve(target=state.target + 1, group=0)
                 continue
             state = self._after_rolls(state, items)
         return state
@@ -210,11 +244,9 @@ class ShootingSequence:
             if self.explain:
                 items.extend(self._firing_events(plan, target, fired, state))
         n = len(plan.targets)
-        return replace(
-            state,
-            target=0,
+        return state.evolve(target=0,
             group=0,
-            firing=state.firing + (tuple(chosen),),
+            firing=state.firing + (FiringPlan(chosen),),
             crits=((),) * n,
             normals=state.normals + (((),) * n,),
         )
@@ -229,7 +261,7 @@ class ShootingSequence:
         for index, target in enumerate(plan.targets):
             state = rounds.critical_round(self, state, index, target, items)
         if self.firefight and state.attack == 0:
-            return replace(state, attack=1, target=0, group=-1, passed=(), crits=())
+            return state.evolve(attack=1, target=0, group=-1, passed=(), crits=())
         if self.explain and self.firefight:
             items.append(step_event("firefight-normal-damage", "normal damage: the Initiative unit's first"))
         for attack in range(len(self.attacks)) if self.firefight else (state.attack,):
