@@ -35,28 +35,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from rulespy.errors import InvalidInput, RulesError
+    from rulespy.cli.scenario_errors import answer
 
     path = str(args.scenario)
-    try:
-        return _odds(path, bool(args.json), bool(args.fractions))
-    except InvalidInput as error:
-        if error.path is None:
-            error.path = path
-        print(error.located(), file=sys.stderr)
-    except RulesError as error:
-        print(f"{path}:1: {error}", file=sys.stderr)
-    except RecursionError:
-        print(f"{path}:1: the scenario is too deeply nested for exact odds", file=sys.stderr)
-    except MemoryError:
-        print(f"{path}:1: the attack is too large for exact odds in memory", file=sys.stderr)
-    except Exception as error:  # the contract: never a traceback
-        print(
-            f"{path}:1: internal error in rulespy while computing odds for this scenario "
-            f"({type(error).__name__}: {error}); please report it with the scenario file",
-            file=sys.stderr,
-        )
-    return 2
+    return answer(path, lambda: _odds(path, bool(args.json), bool(args.fractions)), "computing odds for")
 
 
 def _odds(path: str, as_json: bool, fractions: bool) -> int:

@@ -20,6 +20,8 @@ from pathlib import Path
 import yaml
 from markdown_it import MarkdownIt
 
+from rulespy.check.findings import CheckError
+
 RULE_DIRS = ("core", "sequences", "timing", "commands")
 REGISTRY = "concepts.yml"
 
@@ -28,19 +30,8 @@ _MARKER_RE = re.compile(r"^\s*#\s*exercises:\s*(.+?)\s*$", re.IGNORECASE)
 _PYTHON = ("python", "py", "python3")
 
 
-class CoverageError(Exception):
+class CoverageError(CheckError):
     """Coverage cannot run (bad path, unreadable registry or rule file): exit status 2."""
-
-    def __init__(self, message: str, path: str | None = None, line: int | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.path = path
-        self.line = line
-
-    def located(self) -> str:
-        if self.path is None:
-            return self.message
-        return f"{self.path}:{self.line or 1}: {self.message}"
 
 
 @dataclass(frozen=True)
