@@ -14,32 +14,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = sorted((ROOT / "examples" / "scenarios").glob("*.yaml"))
 _CITATION = re.compile(r"\[([\w./-]+\.md#[\w-]+)\]")
 
-CONTRACT_EXAMPLE = """\
-weapons:
-  carbine: {range: 18, dice: 2, lock: 4, damage: 1, traits: [assault]}
-  lance:   {range: 36, dice: 1, lock: 3, damage: 3, traits: [heavy, critical 5, minimum range 6]}
-units:
-  - id: rangers
-    side: blue
-    traits: []
-    status: []
-    models:
-      - {id: r1, at: [0, 0], leader: true, ld: 8, weapons: [carbine]}
-      - {id: r2, at: [1.5, 0], weapons: [lance], status: [pinned]}
-  - id: drones
-    side: red
-    models:
-      - {id: d1, at: [12, 0], wounds: 2, armour: 1}
-      - {id: d2, at: [12, 3], cover: light}
-terrain:
-  - {kind: heavy, polygon: [[10, -2], [14, -2], [14, 1], [10, 1]]}
-attack:
-  unit: rangers
-  command: shoot
-  targets:
-    - {unit: drones, mark: d1}
-dice: [6, 2, 5]
-"""
+CONTRACT_EXAMPLE = (ROOT / "examples" / "scenarios" / "contract_example.yaml").read_text(encoding="utf-8")
 
 ILLEGAL_WITH_A_DIE_OF_7 = CONTRACT_EXAMPLE.replace("side: red", "side: blue").replace(
     "[6, 2, 5]", "[6, 7, 5]"
@@ -123,7 +98,8 @@ def test_the_form_is_checked_before_legality(tmp_path: Path, capsys: pytest.Capt
     path = _write(tmp_path, text)
     assert main(["resolve", str(path)]) == 2
     out, err = capsys.readouterr()
-    assert out == "" and err.startswith(f"{path}:2: ")
+    line = next(n for n, row in enumerate(text.splitlines(), 1) if "carbine:" in row and "lock: 1" in row)
+    assert out == "" and err.startswith(f"{path}:{line}: ")
 
 
 def test_the_dice_source_is_checked_before_legality(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, assume, given, note, settings
@@ -53,30 +54,9 @@ def test_engine_invariants_hold_for_random_legal_attacks(scenario: Scenario, dat
     check_all(scenario, result, faces)
 
 
-CONTRACT = """
-weapons:
-  carbine: {range: 18, dice: 2, lock: 4, damage: 1, traits: [assault]}
-  lance:   {range: 36, dice: 1, lock: 3, damage: 3, traits: [heavy, critical 5, minimum range 6]}
-units:
-  - id: rangers
-    side: blue
-    models:
-      - {id: r1, at: [0, 0], leader: true, ld: 8, weapons: [carbine]}
-      - {id: r2, at: [1.5, 0], weapons: [lance], status: [pinned]}
-  - id: drones
-    side: red
-    models:
-      - {id: d1, at: [12, 0], wounds: 2, armour: 1}
-      - {id: d2, at: [12, 3], cover: light}
-terrain:
-  - {kind: heavy, polygon: [[10, -2], [14, -2], [14, 1], [10, 1]]}
-attack:
-  unit: rangers
-  command: shoot
-  targets:
-    - {unit: drones, mark: d1}
-dice: [6, 2, 5]
-"""
+CONTRACT = (Path(__file__).resolve().parents[2] / "examples/scenarios/contract_example.yaml").read_text(
+    encoding="utf-8"
+)
 
 
 def test_invariants_hold_for_the_contract_example() -> None:

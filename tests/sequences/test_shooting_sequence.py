@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from rulespy.dice import ScriptedDice
@@ -9,30 +11,9 @@ from rulespy.errors import IllegalDeclaration, InvalidInput
 from rulespy.scenario import parse_scenario
 from rulespy.sequences.shooting_sequence import STEPS, resolve
 
-CONTRACT = """
-weapons:
-  carbine: {range: 18, dice: 2, lock: 4, damage: 1, traits: [assault]}
-  lance:   {range: 36, dice: 1, lock: 3, damage: 3, traits: [heavy, critical 5, minimum range 6]}
-units:
-  - id: rangers
-    side: blue
-    models:
-      - {id: r1, at: [0, 0], leader: true, ld: 8, weapons: [carbine]}
-      - {id: r2, at: [1.5, 0], weapons: [lance], status: [pinned]}
-  - id: drones
-    side: red
-    models:
-      - {id: d1, at: [12, 0], wounds: 2, armour: 1}
-      - {id: d2, at: [12, 3], cover: light}
-terrain:
-  - {kind: heavy, polygon: [[10, -2], [14, -2], [14, 1], [10, 1]]}
-attack:
-  unit: rangers
-  command: shoot
-  targets:
-    - {unit: drones, mark: d1}
-dice: [6, 2, 5]
-"""
+CONTRACT = (Path(__file__).resolve().parents[2] / "examples/scenarios/contract_example.yaml").read_text(
+    encoding="utf-8"
+)
 
 SPLIT = """
 weapons:
