@@ -5,56 +5,21 @@ from __future__ import annotations
 import pytest
 
 from rulespy.commands import rules_for
-from rulespy.core.ranged_weapons import Weapon
-from rulespy.core.shooting import FiringWeapon, TargetPlan, firing_weapons, plan_attack, why_not_firing
-from rulespy.errors import IllegalDeclaration, InvalidInput
+from rulespy.core.shooting import FiringWeapon, TargetPlan, firing_weapons, why_not_firing
+from rulespy.errors import InvalidInput
 from rulespy.state import (
-    AttackDeclaration,
     Battlefield,
     Command,
-    Model,
     ModelStatus,
     TargetDeclaration,
     Terrain,
     TerrainKind,
-    Unit,
     UnitStatus,
 )
 
-WEAPONS = (
-    Weapon("rifle", 24, 1, 4, 1),
-    Weapon("pistol", 12, 1, 4, 1, assault=True),
-    Weapon("cannon", 36, 2, 4, 2, heavy=True),
-    Weapon("mortar", 48, 1, 4, 1, minimum_range=6),
-)
+from .declarations import WEAPONS, field, model, plan, refused, target, unit
+
 SHOOT = rules_for(Command.SHOOT)
-
-
-def model(mid: str, x: float, y: float = 0.0, **kw: object) -> Model:
-    kw.setdefault("weapons", ("rifle",))
-    return Model(mid, (x, y), **kw)  # type: ignore[arg-type]
-
-
-def unit(uid: str, side: str, *models: Model, **kw: object) -> Unit:
-    return Unit(uid, side, models, **kw)  # type: ignore[arg-type]
-
-
-def field(*units: Unit, terrain: tuple[Terrain, ...] = ()) -> Battlefield:
-    return Battlefield(WEAPONS, units, terrain)
-
-
-def target(uid: str, mark: str, **kw: object) -> TargetDeclaration:
-    return TargetDeclaration(uid, mark, **kw)  # type: ignore[arg-type]
-
-
-def plan(bf: Battlefield, shooter: str, *targets: TargetDeclaration, command: Command = Command.SHOOT):
-    return plan_attack(bf, AttackDeclaration(shooter, command, targets), rules_for(command))
-
-
-def refused(bf: Battlefield, shooter: str, *targets: TargetDeclaration, command: Command = Command.SHOOT):
-    with pytest.raises(IllegalDeclaration) as err:
-        plan(bf, shooter, *targets, command=command)
-    return err.value
 
 
 def fired(bf: Battlefield, shooter: str, tgt: str, command: Command = Command.SHOOT) -> list[tuple[str, str]]:
