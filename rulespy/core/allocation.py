@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from rulespy.core.line_of_sight import sees
-from rulespy.core.measuring import distance, within
+from rulespy.core.measuring import within
 from rulespy.core.ranged_weapons import Weapon
 from rulespy.state import Model, ModelStatus, Terrain
 
@@ -57,8 +57,7 @@ def band(model: Model, firers: Sequence[Model]) -> int:
 
     Rule: core/allocation.md#allocation-key
     """
-    nearest = min((distance(model, f) for f in firers), default=float("inf"))
-    return 0 if nearest <= NEAR_BAND + 1e-9 else 1
+    return 0 if any(within(model, f, NEAR_BAND) for f in firers) else 1
 
 
 @dataclass(frozen=True)

@@ -42,6 +42,9 @@ def within(a: Model, b: Model, inches: float) -> bool:
 
     Boundary: a model exactly ``inches`` away is within.
     """
+    reach = inches + (a.base + b.base) / 2 + EPSILON
+    if abs(b.at[0] - a.at[0]) > reach or abs(b.at[1] - a.at[1]) > reach:
+        return False  # farther along one axis alone: no need for the square root
     return distance(a, b) <= inches + EPSILON
 
 
