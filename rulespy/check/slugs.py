@@ -7,57 +7,31 @@ The site is built by MkDocs with Python-Markdown's ``toc`` and ``attr_list`` ext
   punctuation dropped, runs of spaces and dashes made one dash);
 * a slug already used on the page is suffixed ``_1``, ``_2``... (``toc.unique``).
 
-Python-Markdown's own functions are used when it is installed (it is, with the site extras); the
-fallbacks below are copies kept equal to them by ``tests/check/test_slugs.py``.
+Python-Markdown's own functions are used (it is a dependency of rulespy), so the checker can never
+compute a different anchor from the site.
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import MutableSet
+
+from markdown.extensions.toc import slugify as toc_slugify
+from markdown.extensions.toc import unique as toc_unique
 
 # attr_list's heading pattern: `` {#id .class key=value}`` at the very end of the heading text.
 _ATTR_HEADER_RE = re.compile(r"[ ]+\{\:?[ ]*([^\}\n ][^\n]*)\}[ ]*$")
-_IDCOUNT_RE = re.compile(r"^(.*)_([0-9]+)$")
 _ATTR_TOKEN_RE = re.compile(r"""[^ =}]+=".*?"|[^ =}]+='.*?'|[^ =}]+=[^ =}]+|[^ =}]+| """)
-
-
-def _fallback_slugify(value: str, separator: str) -> str:
-    value = unicodedata.normalize("NFKD", value)
-    value = value.encode("ascii", "ignore").decode("ascii")
-    value = re.sub(r"[^\w\s-]", "", value).strip().lower()
-    return re.sub(rf"[{separator}\s]+", separator, value)
-
-
-def _fallback_unique(id: str, ids: MutableSet[str]) -> str:
-    while id in ids or not id:
-        m = _IDCOUNT_RE.match(id)
-        id = f"{m.group(1)}_{int(m.group(2)) + 1}" if m else f"{id}_1"
-    ids.add(id)
-    return id
-
-
-try:  # the real thing, when Python-Markdown is installed
-    from markdown.extensions.toc import slugify as _toc_slugify
-    from markdown.extensions.toc import unique as _toc_unique
-except ImportError:  # pragma: no cover - the site extras are part of the dev install
-    _toc_slugify = None
-    _toc_unique = None
 
 
 def slugify(text: str) -> str:
     """The ``toc`` slug of a heading's plain text."""
-    if _toc_slugify is not None:
-        return str(_toc_slugify(text, "-"))
-    return _fallback_slugify(text, "-")
+    return str(toc_slugify(text, "-"))
 
 
 def unique(slug: str, used: MutableSet[str]) -> str:
     """``slug`` made unique among ``used`` (and added to it), as ``toc`` does."""
-    if _toc_unique is not None:
-        return str(_toc_unique(slug, used))
-    return _fallback_unique(slug, used)
+    return str(toc_unique(slug, used))
 
 
 def split_attr_list(text: str) -> tuple[str, str | None]:

@@ -8,7 +8,6 @@ from pathlib import Path
 import markdown
 import pytest
 
-from rulespy.check import slugs
 from rulespy.check.parse import parse_markdown
 
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "peer-corpus"
@@ -34,11 +33,6 @@ def _inputs() -> list[str]:
     if not SLUGGER.is_file():
         return ["Target Limit", "Critical (N)", "Ünïcödé heading", "a -- b", "Dup", "Dup", "Dup_1"]
     return [case["input"] for case in json.loads(SLUGGER.read_text(encoding="utf-8"))]
-
-
-def test_fallback_slugify_equals_python_markdown() -> None:
-    for text in _inputs():
-        assert slugs._fallback_slugify(text, "-") == slugs.slugify(text), text
 
 
 @pytest.mark.parametrize(
