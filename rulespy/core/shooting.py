@@ -9,6 +9,7 @@ battlefield as it stands when a target's dice are about to be rolled.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from rulespy.commands import CommandRules
@@ -217,11 +218,12 @@ def check_target_legality(bf: Battlefield, shooter: Unit, target: Unit) -> None:
 
 def _fire_reasons(
     bf: Battlefield, shooter: Unit, target: Unit, pairs: tuple[Pair, ...], rules: CommandRules
-) -> list[Holds | None]:
-    return [
+) -> Iterator[Holds | None]:
+    """Why each declared weapon would not fire (None: it fires), worked out only as far as asked."""
+    return (
         why_not_firing(bf, shooter.model(mid), _find_weapon(bf, name), target, shooter.side, rules)
         for mid, name in pairs
-    ]
+    )
 
 
 def is_legal_target(
@@ -260,8 +262,8 @@ def plan_attack(bf: Battlefield, attack: AttackDeclaration, rules: CommandRules)
         target = _find_unit(bf, decl.unit)
         check_target_legality(bf, shooter, target)
         check_target_seen(shooter, target, bf)
-        reasons = _fire_reasons(bf, shooter, target, pairs, rules)
-        if not any(r is None for r in reasons):
+        if not any(r is None for r in _fire_reasons(bf, shooter, target, pairs, rules)):
+            reasons = list(_fire_reasons(bf, shooter, target, pairs, rules))
             listed = "; ".join(r.text for r in reasons if r is not None) or "no weapon is declared against it"
             raise IllegalDeclaration(
                 f"{OWNER}#which-weapons-fire",

@@ -144,16 +144,23 @@ def resolve(scenario: Scenario, dice: DiceSource | None = None) -> Resolution:
 
 
 def _build(sequence: ShootingSequence, state: State, log: list[Item]) -> Resolution:
+    locks: dict[tuple[int, int], list[Rolled]] = {}
+    hits: dict[tuple[int, int], list[Hit]] = {}
+    checks: dict[tuple[int, int], Leadership] = {}
+    for item in log:  # one pass: a large attack logs thousands of items
+        if isinstance(item, Rolled):
+            locks.setdefault((item.attack, item.target), []).append(item)
+        elif isinstance(item, Hit):
+            hits.setdefault((item.attack, item.target), []).append(item)
+        elif isinstance(item, Leadership):
+            checks[(item.attack, item.target)] = item
     attacks = []
     for a, plan in enumerate(sequence.attacks):
         targets = []
         for t, target in enumerate(plan.targets):
-            locks = tuple(i for i in log if isinstance(i, Rolled) and (i.attack, i.target) == (a, t))
-            hits = tuple(i for i in log if isinstance(i, Hit) and (i.attack, i.target) == (a, t))
-            check = next(
-                (i for i in log if isinstance(i, Leadership) and (i.attack, i.target) == (a, t)), None
-            )
-            targets.append(TargetResult(target.unit, bool(locks), check, locks, hits))
+            rolled = tuple(locks.get((a, t), ()))
+            allocated = tuple(hits.get((a, t), ()))
+            targets.append(TargetResult(target.unit, bool(rolled), checks.get((a, t)), rolled, allocated))
         command = plan.rules.command.value
         attacks.append(AttackResult(plan.unit, command, a == 0, tuple(targets)))
     wounds = dict(state.wounds)
