@@ -1,17 +1,16 @@
 """Worked examples: find each executable example's scenario and present it as a readable Example block.
 
 A worked example in a rule file is a ```` ```{.python} ```` fence that builds a scenario from an
-inline YAML string: ``parse_scenario("...")``, or a helper such as ``play("...")`` or
-``refused("...")`` (any call whose first argument is a scenario literal; ``load_scenario("path")``
+inline YAML string passed to ``play``, ``refused`` or ``parse_scenario`` (``load_scenario("path")``
 reads the file). The fences are found with markdown-it (so a fence is a fence, wherever it sits),
-the YAML is read from the code with ``ast`` (the string literal itself, never by running the
-code), and the fence is replaced by an ``!!! example`` block: the diagram, a one-line summary of
-the setup, and the unchanged fence folded beneath (``??? example``), which is what the test suite executes.
+the YAML is read from the code by ``rulespy.examples`` (with ``ast``, never by running the code),
+the same reader ``rulespy coverage`` and ``rulespy diff`` use, and the fence is replaced by an
+``!!! example`` block: the diagram, a one-line summary of the setup, and the unchanged fence folded
+beneath (``??? example``), which is what the test suite executes.
 """
 
 from __future__ import annotations
 
-import ast
 import textwrap
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +18,8 @@ from typing import Any
 
 import yaml
 from markdown_it import MarkdownIt
+
+from rulespy.examples import scenario_texts
 
 
 @dataclass(frozen=True)
@@ -32,53 +33,10 @@ class Example:
     odds_source: str | None = None  # the first scenario's text, when the fence asks for its odds
 
 
-def _call_name(node: ast.Call) -> str | None:
-    if isinstance(node.func, ast.Name):
-        return node.func.id
-    if isinstance(node.func, ast.Attribute):
-        return node.func.attr
-    return None
-
-
-def _string_value(node: ast.expr, names: dict[str, ast.expr]) -> str | None:
-    """The string an expression stands for: a literal, a module-level name for one, or dedent(...) of one."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return node.value
-    if isinstance(node, ast.Name) and node.id in names:
-        return _string_value(names[node.id], {})
-    if isinstance(node, ast.Call) and _call_name(node) == "dedent" and len(node.args) == 1:
-        return _string_value(node.args[0], names)
-    return None
-
-
 def scenario_sources(code: str, root: Path | None = None) -> list[str]:
-    """The string given first to each call of ``code`` (a file's text for ``load_scenario``), in order and
-    without repeats; callers keep those that are scenarios. Code that is not Python gives none."""
-    try:
-        tree = ast.parse(code)
-    except SyntaxError:
-        return []
-    names: dict[str, ast.expr] = {}
-    for statement in tree.body:
-        if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
-            target = statement.targets[0]
-            if isinstance(target, ast.Name):
-                names[target.id] = statement.value
-    found: list[tuple[int, int, str]] = []
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.Call) or not node.args:
-            continue
-        text = _string_value(node.args[0], names)
-        if text is None:
-            continue
-        if _call_name(node) == "load_scenario":
-            path = (root / text) if root is not None else None
-            if path is None or not path.is_file():
-                continue
-            text = path.read_text(encoding="utf-8")
-        found.append((node.lineno, node.col_offset, textwrap.dedent(text)))
-    ordered = [text for _, _, text in sorted(found)]  # ast.walk is breadth-first: put back in source order
-    return list(dict.fromkeys(ordered))  # the same scenario passed twice is one board
+    """The scenario texts ``code`` plays (``rulespy.examples``), dedented, in order and without repeats
+    (the same scenario passed twice is one board); callers keep those that are scenarios."""
+    return list(dict.fromkeys(textwrap.dedent(text) for text in scenario_texts(code, root)))
 
 
 def _scenario(text: str) -> dict[str, Any] | None:
