@@ -22,6 +22,25 @@ _CITE_RE = re.compile(r"^\s*Rule:\s*(\S+)")
 _DOCUMENTED = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
 
 
+def docstring_citations(node: ast.AST) -> Iterator[tuple[int, str]]:
+    """The ``(line, PATH#ANCHOR)`` citations in the docstring of a module, class or function node."""
+    body = getattr(node, "body", None)
+    if not isinstance(node, _DOCUMENTED) or not body:
+        return
+    first = body[0]
+    if not (isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)):
+        return
+    if not isinstance(first.value.value, str) or "Rule:" not in first.value.value:
+        return
+    for offset, docline in enumerate(first.value.value.split("\n")):
+        match = _CITE_RE.match(docline)
+        if match is None:
+            continue
+        cited = match.group(1).rstrip(".,;:)")
+        if ".md" in cited:
+            yield first.value.lineno + offset, cited
+
+
 def citations(path: str, data: bytes) -> Document:
     """The ``Rule:`` citations of one Python file, as ``citation`` links."""
     try:
@@ -35,21 +54,7 @@ def citations(path: str, data: bytes) -> Document:
     lines = text.split("\n")
     found: list[Link] = []
     for node in ast.walk(module):
-        if not isinstance(node, _DOCUMENTED) or not node.body:
-            continue
-        first = node.body[0]
-        if not (isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)):
-            continue
-        if not isinstance(first.value.value, str) or "Rule:" not in first.value.value:
-            continue
-        for offset, docline in enumerate(first.value.value.split("\n")):
-            m = _CITE_RE.match(docline)
-            if m is None:
-                continue
-            cited = m.group(1).rstrip(".,;:)")
-            if ".md" not in cited:
-                continue
-            line = first.value.lineno + offset
+        for line, cited in docstring_citations(node):
             source = lines[line - 1] if 0 < line <= len(lines) else ""
             column = source.find("Rule:") + 1 if "Rule:" in source else 1
             found.append(Link(cited, line, column, "citation"))

@@ -16,7 +16,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-_CITE_RE = re.compile(r"^\s*Rule:\s*(\S+)")
+from rulespy.check.checks_code import docstring_citations
+
 _DOCUMENTED = (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
 
 
@@ -39,24 +40,6 @@ class UnitTest:
     path: str
     line: int
     cites: tuple[str, ...]
-
-
-def _docstring_citations(node: ast.AST) -> Iterator[tuple[int, str]]:
-    body = getattr(node, "body", None)
-    if not body:
-        return
-    first = body[0]
-    if not (isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)):
-        return
-    if not isinstance(first.value.value, str):
-        return
-    for offset, line in enumerate(first.value.value.split("\n")):
-        match = _CITE_RE.match(line)
-        if match is None:
-            continue
-        cited = match.group(1).rstrip(".,;:)")
-        if ".md" in cited:
-            yield first.value.lineno + offset, cited
 
 
 def _walk(node: ast.AST, prefix: str) -> Iterator[tuple[str, ast.AST]]:
@@ -91,10 +74,10 @@ def citations(root: Path, package: str = "rulespy") -> list[Citation]:
             continue
         relative = file.relative_to(root).as_posix()
         module = relative[:-3].replace("/", ".").removesuffix(".__init__")
-        for line, target in _docstring_citations(tree):
+        for line, target in docstring_citations(tree):
             found.append(Citation(module, relative, line, target))
         for name, node in _walk(tree, module):
-            for line, target in _docstring_citations(node):
+            for line, target in docstring_citations(node):
                 found.append(Citation(name, relative, line, target))
     return found
 
@@ -117,7 +100,7 @@ def unit_tests(root: Path, folder: str = "tests") -> list[UnitTest]:
                 continue
             if len(parts) > 2 or (len(parts) == 2 and not parts[0].startswith("Test")):
                 continue
-            cites = tuple(target for _, target in _docstring_citations(node))
+            cites = tuple(target for _, target in docstring_citations(node))
             found.append(
                 UnitTest(
                     f"{relative}::{'::'.join(parts)}", parts[-1], relative, getattr(node, "lineno", 1), cites
