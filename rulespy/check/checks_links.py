@@ -79,11 +79,6 @@ def _suggest_file(graph: LinkGraph, path: str) -> str:
     return ""
 
 
-def check_documents(graph: LinkGraph, anchors: Anchors) -> Iterator[Finding]:
-    for path, document in graph.documents.items():
-        yield from check_document(graph, anchors, path, document)
-
-
 def check_document(graph: LinkGraph, anchors: Anchors, path: str, document: Document) -> Iterator[Finding]:
     """RS001-RS004 and unreadable-file findings of one checked markdown file."""
     for line, column, code, message in document.problems:

@@ -74,12 +74,6 @@ def _links_to(graph: LinkGraph, document: Document, owner: str, start: int, end:
     return False
 
 
-def check_documents(graph: LinkGraph, registry: Registry) -> Iterator[Finding]:
-    by_name = owners_by_name(registry)
-    for path, document in graph.documents.items():
-        yield from check_document(graph, by_name, path, document)
-
-
 def check_document(
     graph: LinkGraph, by_name: dict[str, Concept], path: str, document: Document
 ) -> Iterator[Finding]:
@@ -133,12 +127,6 @@ def retired_spans(graph: LinkGraph, registry: Registry) -> Spans:
                     break
         allowed[norm(retired.term)] = span
     return allowed
-
-
-def check_retired(graph: LinkGraph, registry: Registry) -> Iterator[Finding]:
-    allowed = retired_spans(graph, registry)
-    for path, document in graph.documents.items():
-        yield from check_retired_document(registry, lambda: allowed, path, document)
 
 
 def check_retired_document(
