@@ -11,13 +11,7 @@ never a Python traceback.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from rulespy.errors import IllegalDeclaration
-    from rulespy.state import Scenario
 
 HELP_LIMIT = (
     "Size limit of the exact engine: at most 100,000 distinct intermediate states at once and 1,000,000 "
@@ -43,6 +37,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _odds(path: str, as_json: bool, fractions: bool) -> int:
     """Form (exit 2), then legality (exit 1), then the size limit (exit 2)."""
+    from rulespy.cli.scenario_errors import illegal, print_json
     from rulespy.errors import IllegalDeclaration
     from rulespy.odds import odds
     from rulespy.scenario import load_scenario
@@ -51,27 +46,11 @@ def _odds(path: str, as_json: bool, fractions: bool) -> int:
     try:
         result = odds(scenario)
     except IllegalDeclaration as error:
-        if as_json:
-            _print_json({"legal": False, "error": {"rule": error.rule, "message": error.message}})
-        else:
-            sys.stdout.write(_illegal_text(scenario, error))
-        return 1
+        return illegal(scenario, error, as_json)
     if as_json:
-        _print_json(result.to_json(fractions))
+        print_json(result.to_json(fractions))
     else:
         from rulespy.odds.render import render_text
 
         sys.stdout.write(render_text(result, fractions))
     return 0
-
-
-def _illegal_text(scenario: Scenario, error: IllegalDeclaration) -> str:
-    try:
-        from rulespy.account import render_illegal
-    except ImportError:  # pragma: no cover - the account module ships with resolve
-        return f"Illegal declaration: nothing was rolled\n  Forbidden: {error.message} (see {error.rule})\n"
-    return str(render_illegal(scenario, error))
-
-
-def _print_json(data: object) -> None:
-    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")

@@ -9,7 +9,6 @@ no input ever prints a Python traceback. Only what resolving needs is imported.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 
@@ -29,6 +28,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _resolve(path: str, as_json: bool) -> int:
     """Form (exit 2), then legality (exit 1), then the scripted dice (exit 2), as the contract orders them."""
+    from rulespy.cli.scenario_errors import illegal, print_json
     from rulespy.errors import IllegalDeclaration
     from rulespy.scenario import load_scenario, require_dice_source
     from rulespy.sequences.shooting_sequence import resolve
@@ -38,21 +38,11 @@ def _resolve(path: str, as_json: bool) -> int:
     try:
         resolution = resolve(scenario)
     except IllegalDeclaration as error:
-        if as_json:
-            _print_json({"legal": False, "error": {"rule": error.rule, "message": error.message}})
-        else:
-            from rulespy.account import render_illegal
-
-            sys.stdout.write(render_illegal(scenario, error))
-        return 1
+        return illegal(scenario, error, as_json)
     if as_json:
-        _print_json(resolution.to_json())
+        print_json(resolution.to_json())
     else:
         from rulespy.account import render
 
         sys.stdout.write(render(scenario, resolution.to_json(), resolution.trace))
     return 0
-
-
-def _print_json(data: object) -> None:
-    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")

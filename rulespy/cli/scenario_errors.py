@@ -1,10 +1,15 @@
-"""How ``resolve`` and ``odds`` answer a scenario they cannot work on: ``SCENARIO:LINE: message`` on
-standard error, exit 2, never a Python traceback."""
+"""How ``resolve`` and ``odds`` answer a scenario they cannot work on (``SCENARIO:LINE: message`` on
+standard error, exit 2, never a Python traceback) and a declaration the rules forbid (exit 1)."""
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rulespy.errors import IllegalDeclaration
+    from rulespy.state import Scenario
 
 
 def answer(path: str, work: Callable[[], int], doing: str) -> int:
@@ -33,3 +38,20 @@ def answer(path: str, work: Callable[[], int], doing: str) -> int:
             file=sys.stderr,
         )
     return 2
+
+
+def illegal(scenario: Scenario, error: IllegalDeclaration, as_json: bool) -> int:
+    """Exit 1 for an illegal declaration: the contract's JSON, or the account of what the rules forbid."""
+    if as_json:
+        print_json({"legal": False, "error": {"rule": error.rule, "message": error.message}})
+    else:
+        from rulespy.account import render_illegal
+
+        sys.stdout.write(render_illegal(scenario, error))
+    return 1
+
+
+def print_json(data: object) -> None:
+    import json  # only --json needs it: the text answer stays off this import
+
+    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
