@@ -10,9 +10,10 @@ import enum
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any
+from typing import Any, TypeVar
 
 from rulespy.core.ranged_weapons import Weapon
+from rulespy.errors import InvalidInput
 
 
 class Cover(enum.IntEnum):
@@ -49,6 +50,7 @@ class Command(enum.StrEnum):
 
 
 Point = tuple[float, float]
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
@@ -110,27 +112,38 @@ class Battlefield:
     units: tuple[Unit, ...]
     terrain: tuple[Terrain, ...] = ()
 
+    # Look-up tables, each built once per battlefield (it never changes) when first asked.
     @cached_property
-    def _index(self) -> tuple[dict[str, Weapon], dict[str, Unit], dict[str, Unit], dict[str, Model]]:
-        """Look-up tables, built once per battlefield (it never changes)."""
-        return (
-            {w.name: w for w in self.weapons},
-            {u.id: u for u in self.units},
-            {m.id: u for u in self.units for m in u.models},
-            {m.id: m for u in self.units for m in u.models},
-        )
+    def _weapons(self) -> dict[str, Weapon]:
+        return {w.name: w for w in self.weapons}
+
+    @cached_property
+    def _units(self) -> dict[str, Unit]:
+        return {u.id: u for u in self.units}
+
+    @cached_property
+    def _units_of(self) -> dict[str, Unit]:
+        return {m.id: u for u in self.units for m in u.models}
+
+    @cached_property
+    def _models(self) -> dict[str, Model]:
+        return {m.id: m for u in self.units for m in u.models}
 
     def weapon(self, name: str) -> Weapon:
-        return self._index[0][name]
+        """The weapon profile ``name``; ``InvalidInput`` if there is none."""
+        return _look_up(self._weapons, name, "weapon")
 
     def unit(self, unit_id: str) -> Unit:
-        return self._index[1][unit_id]
+        """The unit ``unit_id``; ``InvalidInput`` if none is in play."""
+        return _look_up(self._units, unit_id, "unit")
 
     def unit_of(self, model_id: str) -> Unit:
-        return self._index[2][model_id]
+        """The unit of the model ``model_id``; ``InvalidInput`` if the model is not in play."""
+        return _look_up(self._units_of, model_id, "model")
 
     def model(self, model_id: str) -> Model:
-        return self._index[3][model_id]
+        """The model ``model_id``; ``InvalidInput`` if it is not in play."""
+        return _look_up(self._models, model_id, "model")
 
     def models(self) -> Iterator[Model]:
         for unit in self.units:
@@ -147,6 +160,13 @@ class Battlefield:
             replace(u, models=tuple(m for m in u.models if m.id not in removed)) for u in self.units
         )
         return replace(self, units=units)
+
+
+def _look_up(table: dict[str, _T], key: str, what: str) -> _T:
+    try:
+        return table[key]
+    except KeyError:
+        raise InvalidInput(f"unknown {what} {key!r}") from None
 
 
 @dataclass(frozen=True)

@@ -59,22 +59,6 @@ class Holds:
     text: str
 
 
-def _find_unit(bf: Battlefield, unit_id: str) -> Unit:
-    """The unit ``unit_id``, or ``InvalidInput`` (never a bare ``StopIteration``)."""
-    for unit in bf.units:
-        if unit.id == unit_id:
-            return unit
-    raise InvalidInput(f"unknown unit {unit_id!r}")
-
-
-def _find_weapon(bf: Battlefield, name: str) -> Weapon:
-    """The weapon profile ``name``, or ``InvalidInput``."""
-    for weapon in bf.weapons:
-        if weapon.name == name:
-            return weapon
-    raise InvalidInput(f"unknown weapon {name!r}")
-
-
 def why_not_firing(
     bf: Battlefield, model: Model, weapon: Weapon, target: Unit, side: str, rules: CommandRules
 ) -> Holds | None:
@@ -135,14 +119,14 @@ def firing_weapons(
 
     A declared model no longer in play does not fire; a target with no model in play is fired at by none.
     """
-    unit = _find_unit(bf, shooter)
-    target = _find_unit(bf, plan.unit)
+    unit = bf.unit(shooter)
+    target = bf.unit(plan.unit)
     fired = []
     for model_id, name in plan.weapons:
         if not unit.has(model_id):
             continue
         model = unit.model(model_id)
-        weapon = _find_weapon(bf, name)
+        weapon = bf.weapon(name)
         if would_fire(bf, model, weapon, target, unit.side, rules):
             fired.append(FiringWeapon(model, weapon))
     return tuple(fired)
@@ -221,7 +205,7 @@ def _fire_reasons(
 ) -> Iterator[Holds | None]:
     """Why each declared weapon would not fire (None: it fires), worked out only as far as asked."""
     return (
-        why_not_firing(bf, shooter.model(mid), _find_weapon(bf, name), target, shooter.side, rules)
+        why_not_firing(bf, shooter.model(mid), bf.weapon(name), target, shooter.side, rules)
         for mid, name in pairs
     )
 
@@ -251,7 +235,7 @@ def plan_attack(bf: Battlefield, attack: AttackDeclaration, rules: CommandRules)
     unit, seen (leader / more than half), at least one declared weapon would fire, the closest candidate
     (leaderless, when the command keeps that rule), the Marked Model.
     """
-    shooter = _find_unit(bf, attack.unit)
+    shooter = bf.unit(attack.unit)
     check_may_shoot(shooter)
     if not attack.targets:
         raise InvalidInput(f"the attack by {shooter.id!r} declares no target")
@@ -259,7 +243,7 @@ def plan_attack(bf: Battlefield, attack: AttackDeclaration, rules: CommandRules)
     every_weapon = tuple((m.id, w) for m in shooter.models for w in m.weapons)
     plans = []
     for decl, pairs in zip(attack.targets, declared_weapons(shooter, attack.targets), strict=True):
-        target = _find_unit(bf, decl.unit)
+        target = bf.unit(decl.unit)
         check_target_legality(bf, shooter, target)
         check_target_seen(shooter, target, bf)
         if not any(r is None for r in _fire_reasons(bf, shooter, target, pairs, rules)):
@@ -274,7 +258,7 @@ def plan_attack(bf: Battlefield, attack: AttackDeclaration, rules: CommandRules)
             check_closest(shooter, target, bf, lambda u: is_legal_target(bf, shooter, u, every_weapon, rules))
         if not target.has(decl.mark):
             raise InvalidInput(f"the marked model {decl.mark!r} is not a model of {target.id!r}")
-        declared = [(shooter.model(mid), _find_weapon(bf, name).range) for mid, name in pairs]
+        declared = [(shooter.model(mid), bf.weapon(name).range) for mid, name in pairs]
         check_mark(shooter, target, target.model(decl.mark), declared, bf)
         plans.append(TargetPlan(decl.unit, decl.mark, pairs))
     return tuple(plans)
