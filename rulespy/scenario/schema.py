@@ -7,7 +7,6 @@ offending key or value. Booleans are never numbers; whole numbers are accepted w
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Sequence
 
 from rulespy.errors import InvalidInput
@@ -35,6 +34,8 @@ MAX_WOUNDS = 1_000_000
 
 def suggest(word: str, options: Iterable[str]) -> str:
     """`` (did you mean 'x'?)`` for the closest option, or nothing."""
+    import difflib  # only a refusal needs it: a well-formed scenario never pays for the import
+
     close = difflib.get_close_matches(word, list(options), n=1, cutoff=0.6)
     return f" (did you mean {close[0]!r}?)" if close else ""
 
