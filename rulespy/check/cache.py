@@ -23,6 +23,7 @@ import io
 import os
 import pickle
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -157,6 +158,19 @@ class DocumentCache:
         if not isinstance(found, Document) or found.path != path:
             return None
         self.used.add((path, key))
+        return found
+
+    def load(
+        self, path: str, data: bytes | None, key: bytes, parse: Callable[[str, bytes], Document]
+    ) -> Document:
+        """The document of ``path`` with content ``data`` (hash ``key``): cached, else ``parse``d and kept;
+        ``data`` ``None`` (the file cannot be read) is an RS040 document."""
+        if data is None:
+            return Document(path, problems=((1, 1, "RS040", "cannot be read"),))
+        found = self.get(path, key)
+        if found is None:
+            found = parse(path, data)
+            self.put(path, key, found)
         return found
 
     def put(self, path: str, key: bytes, document: Document) -> None:

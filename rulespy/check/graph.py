@@ -13,13 +13,14 @@ import posixpath
 import re
 from collections.abc import Collection
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from urllib.parse import unquote
 
 from rulespy.check.cache import DocumentCache, digest
 from rulespy.check.doc import Document, Heading
 from rulespy.check.files import Layout, Tree
-from rulespy.check.parse import NO_TERMS, Terms, parse_bytes
+from rulespy.check.parse import parse_bytes
 
 _SCHEME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
 
@@ -62,29 +63,6 @@ def resolve(source: str, destination: str) -> Target:
     if normal == ".." or normal.startswith("../"):
         return Target(None, frag, escapes=True)
     return Target("" if normal == "." else normal, frag)
-
-
-def load_documents(
-    tree: Tree,
-    terms: Terms = NO_TERMS,
-    cache: DocumentCache | None = None,
-    blobs: dict[str, tuple[bytes | None, bytes]] | None = None,
-) -> dict[str, Document]:
-    """Every checked markdown file of ``tree``, parsed, or from ``cache`` when its bytes are unchanged."""
-    documents: dict[str, Document] = {}
-    for path in tree.markdown:
-        data, key = blobs[path] if blobs is not None else (tree.read(path), b"")
-        if data is None:
-            documents[path] = Document(path, problems=((1, 1, "RS040", "cannot be read"),))
-            continue
-        key = key or (digest(data) if cache is not None else b"")
-        found = cache.get(path, key) if cache is not None else None
-        if found is None:
-            found = parse_bytes(path, data, terms, tree.layout.max_bytes)
-            if cache is not None:
-                cache.put(path, key, found)
-        documents[path] = found
-    return documents
 
 
 class LinkGraph:
@@ -167,6 +145,10 @@ def build_graph(root: Path, layout: Layout | None = None, use_cache: bool = True
     """Walk and parse the repository at ``root`` and return its link graph."""
     tree = Tree(Path(root), layout or Layout()).walk()
     cache = DocumentCache(tree.root, salt=f"graph:{tree.layout.max_bytes}", enabled=use_cache)
-    documents = load_documents(tree, NO_TERMS, cache)
+    parse = partial(parse_bytes, max_bytes=tree.layout.max_bytes)
+    documents = {}
+    for path in tree.markdown:
+        data = tree.read(path)
+        documents[path] = cache.load(path, data, digest(data) if data is not None else b"", parse)
     cache.save()
     return LinkGraph(tree, documents)

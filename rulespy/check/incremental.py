@@ -129,19 +129,13 @@ class Incremental:
         found = self.documents.get(path)
         if found is not None:
             return found
-        data, key = self.blobs[path]
-        if data is None:
-            found = Document(path, problems=((1, 1, "RS040", "cannot be read"),))
-        else:
-            found = self.cache.get(path, key)
-            if found is None:
-                if path.endswith(".py"):
-                    found = checks_code.citations(path, data)
-                else:
-                    found = parse_bytes(path, data, self.terms, self.tree.layout.max_bytes)
-                self.cache.put(path, key, found)
-        self.documents[path] = found
+        found = self.documents[path] = self.cache.load(path, *self.blobs[path], self._parse)
         return found
+
+    def _parse(self, path: str, data: bytes) -> Document:
+        if path.endswith(".py"):
+            return checks_code.citations(path, data)
+        return parse_bytes(path, data, self.terms, self.tree.layout.max_bytes)
 
     def spans(self) -> checks_owner.Spans:
         if self._spans is None:
