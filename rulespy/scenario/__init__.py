@@ -12,8 +12,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from rulespy.errors import InvalidInput
+from rulespy.scenario import build
 from rulespy.scenario.build import require_dice_source
-from rulespy.scenario.yamlnodes import MAX_BYTES
+from rulespy.scenario.yamlnodes import MAX_BYTES, parse
 from rulespy.state import Scenario
 
 __all__ = ["load_scenario", "parse_scenario", "require_dice_source"]
@@ -21,10 +22,7 @@ __all__ = ["load_scenario", "parse_scenario", "require_dice_source"]
 
 def parse_scenario(text: str, path: str = "<scenario>") -> Scenario:
     """The scenario written in ``text``; ``path`` is only used in messages and kept on the result."""
-    from rulespy.scenario.build import build
-    from rulespy.scenario.yamlnodes import parse
-
-    return build(parse(text, path), path)
+    return build.build(parse(text, path), path)
 
 
 def load_scenario(path: str | Path) -> Scenario:
