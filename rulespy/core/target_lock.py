@@ -12,6 +12,7 @@ from fractions import Fraction
 from math import comb
 
 from rulespy.commands import CommandRules
+from rulespy.core.cover import cover_modifier
 from rulespy.core.ranged_weapons import Weapon
 from rulespy.events import Event
 from rulespy.state import Cover
@@ -59,9 +60,9 @@ def lock_modifiers(
     if firer_pinned:
         found.append(Modifier(-1, "firing model Pinned", "core/statuses.md#pinned"))
     if cover is Cover.LIGHT:
-        found.append(Modifier(-1, "target in Light cover", "core/cover.md#light-cover"))
+        found.append(Modifier(cover_modifier(cover), "target in Light cover", "core/cover.md#light-cover"))
     elif cover is Cover.HEAVY:
-        found.append(Modifier(-2, "target in Heavy cover", "core/cover.md#heavy-cover"))
+        found.append(Modifier(cover_modifier(cover), "target in Heavy cover", "core/cover.md#heavy-cover"))
     if weapon.precise:
         found.append(Modifier(+1, "Precise", "core/ranged_weapons.md#precise"))
     return tuple(found)
