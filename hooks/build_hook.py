@@ -34,6 +34,7 @@ from rulesite.linker import PageContext, RulesLinkerExtension  # noqa: E402
 from rulesite.registry import Concept, Previews, RegistryError, load_concepts  # noqa: E402
 
 from rulespy.check.graph import LinkGraph, build_graph  # noqa: E402
+from rulespy.coverage.rules import rule_paths  # noqa: E402
 
 log = logging.getLogger("mkdocs.hooks.voidsiege")
 
@@ -62,9 +63,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
 
 def _rule_sources(root: Path) -> list[str]:
     found = ["index.md"] if (root / "index.md").is_file() else []
-    for folder in pages.RULE_FOLDERS:
-        found += sorted(p.relative_to(root).as_posix() for p in (root / folder).rglob("*.md") if p.is_file())
-    return found
+    return found + sorted(rule_paths(root), key=lambda path: pages.RULE_FOLDERS.index(path.split("/")[0]))
 
 
 def on_files(files: Files, config: MkDocsConfig) -> Files:

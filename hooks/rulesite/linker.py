@@ -62,7 +62,7 @@ class _Concepts:
     def __init__(self, concepts: Iterable[Concept]) -> None:
         self.by_spelling: dict[str, Concept] = {}
         for concept in concepts:
-            for spelling in concept.spellings:
+            for spelling in concept.names:
                 self.by_spelling.setdefault(spelling, concept)
         names = sorted(self.by_spelling, key=len, reverse=True)
         alternation = "|".join(re.escape(n) for n in names)
@@ -175,8 +175,8 @@ class RulesLinker(Treeprocessor):
         return lead, [link for _, _, link in spans]
 
     def _concept_link(self, text: str, concept: Concept) -> ET.Element | None:
-        defining = concept.owner == self.page.src_uri and self.section == concept.anchor
-        if defining or concept.target in self.linked or concept.owner not in self.page.files:
+        defining = concept.file == self.page.src_uri and self.section == concept.anchor
+        if defining or concept.target in self.linked or concept.file not in self.page.files:
             return None
         self.linked.add(concept.target)
         link = ET.Element(

@@ -11,12 +11,13 @@ import posixpath
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from rulespy.check.files import RULE_DIRS
 from rulespy.check.graph import LinkGraph as Graph
 from rulespy.check.graph import resolve  # the checker's own link resolution, not a second one
 
 from .registry import Concept, Previews, first_sentence
 
-RULE_FOLDERS = ("core", "sequences", "timing", "commands")
+RULE_FOLDERS = RULE_DIRS  # the checker's rule folders: one list for the whole project
 GLOSSARY = "glossary.md"
 
 
@@ -63,7 +64,7 @@ def _in_link_order(graph: Graph, path: str) -> list[str]:
 
 def page_header(path: str, concepts: Sequence[Concept]) -> list[str]:
     """Markdown placed under a rule page's title: the concepts the page owns, each linked."""
-    owned = [c for c in concepts if c.owner == path]
+    owned = [c for c in concepts if c.file == path]
     if not owned:
         return []
     items = ", ".join(f"[{c.name}](#{c.anchor})" + (" (term)" if c.terminology else "") for c in owned)
@@ -93,7 +94,7 @@ def glossary(concepts: Sequence[Concept], previews: Previews, pages: frozenset[s
         "",
     ]
     letter = ""
-    for concept in sorted(concepts, key=lambda c: (c.name.lower(), c.owner)):
+    for concept in sorted(concepts, key=lambda c: (c.name.lower(), c.file)):
         initial = concept.name[0].upper()
         if initial != letter:
             letter = initial
@@ -101,7 +102,7 @@ def glossary(concepts: Sequence[Concept], previews: Previews, pages: frozenset[s
         paragraph = previews.paragraph(concept)
         line = first_sentence(paragraph) if paragraph else "Not yet written in its owner file."
         also = f" Also written: {', '.join(concept.aliases)}." if concept.aliases else ""
-        link = f"[{concept.name}]({concept.target})" if concept.owner in pages else concept.name
-        lines.append(f"- **{link}**: {line}{also} ({concept.owner})")
+        link = f"[{concept.name}]({concept.target})" if concept.file in pages else concept.name
+        lines.append(f"- **{link}**: {line}{also} ({concept.file})")
         lines.append("")
     return "\n".join(lines)

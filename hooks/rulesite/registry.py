@@ -8,73 +8,31 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-# attr_list's trailing `{#id ...}` / `{: #id }` on a heading line.
-_HEADING_ID = re.compile(r"\{:?\s*[^}]*?#([\w-]+)[^}]*\}\s*$")
+from rulespy.check.findings import CheckError
+from rulespy.check.registry import Concept, load_registry
+from rulespy.check.slugs import split_attr_list
+
+__all__ = ["Concept", "Previews", "RegistryError", "load_concepts"]
+
 _PREVIEW_LIMIT = 280
 
 
 class RegistryError(Exception):
-    """concepts.yml cannot be read; the message names the file."""
-
-
-@dataclass(frozen=True)
-class Concept:
-    """One owned concept: its name, the other spellings players write, and where it is defined."""
-
-    name: str
-    owner: str
-    anchor: str
-    aliases: tuple[str, ...] = ()
-    terminology: bool = False
-
-    @property
-    def target(self) -> str:
-        return f"{self.owner}#{self.anchor}"
-
-    @property
-    def spellings(self) -> tuple[str, ...]:
-        return (self.name, *self.aliases)
+    """concepts.yml cannot be read; the message names the file and line."""
 
 
 def load_concepts(path: Path) -> tuple[Concept, ...]:
-    """Every concept of the registry at ``path``, in registry order (no file: no concepts)."""
-    if not path.is_file():
-        return ()
+    """Every concept of the registry at ``path``, in registry order (no file: no concepts), read by the
+    checker's own registry reader so the site and ``rulespy check`` never disagree about it."""
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except yaml.YAMLError as exc:
-        raise RegistryError(f"{path}: cannot read the ownership registry: {exc}") from None
-    owners = data.get("owners") if isinstance(data, dict) else None
-    if not isinstance(owners, dict):
-        raise RegistryError(f"{path}: the ownership registry needs an `owners:` mapping")
-    concepts: list[Concept] = []
-    for owner, entries in owners.items():
-        for entry in entries or ():
-            if not isinstance(entry, dict) or "concept" not in entry or "anchor" not in entry:
-                raise RegistryError(f"{path}: {owner}: each entry needs `concept` and `anchor`: {entry!r}")
-            concepts.append(
-                Concept(
-                    name=str(entry["concept"]),
-                    owner=str(owner),
-                    anchor=str(entry["anchor"]),
-                    aliases=tuple(str(a) for a in entry.get("aliases") or ()),
-                    terminology=bool(entry.get("terminology", False)),
-                )
-            )
-    return tuple(concepts)
-
-
-def heading_id(heading_text: str) -> str | None:
-    """The explicit ``{#id}`` at the end of a heading's text, if any."""
-    match = _HEADING_ID.search(heading_text)
-    return match.group(1) if match else None
+        return load_registry(path.parent).concepts if path.is_file() else ()
+    except CheckError as error:
+        raise RegistryError(f"{path}:{error.line or 1}: {error.message}") from None
 
 
 def _plain(inline: Token) -> str:
@@ -96,7 +54,7 @@ def section_paragraphs(markdown: str) -> dict[str, str]:
     current: str | None = None
     for index, token in enumerate(tokens):
         if token.type == "heading_open":
-            current = heading_id(tokens[index + 1].content)
+            current = split_attr_list(tokens[index + 1].content)[1]
         elif token.type == "paragraph_open" and current is not None and current not in found:
             text = _plain(tokens[index + 1])
             if text:
@@ -135,10 +93,10 @@ class Previews:
 
     def paragraph(self, concept: Concept) -> str | None:
         """The owner's first paragraph for ``concept``, or ``None`` when the section has none yet."""
-        return self._sections(concept.owner).get(concept.anchor)
+        return self._sections(concept.file).get(concept.anchor)
 
     def tooltip(self, concept: Concept) -> str:
         """The hover preview of a link to ``concept``."""
         text = self.paragraph(concept)
         body = shorten(text) if text else "(not yet defined)"
-        return f"{concept.name} ({concept.owner}): {body}"
+        return f"{concept.name} ({concept.file}): {body}"

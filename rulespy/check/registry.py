@@ -40,17 +40,26 @@ _CHECK_KEYS = {"exclude", "rule_dirs", "code_dirs", "max_file_kb"}
 
 @dataclass(frozen=True)
 class Concept:
+    """One owned concept: its name, the other spellings players write, and where it is defined. Where it
+    stands in concepts.yml (``line``, ``column``) is for messages, not part of what the concept is.
+    The checker, the site hook and ``rulespy coverage`` all read concepts through ``load_registry``."""
+
     name: str
     file: str
     anchor: str
-    aliases: tuple[str, ...]
-    terminology: bool
-    line: int
-    column: int
+    aliases: tuple[str, ...] = ()
+    terminology: bool = False
+    line: int = field(default=1, compare=False)
+    column: int = field(default=1, compare=False)
 
     @property
     def names(self) -> tuple[str, ...]:
         return (self.name, *self.aliases)
+
+    @property
+    def target(self) -> str:
+        """``PATH#ANCHOR`` of the concept's section in its owner file."""
+        return f"{self.file}#{self.anchor}"
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ does not exist, or when the steps of the rules and the engine drift apart (RS060
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -109,17 +110,17 @@ class Report:
         }
 
 
-def _entries(files: dict[str, RuleFile], concepts: list[Concept]) -> dict[str, Entry]:
+def _entries(files: dict[str, RuleFile], concepts: Sequence[Concept]) -> dict[str, Entry]:
     entries: dict[str, Entry] = {}
     for rule in files.values():
         for section in rule.sections:
             entries.setdefault(section.ref, Entry(rule.path, section.anchor, section.title, section.line))
     for concept in concepts:
-        entry = entries.get(concept.ref)
+        entry = entries.get(concept.target)
         if entry is None:
-            entry = Entry(concept.path, concept.anchor, concept.concept, concept.line, heading=False)
-            entries[concept.ref] = entry
-        entry.concept, entry.terminology = concept.concept, concept.terminology
+            entry = Entry(concept.file, concept.anchor, concept.name, concept.line, heading=False)
+            entries[concept.target] = entry
+        entry.concept, entry.terminology = concept.name, concept.terminology
     return entries
 
 
@@ -151,12 +152,12 @@ def _run_examples(root: Path, examples: list[Example]) -> dict[str, dict[str, An
     return dict(answer.get("results", {}))
 
 
-def _assign_tests(root: Path, entries: dict[str, Entry], concepts: list[Concept]) -> None:
+def _assign_tests(root: Path, entries: dict[str, Entry], concepts: Sequence[Concept]) -> None:
     by_anchor: dict[str, list[str]] = {}
     for ref, entry in entries.items():
         if entry.heading:
             by_anchor.setdefault(entry.anchor, []).append(ref)
-    owners = {c.ref for c in concepts}
+    owners = {c.target for c in concepts}
     for test in unit_tests(root):
         refs: set[str] = {c for c in test.cites if c in entries}
         for anchor in named_anchors(test.name, set(by_anchor)):

@@ -17,15 +17,13 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
 from markdown_it import MarkdownIt
 
+from rulespy.check.files import RULE_DIRS
 from rulespy.check.findings import CheckError
+from rulespy.check.registry import REGISTRY, Concept, load_registry
+from rulespy.check.slugs import split_attr_list
 
-RULE_DIRS = ("core", "sequences", "timing", "commands")
-REGISTRY = "concepts.yml"
-
-_ATTR_RE = re.compile(r"\{([^{}]*)\}\s*$")
 _MARKER_RE = re.compile(r"^\s*#\s*exercises:\s*(.+?)\s*$", re.IGNORECASE)
 _PYTHON = ("python", "py", "python3")
 
@@ -79,28 +77,11 @@ class RuleFile:
         return ids
 
 
-@dataclass(frozen=True)
-class Concept:
-    path: str
-    concept: str
-    anchor: str
-    terminology: bool
-    line: int
-
-    @property
-    def ref(self) -> str:
-        return f"{self.path}#{self.anchor}"
-
-
 def heading_id(inline: str) -> tuple[str, str | None]:
-    """The heading text without its attribute list, and its explicit ``#id`` if any."""
-    match = _ATTR_RE.search(inline)
-    if match is None:
-        return inline.strip(), None
-    ident = next(
-        (part[1:] for part in match.group(1).split() if part.startswith("#") and len(part) > 1), None
-    )
-    return inline[: match.start()].strip(), ident
+    """The heading text without its attribute list, and its explicit ``#id`` if any (as the site reads
+    it: ``rulespy.check.slugs.split_attr_list``)."""
+    text, ident = split_attr_list(inline)
+    return text.strip(), ident
 
 
 def _fence_info(info: str) -> tuple[str | None, set[str]]:
@@ -172,45 +153,11 @@ def load_rule_files(root: Path) -> dict[str, RuleFile]:
     return {path: parse_rule_file(path, _read(root, path)) for path in rule_paths(root)}
 
 
-def load_concepts(root: Path) -> list[Concept]:
-    """The ``owners`` of ``concepts.yml`` (the registry's format is fixed; see CONTRIBUTING.md)."""
-    text = _read(root, REGISTRY) if (root / REGISTRY).is_file() else None
-    if text is None:
+def load_concepts(root: Path) -> tuple[Concept, ...]:
+    """The owned concepts of ``concepts.yml``, read by the checker's registry reader."""
+    if not (root / REGISTRY).is_file():
         raise CoverageError("no concepts.yml: is this the rules repository?", REGISTRY, 1)
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        raise CoverageError(
-            f"not valid YAML: {getattr(error, 'problem', error)}", REGISTRY, mark.line + 1 if mark else 1
-        ) from None
-    if not isinstance(node, yaml.MappingNode):
-        raise CoverageError("the registry must be a mapping with an 'owners' key", REGISTRY, 1)
-    owners = next((v for k, v in node.value if isinstance(k, yaml.ScalarNode) and k.value == "owners"), None)
-    if owners is None:
-        return []
-    if not isinstance(owners, yaml.MappingNode):
-        raise CoverageError(
-            "'owners' must map files to lists of concepts", REGISTRY, owners.start_mark.line + 1
-        )
-    concepts = []
-    for key, entries in owners.value:
-        if not isinstance(entries, yaml.SequenceNode):
-            raise CoverageError(
-                f"the concepts of {key.value!r} must be a list", REGISTRY, entries.start_mark.line + 1
-            )
-        for entry in entries.value:
-            line = entry.start_mark.line + 1
-            data = yaml.safe_load(yaml.serialize(entry)) if isinstance(entry, yaml.MappingNode) else None
-            if not isinstance(data, dict) or not isinstance(data.get("anchor"), str):
-                raise CoverageError("each concept needs at least 'concept' and 'anchor'", REGISTRY, line)
-            concepts.append(
-                Concept(
-                    str(key.value),
-                    str(data.get("concept", data["anchor"])),
-                    data["anchor"],
-                    data.get("terminology") is True,
-                    line,
-                )
-            )
-    return concepts
+        return load_registry(root).concepts
+    except CheckError as error:
+        raise CoverageError(error.message, error.path or REGISTRY, error.line) from None
