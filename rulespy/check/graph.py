@@ -65,6 +65,17 @@ def resolve(source: str, destination: str) -> Target:
     return Target("" if normal == "." else normal, frag)
 
 
+def linked_paths(path: str, document: Document, targets: list[Target]) -> tuple[str, ...]:
+    """Repository paths the links of ``document`` (at ``path``, links resolved: ``targets``) point to, in
+    order, each once; images and links to ``path`` itself left out."""
+    found = (
+        target.path
+        for link, target in zip(document.links, targets, strict=True)
+        if link.kind != "image" and target.path is not None and target.path != path
+    )
+    return tuple(dict.fromkeys(found))
+
+
 class LinkGraph:
     """Pages, their headings and anchors, and the links between them (repository-relative paths)."""
 
@@ -73,23 +84,20 @@ class LinkGraph:
         self.documents = documents
         #: every checked markdown file (``documents`` may hold only some of them in a summary graph)
         self.paths: Collection[str] = frozenset(documents)
+        #: each document's links resolved, in the order of ``document.links``
+        self.targets: dict[str, list[Target]] = {
+            path: [resolve(path, link.target) for link in doc.links] for path, doc in documents.items()
+        }
+        self._connect({path: linked_paths(path, doc, self.targets[path]) for path, doc in documents.items()})
+
+    def _connect(self, links: dict[str, tuple[str, ...]]) -> None:
+        """The edges, from each page's ``linked_paths`` (a folder link lands on its index page)."""
         self._out: dict[str, set[str]] = {}
         self._in: dict[str, set[str]] = {}
-        #: each document's links resolved, in the order of ``document.links``
-        self.targets: dict[str, list[Target]] = {}
-        for path, document in documents.items():
-            targets = set()
-            resolved = self.targets[path] = [resolve(path, link.target) for link in document.links]
-            for link, target in zip(document.links, resolved, strict=True):
-                if link.kind == "image":
-                    continue
-                if target.path is None or target.path == path:
-                    continue
-                found = self.page_for(target.path)
-                targets.add(found or target.path)
-            self._out[path] = targets
-            for target_path in targets:
-                self._in.setdefault(target_path, set()).add(path)
+        for path, linked in links.items():
+            targets = self._out[path] = {self.page_for(link) or link for link in linked}
+            for target in targets:
+                self._in.setdefault(target, set()).add(path)
 
     def page_for(self, path: str) -> str | None:
         """The markdown file a link to ``path`` lands on: the file itself, or a folder's index/README."""

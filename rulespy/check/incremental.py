@@ -23,7 +23,7 @@ changes here. ``--no-cache`` runs the very same code with nothing remembered.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from rulespy.check import checks_code, checks_links, checks_owner
@@ -31,7 +31,7 @@ from rulespy.check.cache import DocumentCache, digest
 from rulespy.check.checks_links import Anchors
 from rulespy.check.doc import Document
 from rulespy.check.findings import Finding
-from rulespy.check.graph import LinkGraph, Target, resolve
+from rulespy.check.graph import LinkGraph, Target, linked_paths, resolve
 from rulespy.check.nav import Nav
 from rulespy.check.parse import Terms, parse_bytes
 from rulespy.check.registry import Registry
@@ -45,39 +45,30 @@ Result = tuple[bytes, tuple[tuple[tuple[str, str], Any], ...], tuple[Finding, ..
 
 def summarize(path: str, key: bytes, document: Document, targets: list[Target]) -> Summary:
     """``targets``: the document's links resolved, in order."""
-    links = []
-    for link, target in zip(document.links, targets, strict=True):
-        if link.kind != "image" and target.path is not None and target.path != path:
-            links.append(target.path)
-    return key, bool(document.problems), tuple(document.anchors), tuple(dict.fromkeys(links))
+    return key, bool(document.problems), tuple(document.anchors), linked_paths(path, document, targets)
 
 
 class SummaryGraph(LinkGraph):
-    """A ``LinkGraph`` over every checked file's summary, holding full documents only for some files."""
+    """A ``LinkGraph`` over every checked file's summary; documents (and their resolved links) are those
+    ``load`` has read so far, shared with the run."""
 
-    def __init__(self, tree: Any, summaries: dict[str, Summary], documents: dict[str, Document], load: Any):
+    def __init__(
+        self,
+        tree: Any,
+        summaries: dict[str, Summary],
+        documents: dict[str, Document],
+        targets: dict[str, list[Target]],
+        load: Callable[[str], Document],
+    ) -> None:
         self.tree = tree
         self.documents = documents
-        self.paths = summaries
-        self.summaries = summaries
+        self.paths = self.summaries = summaries
+        self.targets = targets
         self._load = load
-        self.targets = {}
-        self._out: dict[str, set[str]] = {}
-        self._in: dict[str, set[str]] = {}
-        for path, summary in summaries.items():
-            targets = {self.page_for(link) or link for link in summary[3]}
-            self._out[path] = targets
-            for target in targets:
-                self._in.setdefault(target, set()).add(path)
-
-    def add(self, path: str, document: Document, targets: list[Target]) -> None:
-        """Make ``document`` (its links resolved: ``targets``) available to the per-file checks."""
-        self.documents[path] = document
-        self.targets[path] = targets
+        self._connect({path: summary[3] for path, summary in summaries.items()})
 
     def document(self, path: str) -> Document | None:
-        found = self.documents.get(path)
-        return found if found is not None or path not in self.summaries else self._load(path)
+        return self._load(path) if path in self.summaries else None
 
     def anchor_info(self, path: str) -> tuple[bool, tuple[str, ...]] | None:
         summary = self.summaries.get(path)
@@ -115,7 +106,7 @@ class Incremental:
                 self.summaries[path] = old
             else:
                 self.summaries[path] = summarize(path, key, self.load(path), self.targets(path))
-        self.graph = SummaryGraph(tree, self.summaries, {}, self.load)
+        self.graph = SummaryGraph(tree, self.summaries, self.documents, self._targets, self.load)
         self.anchors = Anchors(self.graph)
 
     def targets(self, path: str) -> list[Target]:
@@ -179,7 +170,7 @@ class Incremental:
             result = self._reusable(path, key)
             if result is None:
                 document = self.load(path)
-                self.graph.add(path, document, self.targets(path))
+                self.targets(path)  # graph.targets[path], read by the checks
                 seen: dict[tuple[str, str], Any] = {}
                 self.tree.seen = seen
                 try:
