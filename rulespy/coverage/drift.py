@@ -23,21 +23,9 @@ import inspect
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NamedTuple
 
+from rulespy.check.findings import Finding
 from rulespy.coverage.rules import Section, parse_rule_file
-
-try:
-    from rulespy.check.findings import Finding
-except ImportError:  # pragma: no cover - the checker's data type, when it exists
-
-    class Finding(NamedTuple):  # type: ignore[no-redef]
-        path: str
-        line: int
-        column: int
-        code: str
-        message: str
-
 
 CODE = "RS060"
 _NUMBERED = re.compile(r"^\d+\.\s")
