@@ -15,25 +15,20 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from typing import Any
 
+from rulespy.core.measuring import distance
+from rulespy.state import Model
+
 MARGIN = 1.5  # inches of board shown around everything drawn
 MAX_WIDTH_PX = 640.0
 MAX_SCALE = 40.0  # px per inch
 
 
-@dataclass(frozen=True)
-class Piece:
-    """A model as drawn: where it stands and what marks it carries."""
+@dataclass(frozen=True, kw_only=True)
+class Piece(Model):
+    """A model as drawn (so rulespy measures it): its unit, its side's colour and its hover text."""
 
-    id: str
     unit: str
     side: int
-    x: float
-    y: float
-    radius: float
-    leader: bool
-    weapons: tuple[str, ...]
-    facing: float
-    arc: float | None
     label: str
 
 
@@ -64,9 +59,8 @@ def _pieces(scenario: dict[str, Any]) -> list[Piece]:
                     id=str(model.get("id")),
                     unit=str(unit.get("id")),
                     side=sides.index(side),
-                    x=_num(at[0], 0.0),
-                    y=_num(at[1], 0.0),
-                    radius=_num(model.get("base"), 1.0) / 2,
+                    at=(_num(at[0], 0.0), _num(at[1], 0.0)),
+                    base=_num(model.get("base"), 1.0),
                     leader=bool(model.get("leader", False)),
                     weapons=tuple(str(w) for w in model.get("weapons") or ()),
                     facing=_num(model.get("facing"), 0.0),
@@ -128,10 +122,7 @@ def _rings(scenario: dict[str, Any], lines: list[Sight], pieces: list[Piece]) ->
     rings: dict[tuple[str, str, bool], Ring] = {}
     for shooter, mark, names in lines:
         target_unit = [p for p in pieces if p.unit == mark.unit]
-        closest = min(
-            max(0.0, math.dist((shooter.x, shooter.y), (p.x, p.y)) - shooter.radius - p.radius)
-            for p in target_unit
-        )
+        closest = min(distance(shooter, p) for p in target_unit)
         for name in names:
             entry = weapons.get(name)
             profile: dict[str, Any] = entry if isinstance(entry, dict) else {}
@@ -184,7 +175,7 @@ def render(scenario: dict[str, Any], key: str) -> ET.Element:
     terrain = [
         t for t in scenario.get("terrain") or () if isinstance(t, dict) and isinstance(t.get("polygon"), list)
     ]
-    points = [(p.x + dx * p.radius, p.y + dy * p.radius) for p in pieces for dx, dy in ((-1, -1), (1, 1))]
+    points = [(p.at[0] + d * p.radius, p.at[1] + d * p.radius) for p in pieces for d in (-1, 1)]
     points += [(_num(v[0], 0), _num(v[1], 0)) for t in terrain for v in t["polygon"] if isinstance(v, list)]
     canvas = _Canvas([x for x, _ in points] or [0.0], [y for _, y in points] or [0.0])
     lines = _firing(scenario, pieces)
@@ -227,7 +218,7 @@ def render(scenario: dict[str, Any], key: str) -> ET.Element:
             _sub(board, "polygon", "vs-terrain-hatch", points=corners, fill=f"url(#{key}-hatch)")
         _sub(shape, "title").text = f"{kind} terrain"
     for centre, radius, label, minimum in _rings(scenario, lines, pieces):
-        cx, cy = canvas.point(centre.x, centre.y)
+        cx, cy = canvas.point(*centre.at)
         _sub(
             board,
             "circle",
@@ -242,7 +233,7 @@ def render(scenario: dict[str, Any], key: str) -> ET.Element:
         if piece.arc is not None and piece.arc < 360:
             _sub(board, "path", "vs-arc", d=_wedge(canvas, piece))
     for shooter, mark, names in lines:
-        (x1, y1), (x2, y2) = canvas.point(shooter.x, shooter.y), canvas.point(mark.x, mark.y)
+        (x1, y1), (x2, y2) = canvas.point(*shooter.at), canvas.point(*mark.at)
         line = _sub(
             board, "line", f"vs-sight vs-sight-{shooter.side}", x1=_f(x1), y1=_f(y1), x2=_f(x2), y2=_f(y2)
         )
@@ -295,7 +286,7 @@ def _grid(board: ET.Element, canvas: _Canvas) -> None:
 def _wedge(canvas: _Canvas, piece: Piece) -> str:
     arc = piece.arc or 0.0
     reach = max(3.0, 4 * piece.radius) * canvas.scale
-    cx, cy = canvas.point(piece.x, piece.y)
+    cx, cy = canvas.point(*piece.at)
     ends = []
     for angle in (piece.facing - arc / 2, piece.facing + arc / 2):
         rad = math.radians(angle)
@@ -306,7 +297,7 @@ def _wedge(canvas: _Canvas, piece: Piece) -> str:
 
 
 def _model(board: ET.Element, canvas: _Canvas, piece: Piece, marked: bool) -> None:
-    cx, cy = canvas.point(piece.x, piece.y)
+    cx, cy = canvas.point(*piece.at)
     r = piece.radius * canvas.scale
     group = _sub(board, "g", f"vs-model vs-side-{piece.side}" + (" vs-leader" if piece.leader else ""))
     _sub(group, "title").text = (
