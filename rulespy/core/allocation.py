@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from rulespy.core.line_of_sight import sees
 from rulespy.core.measuring import within
 from rulespy.core.ranged_weapons import Weapon
-from rulespy.state import Model, ModelStatus, Terrain
+from rulespy.core.statuses import is_abandoned, is_immobilised, is_pinned
+from rulespy.state import Model, Terrain
 
 NEAR_BAND = 12.0
 KEY_PARTS = (
@@ -45,9 +46,9 @@ def tier(model: Model) -> int:
 
     Rule: core/allocation.md#allocation-key
     """
-    if model.status & {ModelStatus.IMMOBILISED, ModelStatus.ABANDONED}:
+    if is_immobilised(model) or is_abandoned(model):
         return 2
-    if ModelStatus.PINNED in model.status:
+    if is_pinned(model):
         return 1
     return 0
 

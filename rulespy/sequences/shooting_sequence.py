@@ -16,14 +16,15 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from rulespy.commands import CommandRules, rules_for
-from rulespy.core.cover import model_cover
+from rulespy.core.cover import target_unit_cover
 from rulespy.core.leadership import LeadershipChance
 from rulespy.core.shooting import FiringWeapon, TargetPlan, firing_weapons, plan_attack, why_not_firing
-from rulespy.core.target_lock import LockChance, LockTally, lock_modifiers, net_modifier
+from rulespy.core.statuses import is_pinned
+from rulespy.core.target_lock import LockChance, LockTally, Modifier, lock_modifiers, net_modifier
 from rulespy.events import Event
 from rulespy.sequences import rounds
 from rulespy.sequences.records import Casualty, Hit, Leadership, Rolled
-from rulespy.state import AttackDeclaration, Command, ModelStatus, Scenario, TargetDeclaration
+from rulespy.state import AttackDeclaration, Battlefield, Command, Scenario, TargetDeclaration
 from rulespy.timing.command_timing import check_response
 from rulespy.timing.firefight import initiative_event, step_event
 
@@ -194,7 +195,8 @@ class ShootingSequence:
         crits[state.target] = _push(crits[state.target], fw.weapon.name, outcome.criticals)
         normals = list(state.normals[state.attack])
         normals[state.target] = _push(normals[state.target], fw.weapon.name, outcome.successes)
-        return state.evolve(crits=tuple(crits),
+        return state.evolve(
+            crits=tuple(crits),
             normals=state.normals[: state.attack] + (tuple(normals),),
             group=state.group + 1,
         )
@@ -242,9 +244,10 @@ class ShootingSequence:
             fired = firing_weapons(now, plan.unit, target, plan.rules)
             chosen.append(fired)
             if self.explain:
-                items.extend(self._firing_events(plan, target, fired, state))
+                items.extend(self._firing_events(plan, index, fired, state.removed, now))
         n = len(plan.targets)
-        return state.evolve(target=0,
+        return state.evolve(
+            target=0,
             group=0,
             firing=state.firing + (FiringPlan(chosen),),
             crits=((),) * n,
@@ -276,23 +279,29 @@ class ShootingSequence:
     def _net(self, plan: AttackPlan, target: int, fw: FiringWeapon) -> int:
         return net_modifier(self._modifiers(plan, target, fw))
 
-    def _modifiers(self, plan: AttackPlan, target: int, fw: FiringWeapon):  # type: ignore[no-untyped-def]
+    def _modifiers(self, plan: AttackPlan, target: int, fw: FiringWeapon) -> tuple[Modifier, ...]:
         mark = self.battlefield.model(plan.targets[target].mark)
-        cover = model_cover(mark, self.battlefield.terrain)
-        pinned = ModelStatus.PINNED in fw.model.status
-        return lock_modifiers(fw.weapon, pinned, cover, plan.rules)
+        cover = target_unit_cover(mark, self.battlefield.terrain)
+        return lock_modifiers(fw.weapon, is_pinned(fw.model), cover, plan.rules)
 
     def _firing_events(
-        self, plan: AttackPlan, target: TargetPlan, fired: tuple[FiringWeapon, ...], state: State
+        self,
+        plan: AttackPlan,
+        index: int,
+        fired: tuple[FiringWeapon, ...],
+        removed: frozenset[str],
+        now: Battlefield,
     ) -> list[Item]:
+        """Why each declared weapon that does not fire holds, then the cover and each firing weapon's
+        modifiers. ``now`` is the battlefield without the models ``removed`` so far."""
+        target = plan.targets[index]
         events: list[Item] = []
         firing = {(fw.model.id, fw.weapon.name) for fw in fired}
-        now = self.battlefield.without(state.removed)
         shooter = self.battlefield.unit(plan.unit)
         for model_id, weapon in target.weapons:
             if (model_id, weapon) in firing:
                 continue
-            if model_id in state.removed:
+            if model_id in removed:
                 text = f"{model_id}'s {weapon} does not fire at {target.unit}: {model_id} has left play"
                 events.append(Event("core/shooting.md#which-weapons-fire", text))
                 continue
@@ -304,7 +313,7 @@ class ShootingSequence:
                 events.append(Event(holds.rule, holds.text))
         if fired:
             mark = self.battlefield.model(target.mark)
-            cover = model_cover(mark, self.battlefield.terrain)
+            cover = target_unit_cover(mark, self.battlefield.terrain)
             text = f"{target.unit} takes its cover from the marked model {mark.id}: {cover.name.lower()}"
             events.append(Event("core/cover.md#target-unit-cover", text))
             dice = sum(fw.weapon.dice for fw in fired)
@@ -312,7 +321,7 @@ class ShootingSequence:
                 step("step-target-lock", f"{plan.unit} rolls {dice} Target Lock dice at {target.unit}")
             )
         for fw in fired:
-            mods = self._modifiers(plan, plan.targets.index(target), fw)
+            mods = self._modifiers(plan, index, fw)
             net = net_modifier(mods)
             parts = ", ".join(f"{m.reason} {m.amount:+d}" for m in mods) or "no modifiers"
             text = f"{fw.model.id} fires {fw.weapon.dice} dice of {fw.weapon.name} at {target.unit} ({parts}"
