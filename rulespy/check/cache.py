@@ -112,13 +112,6 @@ class DocumentCache:
         self._loaded = not self.enabled
         self._new: list[tuple[str, bytes]] = []
 
-    def result(self, fingerprint: str) -> tuple[Any, ...] | None:
-        """The findings of the last run if it saw exactly the same inputs (``fingerprint``), else ``None``."""
-        return self.load_blob(self.result_file, fingerprint)
-
-    def save_result(self, fingerprint: str, result: tuple[Any, ...]) -> None:
-        self.save_blob(self.result_file, fingerprint, result)
-
     def load_blob(self, target: Path, key: object) -> tuple[Any, ...] | None:
         """A value saved with ``save_blob`` under the same salt and ``key``, else ``None``."""
         if not self.enabled:

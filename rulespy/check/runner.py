@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rulespy.check import checks_owner
-from rulespy.check.cache import VERSION, DocumentCache, digest, read_pickle, write_pickle
+from rulespy.check.cache import VERSION, DocumentCache, digest
 from rulespy.check.files import Layout, Tree
 from rulespy.check.findings import CheckError, Finding
 from rulespy.check.incremental import Incremental
@@ -71,7 +71,7 @@ def _run_documents(root: Path, options: CheckOptions) -> Report:
         blobs[path] = (data, key)
         fingerprint.update(key)
     memo = fingerprint.hexdigest()
-    remembered = cache.result(memo)
+    remembered = cache.load_blob(cache.result_file, memo)
     if remembered is not None and len(remembered) == 2:
         return Report(tuple(remembered[0]), int(remembered[1]))
     run = Incremental(tree, terms, registry, registry_key, cache, blobs)
@@ -81,21 +81,21 @@ def _run_documents(root: Path, options: CheckOptions) -> Report:
     run.save()
     report = Report(tuple(sorted(findings)), len(tree.markdown) + len(code))
     if not tree.looked_outside:  # every answer came from the fingerprinted inputs: safe to remember
-        cache.save_result(memo, (report.findings, report.files))
+        cache.save_blob(cache.result_file, memo, (report.findings, report.files))
     return report
 
 
 def _configuration(root: Path, cache: DocumentCache) -> tuple[Registry, bytes, Nav, bytes]:
     """``concepts.yml`` and ``mkdocs.yml``, parsed, or from the cache when their bytes are unchanged."""
-    keys = [_key(root / "concepts.yml"), _key(root / "mkdocs.yml")]
-    stored = read_pickle(cache.config_file) if cache.enabled else None
-    if isinstance(stored, tuple) and len(stored) == 4 and stored[:3] == (VERSION, *keys):
-        registry, nav = stored[3]
+    keys = (_key(root / "concepts.yml"), _key(root / "mkdocs.yml"))
+    stored = cache.load_blob(cache.config_file, keys)
+    if stored is not None and len(stored) == 2:
+        registry, nav = stored
         if isinstance(registry, Registry) and isinstance(nav, Nav):
             return registry, keys[0], nav, keys[1]
     registry, nav = load_registry(root), load_nav(root)
-    if cache.enabled and [_key(root / "concepts.yml"), _key(root / "mkdocs.yml")] == keys:
-        write_pickle(cache.config_file, (VERSION, *keys, (registry, nav)))  # unchanged while read
+    if (_key(root / "concepts.yml"), _key(root / "mkdocs.yml")) == keys:  # unchanged while read
+        cache.save_blob(cache.config_file, keys, (registry, nav))
     return registry, keys[0], nav, keys[1]
 
 
