@@ -131,10 +131,6 @@ class Fields:
             if key not in self.map.entries:
                 raise InvalidInput(f"{what} has no {key!r}: it is required", self.map.line, path)
 
-    @property
-    def line(self) -> int:
-        return self.map.line
-
     def has(self, key: str) -> bool:
         return key in self.map.entries
 
