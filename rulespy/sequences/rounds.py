@@ -5,7 +5,7 @@ Rule: sequences/shooting_sequence.md#step-critical-round
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from rulespy.core.allocation import allocate_round, band, is_valid
@@ -44,14 +44,10 @@ def _critical_round(
     if seq.explain:
         items.append(step("step-critical-round", f"{len(successes)} Critical Lock(s) at {target.unit}"))
     state = _allocate(seq, state, state.attack, index, target, successes, True, items)
-    removed = []
-    left = dict(state.wounds)
-    for model in seq.battlefield.unit(target.unit).models:
-        if model.id not in state.removed and is_casualty(left.get(model.id, model.wounds)):
-            removed.append(model.id)
-            _casualty(seq, model.id, True, items)
-    return state.evolve(removed=state.removed | frozenset(removed),
-        casualties=state.casualties | {(m, removal_timing(True, seq.firefight).value) for m in removed},
+    gone, timing = _casualties(seq, seq.battlefield.unit(target.unit).models, state, True, items)
+    return state.evolve(
+        removed=state.removed | frozenset(gone),
+        casualties=state.casualties | {(m, timing) for m in gone},
     )
 
 
@@ -96,7 +92,6 @@ def remove_casualties(seq: ShootingSequence, state: State, items: list[Item]) ->
 def _remove_casualties(seq: ShootingSequence, state: State, items: list[Item]) -> State:
     from rulespy.sequences.shooting_sequence import step
 
-    timing = removal_timing(False, seq.firefight).value
     if seq.explain:
         if seq.firefight:
             items.append(
@@ -104,18 +99,14 @@ def _remove_casualties(seq: ShootingSequence, state: State, items: list[Item]) -
             )
         else:
             items.append(step("step-removal", "the attack's other casualties leave play together"))
-    gone = []
-    left = dict(state.wounds)
-    for model in seq.battlefield.models():
-        if model.id not in state.removed and is_casualty(left.get(model.id, model.wounds)):
-            gone.append(model.id)
-            _casualty(seq, model.id, False, items)
+    gone, timing = _casualties(seq, seq.battlefield.models(), state, False, items)
     removed = state.removed | frozenset(gone)
     pins = frozenset(m for m in state.pins if m not in removed)
     if seq.explain:
         for model_id in sorted(pins):
             items.append(Event("core/statuses.md#status-timing", f"{model_id} survives and becomes Pinned"))
-    return state.evolve(removed=removed,
+    return state.evolve(
+        removed=removed,
         pins=pins,
         casualties=state.casualties | {(m, timing) for m in gone},
         done=True,
@@ -159,7 +150,7 @@ def _allocate(
 ) -> State:
     bf = seq.battlefield
     firing: tuple[FiringWeapon, ...] = state.firing[attack][index]
-    firers = _unique(fw.model for fw in firing)
+    firers = list({fw.model.id: fw.model for fw in firing}.values())
     everyone = bf.unit(target.unit).models
     # Which models each weapon may hit, and each model's band, depend only on who fired: work them out
     # once per firing groups (models do not move during an attack).
@@ -229,12 +220,19 @@ def _hit_events(
     return events
 
 
-def _casualty(seq: ShootingSequence, model_id: str, critical: bool, items: list[Item]) -> None:
+def _casualties(
+    seq: ShootingSequence, models: Iterable[Model], state: State, critical: bool, items: list[Item]
+) -> tuple[list[str], str]:
+    """The ``models`` still in play brought to 0 wounds, each recorded as a casualty, and when they go."""
     timing = removal_timing(critical, seq.firefight)
-    items.append(Casualty(model_id, timing.value))
-    if seq.explain:
-        text = f"{model_id} is a casualty at 0 wounds, removed {_WHEN[timing]}"
-        items.append(Event("timing/firefight.md#removal-timing", text))
+    left = dict(state.wounds)
+    gone = [m.id for m in models if m.id not in state.removed and is_casualty(left.get(m.id, m.wounds))]
+    for model_id in gone:
+        items.append(Casualty(model_id, timing.value))
+        if seq.explain:
+            text = f"{model_id} is a casualty at 0 wounds, removed {_WHEN[timing]}"
+            items.append(Event("timing/firefight.md#removal-timing", text))
+    return gone, timing.value
 
 
 _WHEN = {
@@ -242,10 +240,3 @@ _WHEN = {
     Removal.END_OF_ATTACK: "at the end of the attack",
     Removal.END_OF_FIREFIGHT: "at the end of the firefight",
 }
-
-
-def _unique(models) -> list[Model]:  # type: ignore[no-untyped-def]
-    seen: dict[str, Model] = {}
-    for model in models:
-        seen.setdefault(model.id, model)
-    return list(seen.values())
