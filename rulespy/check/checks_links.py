@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import difflib
-import posixpath
 from collections.abc import Iterator
 
 from rulespy.check.doc import Document
@@ -131,7 +130,7 @@ def check_navigation(graph: LinkGraph, nav: Nav) -> Iterator[Finding]:
             in_nav.add(found)
     pages = set(graph.pages())
     for page in sorted(pages):
-        if page in in_nav or posixpath.basename(page) == "index.md" and "/" not in page:
+        if page in in_nav or page == "index.md":  # the home page
             continue
         if any(source in pages for source in graph.referenced_by(page)):
             continue

@@ -127,7 +127,7 @@ class Tree:
         parent, _, name = path.rpartition("/")
         if parent not in self.dirs:
             self.looked_outside = True  # an excluded or symlinked folder: not in the walk's fingerprint
-        if self._kind(parent) != "dir" if parent else False:
+        if parent and self._kind(parent) != "dir":
             return None
         listing = self._listing(parent)
         if listing is None or name not in listing:
