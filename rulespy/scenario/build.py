@@ -105,17 +105,15 @@ def _weapon_traits(f: s.Fields) -> dict[str, object]:
 
 
 def _trait_number(raw: str, item: Node, f: s.Fields, trait: str, integer: bool = False) -> float | int:
+    what = f"N of {trait!r} on {f.what}"
     try:
-        number = float(raw) if not integer else int(raw)
+        node = Scalar(int(raw) if integer else float(raw), item.line)
     except ValueError:
         kind = "a whole number" if integer else "a number"
-        raise InvalidInput(
-            f"N of {trait!r} on {f.what} must be {kind}, not {raw!r}", item.line, f.path
-        ) from None
-    node = Scalar(number, item.line)
+        raise InvalidInput(f"{what} must be {kind}, not {raw!r}", item.line, f.path) from None
     if integer:
-        return s.integer_of(node, f"N of 'critical N' on {f.what}", f.path, 2, 6)
-    return s.number_of(node, f"N of 'minimum range N' on {f.what}", f.path, 0.0, s.MAX_COORDINATE)
+        return s.integer_of(node, what, f.path, 2, 6)
+    return s.number_of(node, what, f.path, 0.0, s.MAX_COORDINATE)
 
 
 def _new_id(node: Node, what: str, f: s.Fields, ids: Ids) -> str:
