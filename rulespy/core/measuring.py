@@ -10,18 +10,10 @@ from __future__ import annotations
 
 import math
 
-from rulespy.state import Model, Point, Unit
+from rulespy.state import Model, Unit
 
 EPSILON = 1e-9
 """Tolerance of every comparison of lengths, in inches (brief section 3)."""
-
-
-def centre_distance(a: Point, b: Point) -> float:
-    """The straight distance between two points (model centres), before bases are taken off.
-
-    Rule: core/measuring.md#distance
-    """
-    return math.hypot(b[0] - a[0], b[1] - a[1])
 
 
 def distance(a: Model, b: Model) -> float:

@@ -100,16 +100,6 @@ def why_not_firing(
     return None
 
 
-def would_fire(
-    bf: Battlefield, model: Model, weapon: Weapon, target: Unit, side: str, rules: CommandRules
-) -> bool:
-    """Whether a declared weapon fires at ``target``: every condition of brief section 5 holds.
-
-    Rule: core/shooting.md#which-weapons-fire
-    """
-    return why_not_firing(bf, model, weapon, target, side, rules) is None
-
-
 def firing_weapons(
     bf: Battlefield, shooter: str, plan: TargetPlan, rules: CommandRules
 ) -> tuple[FiringWeapon, ...]:
@@ -127,7 +117,7 @@ def firing_weapons(
             continue
         model = unit.model(model_id)
         weapon = bf.weapon(name)
-        if would_fire(bf, model, weapon, target, unit.side, rules):
+        if why_not_firing(bf, model, weapon, target, unit.side, rules) is None:
             fired.append(FiringWeapon(model, weapon))
     return tuple(fired)
 
