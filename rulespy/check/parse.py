@@ -25,6 +25,7 @@ from markdown_it.common.utils import normalizeReference
 from markdown_it.token import Token
 
 from rulespy.check.doc import Claim, Document, Heading, Link, Mention, TermUse
+from rulespy.check.files import MAX_BYTES
 from rulespy.check.slugs import page_anchors, split_attr_list
 
 MENTION_RE = re.compile(
@@ -106,25 +107,18 @@ def _is_footnote(content: str, offset: int) -> bool:
     return offset >= 0 and content.startswith("[^", offset)
 
 
-def decode(path: str, data: bytes, max_bytes: int) -> tuple[str | None, Document | None]:
-    """The text of a file, or a ``Document`` carrying only the reason it cannot be read."""
+def parse_bytes(path: str, data: bytes, terms: Terms = NO_TERMS, max_bytes: int = MAX_BYTES) -> Document:
+    """``parse_markdown`` on raw bytes: non-UTF-8 and oversized files become a finding, never an error."""
     if len(data) > max_bytes:
         message = f"file is larger than the {max_bytes // 1024} KiB limit; not checked"
-        return None, Document(path, problems=((1, 1, "RS042", message),))
+        return Document(path, problems=((1, 1, "RS042", message),))
     try:
-        return data.decode("utf-8").removeprefix("\ufeff"), None
+        text = data.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError as error:
         line = data.count(b"\n", 0, error.start) + 1
         column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
         byte = data[error.start : error.start + 1].hex()
-        return None, Document(path, problems=((line, column, "RS040", f"not UTF-8 (byte 0x{byte})"),))
-
-
-def parse_bytes(path: str, data: bytes, terms: Terms = NO_TERMS, max_bytes: int = 2 << 20) -> Document:
-    """``parse_markdown`` on raw bytes: non-UTF-8 and oversized files become a finding, never an error."""
-    text, failed = decode(path, data, max_bytes)
-    if failed is not None or text is None:
-        return failed or Document(path)
+        return Document(path, problems=((line, column, "RS040", f"not UTF-8 (byte 0x{byte})"),))
     return parse_markdown(path, text, terms)
 
 
