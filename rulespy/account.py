@@ -11,8 +11,9 @@ import textwrap
 from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
+from rulespy.commands import rules_for
 from rulespy.errors import IllegalDeclaration
-from rulespy.state import Scenario
+from rulespy.state import Command, Scenario
 
 _HEADING_RULES = ("sequences/shooting_sequence.md#step-", "timing/firefight.md#firefight-")
 _REMOVED = {
@@ -26,11 +27,6 @@ _WIDTH = 100
 class _Event(Protocol):
     rule: str
     text: str
-
-
-def command_rule(command: str) -> str:
-    """The anchor of a command's own rule, such as ``commands/command_covering_fire.md#covering-fire``."""
-    return f"commands/command_{command}.md#{command.replace('_', '-')}"
 
 
 def _cite(text: str, rule: str, indent: int = 2) -> list[str]:
@@ -77,7 +73,8 @@ def render(scenario: Scenario, result: Mapping[str, Any], trace: Iterable[_Event
 def _attack(attack: Mapping[str, Any]) -> list[str]:
     command = str(attack.get("command"))
     initiative = " with the Initiative" if attack.get("initiative") else ""
-    lines = _cite(f"Attack by {attack.get('unit')}: {command}{initiative}", command_rule(command), 0)
+    rule = rules_for(Command(command)).rule
+    lines = _cite(f"Attack by {attack.get('unit')}: {command}{initiative}", rule, 0)
     for number, target in enumerate(attack.get("targets", []), start=1):
         lines += _cite(f"Target {number}: {target.get('unit')}", "core/shooting.md#target-legality")
         leadership = target.get("leadership")
