@@ -35,6 +35,11 @@ class Target:
     escapes: bool = False
 
 
+def is_external(destination: str) -> bool:
+    """An external URL (any ``scheme:`` or ``//host``): never resolved nor fetched."""
+    return destination.startswith("//") or _SCHEME_RE.match(destination) is not None
+
+
 def resolve(source: str, destination: str) -> Target:
     """Resolve ``destination`` written in repository file ``source``.
 
@@ -42,7 +47,7 @@ def resolve(source: str, destination: str) -> Target:
     root. The path part is percent-decoded (``%20`` is a space); a query string is ignored.
     """
     destination = destination.strip()
-    if not destination or _SCHEME_RE.match(destination) or destination.startswith("//"):
+    if not destination or is_external(destination):
         return Target(None, None, external=True)
     path, hashmark, fragment = destination.partition("#")
     path = path.partition("?")[0]

@@ -9,16 +9,15 @@ repository root. External entries (``https://...``) are skipped. Without a ``nav
 from __future__ import annotations
 
 import posixpath
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
 
 from rulespy.check import yamlnodes as Y
+from rulespy.check.graph import is_external
 
 CONFIG = "mkdocs.yml"
-_EXTERNAL_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:|^//")
 
 
 @dataclass(frozen=True)
@@ -54,7 +53,7 @@ def _walk(node: yaml.Node, out: list[NavEntry]) -> None:
             _walk(child, out)
     else:
         text = Y.scalar(node)
-        if text and not Y.is_null(node) and not _EXTERNAL_RE.match(text.strip()):
+        if text and not Y.is_null(node) and not is_external(text.strip()):
             out.append(NavEntry(text.strip(), Y.line(node), Y.column(node)))
 
 
