@@ -166,7 +166,7 @@ def _grouped_chance(sequence: ShootingSequence, state: State, join: bool = True)
     groups = state.firing[state.attack][state.target]
     steps, dice = 1, chance.dice
     while state.group + steps < len(groups):
-        following = sequence.chance(replace(state, group=state.group + steps))
+        following = sequence.chance(state.evolve(group=state.group + steps))
         if not isinstance(following, LockChance) or (following.weapon, following.net) != (
             chance.weapon,
             chance.net,
