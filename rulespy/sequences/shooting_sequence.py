@@ -13,7 +13,7 @@ Rule: sequences/shooting_sequence.md#shooting-sequence
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rulespy.commands import CommandRules, rules_for
 from rulespy.core.cover import target_unit_cover
@@ -27,6 +27,9 @@ from rulespy.sequences.records import Casualty, Hit, Leadership, Rolled
 from rulespy.state import AttackDeclaration, Battlefield, Command, Scenario, TargetDeclaration
 from rulespy.timing.command_timing import check_response
 from rulespy.timing.firefight import initiative_event, step_event
+
+if TYPE_CHECKING:
+    from rulespy.sequences.resolution import DiceSource, Resolution
 
 # The numbered steps of sequences/shooting_sequence.md, in order; each is a heading anchor there.
 STEPS = (
@@ -383,7 +386,7 @@ def expand(runs: tuple[Run, ...]) -> tuple[str, ...]:
     return tuple(weapon for weapon, count in runs for _ in range(count))
 
 
-def resolve(scenario: Scenario, dice=None):  # type: ignore[no-untyped-def]
+def resolve(scenario: Scenario, dice: DiceSource | None = None) -> Resolution:
     """Resolve ``scenario`` with its dice: see ``rulespy.sequences.resolution.resolve``.
 
     Rule: sequences/shooting_sequence.md#shooting-sequence
