@@ -6,16 +6,11 @@ from pathlib import Path
 
 from rulespy.check.graph import build_graph, resolve
 
-
-def _write(root: Path, files: dict[str, str]) -> None:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+from .helpers import write
 
 
 def test_graph_lists_links_referrers_anchors_and_headings(tmp_path: Path) -> None:
-    _write(
+    write(
         tmp_path,
         {
             "index.md": "# Home\n\n[damage](core/damage.md) and [shooting](core/shooting.md#target-limit)\n",

@@ -13,20 +13,14 @@ from rulespy.check.findings import CheckError, Finding
 from rulespy.check.runner import CheckOptions, check_tree
 from rulespy.cli import main
 
+from .helpers import write
+
 HOME = "# Home\n\n[cover](core/cover.md)\n"
 COVER = "# Cover {#cover}\n\n## Light cover {#light-cover}\n"
 
 
 def _repo(root: Path, extra: dict[str, str | bytes] | None = None) -> Path:
-    files: dict[str, str | bytes] = {"index.md": HOME, "core/cover.md": COVER, **(extra or {})}
-    for name, content in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
-            path.write_bytes(content)
-        else:
-            path.write_text(content, encoding="utf-8")
-    return root
+    return write(root, {"index.md": HOME, "core/cover.md": COVER, **(extra or {})})
 
 
 def _check(root: Path, tmp_path: Path) -> list[Finding]:

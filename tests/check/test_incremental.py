@@ -16,17 +16,10 @@ import pytest
 
 from rulespy.check.runner import CheckOptions, Report, run_check
 
+from .helpers import write
+
 COLD = CheckOptions(use_cache=False)
 FOLDERS = ("core", "sequences", "timing", "commands")
-
-
-def _write(root: Path, name: str, text: str | bytes) -> None:
-    path = root / name
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if isinstance(text, bytes):
-        path.write_bytes(text)
-    else:
-        path.write_text(text, encoding="utf-8")
 
 
 def _agree(root: Path, warm: CheckOptions) -> Report:
@@ -42,12 +35,13 @@ def _codes(report: Report) -> list[tuple[str, str]]:
 @pytest.fixture
 def repo(tmp_path: Path) -> tuple[Path, CheckOptions]:
     root = tmp_path / "repo"
-    _write(root, "index.md", "# Home\n\n[cover](core/cover.md) and [shoot](commands/shoot.md)\n")
-    _write(root, "core/cover.md", "# Cover {#cover}\n\n## Light Cover {#light-cover}\n\nText.\n")
-    _write(root, "commands/shoot.md", "# Shoot {#shoot}\n\nSee [light](../core/cover.md#light-cover).\n")
-    _write(
-        root, "concepts.yml", "owners:\n  core/cover.md:\n    - {concept: Light Cover, anchor: light-cover}\n"
-    )
+    files = {
+        "index.md": "# Home\n\n[cover](core/cover.md) and [shoot](commands/shoot.md)\n",
+        "core/cover.md": "# Cover {#cover}\n\n## Light Cover {#light-cover}\n\nText.\n",
+        "commands/shoot.md": "# Shoot {#shoot}\n\nSee [light](../core/cover.md#light-cover).\n",
+        "concepts.yml": "owners:\n  core/cover.md:\n    - {concept: Light Cover, anchor: light-cover}\n",
+    }
+    write(root, files)
     options = CheckOptions(cache_dir=tmp_path / "cache")
     assert _agree(root, options).findings == ()
     return root, options
@@ -64,9 +58,9 @@ def test_renaming_a_linked_heading_reports_the_file_that_links_to_it(repo: tuple
 
 def test_adding_the_missing_target_file_clears_the_finding(repo: tuple[Path, CheckOptions]) -> None:
     root, options = repo
-    _write(root, "commands/shoot.md", "# Shoot {#shoot}\n\nSee [melee](../core/melee.md#melee).\n")
+    write(root, {"commands/shoot.md": "# Shoot {#shoot}\n\nSee [melee](../core/melee.md#melee).\n"})
     assert _codes(_agree(root, options)) == [("commands/shoot.md", "RS001")]
-    _write(root, "core/melee.md", "# Melee {#melee}\n")
+    write(root, {"core/melee.md": "# Melee {#melee}\n"})
     assert _codes(_agree(root, options)) == []
     (root / "core" / "melee.md").unlink()
     assert _codes(_agree(root, options)) == [("commands/shoot.md", "RS001")]
@@ -74,9 +68,9 @@ def test_adding_the_missing_target_file_clears_the_finding(repo: tuple[Path, Che
 
 def test_a_file_differing_only_in_case_changes_the_hint(repo: tuple[Path, CheckOptions]) -> None:
     root, options = repo
-    _write(root, "commands/shoot.md", "# Shoot {#shoot}\n\nMentions core/Melee.md here.\n")
+    write(root, {"commands/shoot.md": "# Shoot {#shoot}\n\nMentions core/Melee.md here.\n"})
     before = _agree(root, options)
-    _write(root, "core/melee.md", "# Melee {#melee}\n\n[home](../index.md)\n")
+    write(root, {"core/melee.md": "# Melee {#melee}\n\n[home](../index.md)\n"})
     after = _agree(root, options)
     assert [f.message for f in after.findings if f.code == "RS004"] != [
         f.message for f in before.findings if f.code == "RS004"
@@ -85,9 +79,9 @@ def test_a_file_differing_only_in_case_changes_the_hint(repo: tuple[Path, CheckO
 
 def test_editing_concepts_yml_is_seen(repo: tuple[Path, CheckOptions]) -> None:
     root, options = repo
-    _write(root, "commands/shoot.md", "# Shoot {#shoot}\n\n## Light Cover {#lc}\n\nRestated here.\n")
+    write(root, {"commands/shoot.md": "# Shoot {#shoot}\n\n## Light Cover {#lc}\n\nRestated here.\n"})
     assert ("commands/shoot.md", "RS013") in _codes(_agree(root, options))
-    _write(root, "concepts.yml", "owners:\n  core/cover.md:\n    - {concept: Cover, anchor: cover}\n")
+    write(root, {"concepts.yml": "owners:\n  core/cover.md:\n    - {concept: Cover, anchor: cover}\n"})
     assert ("commands/shoot.md", "RS013") not in _codes(_agree(root, options))
     (root / "concepts.yml").unlink()
     _agree(root, options)
@@ -97,19 +91,18 @@ def test_moving_a_concept_to_another_owner_keeps_names_but_changes_claims(
     repo: tuple[Path, CheckOptions],
 ) -> None:
     root, options = repo  # the concept names (the parser's terms) stay the same: only ownership moves
-    _write(root, "commands/shoot.md", "# Shoot {#shoot}\n\nLight Cover is owned by `core/cover.md`.\n")
+    write(root, {"commands/shoot.md": "# Shoot {#shoot}\n\nLight Cover is owned by `core/cover.md`.\n"})
     assert _codes(_agree(root, options)) == []
-    _write(
-        root, "concepts.yml", "owners:\n  commands/shoot.md:\n    - {concept: Light Cover, anchor: shoot}\n"
-    )
+    owners = "owners:\n  commands/shoot.md:\n    - {concept: Light Cover, anchor: shoot}\n"
+    write(root, {"concepts.yml": owners})
     assert ("commands/shoot.md", "RS012") in _codes(_agree(root, options))
 
 
 def test_bytes_that_change_nothing_keep_the_findings(repo: tuple[Path, CheckOptions]) -> None:
     root, options = repo
-    _write(root, "commands/shoot.md", "# Shoot {#shoot}\n\n[gone](../core/gone.md)\n")
+    write(root, {"commands/shoot.md": "# Shoot {#shoot}\n\n[gone](../core/gone.md)\n"})
     first = _agree(root, options)
-    _write(root, "commands/shoot.md", "# Shoot {#shoot}\n\n[gone](../core/gone.md)   \n\n\n")
+    write(root, {"commands/shoot.md": "# Shoot {#shoot}\n\n[gone](../core/gone.md)   \n\n\n"})
     assert _agree(root, options) == first
 
 
@@ -119,10 +112,10 @@ def test_moving_the_section_that_explains_a_retired_term(repo: tuple[Path, Check
     registry += (
         "retired:\n  - {term: soft cover, current: Light Cover, explained_in: core/cover.md#light-cover}\n"
     )
-    _write(root, "concepts.yml", registry)
-    _write(root, "core/cover.md", "# Cover {#cover}\n\n## Light Cover {#light-cover}\n\nOnce soft cover.\n")
+    write(root, {"concepts.yml": registry})
+    write(root, {"core/cover.md": "# Cover {#cover}\n\n## Light Cover {#light-cover}\n\nOnce soft cover.\n"})
     assert _codes(_agree(root, options)) == []
-    _write(root, "core/cover.md", "# Cover {#cover}\n\nOnce soft cover.\n\n## Light Cover {#light-cover}\n")
+    write(root, {"core/cover.md": "# Cover {#cover}\n\nOnce soft cover.\n\n## Light Cover {#light-cover}\n"})
     assert _codes(_agree(root, options)) == [("core/cover.md", "RS031")]
 
 
@@ -141,12 +134,12 @@ def _tree(root: Path, rng: random.Random, files: int = 30) -> list[str]:
         other = names[rng.randrange(files)]
         text = f"# Rule {i} {{#rule-{i}}}\n\n## Part A {{#a}}\n\nSee [next](/{other}#a) and `{other}`.\n"
         text += f"\n## Part B {{#b}}\n\nConcept {i} is owned by `{name}`.\n"
-        _write(root, name, text)
-    _write(root, "index.md", "# Home\n\n" + "".join(f"- [{n}]({n})\n" for n in names))
+        write(root, {name: text})
+    write(root, {"index.md": "# Home\n\n" + "".join(f"- [{n}]({n})\n" for n in names)})
     owners = "".join(
         f"  {n}:\n    - {{concept: Concept {i}, anchor: rule-{i}}}\n" for i, n in enumerate(names)
     )
-    _write(root, "concepts.yml", "owners:\n" + owners)
+    write(root, {"concepts.yml": "owners:\n" + owners})
     return names
 
 
@@ -171,7 +164,7 @@ def _edit(root: Path, rng: random.Random, names: list[str]) -> str:
             f"# Back {{#back}}\n\n## Part A {{#a}}\n\n`{other}#{anchor or 'a'}`\n", encoding="utf-8"
         )
     elif choice == 4:  # a file differing only in letter case
-        _write(root, name.replace("rule", "Rule"), "# Case {#case}\n")
+        write(root, {name.replace("rule", "Rule"): "# Case {#case}\n"})
     elif choice == 5:  # a mention, maybe with a wrong case
         path.write_text(
             text + f"\nAlso {rng.choice([other, other.upper(), other + '#b'])}.\n", encoding="utf-8"
@@ -191,7 +184,7 @@ def _edit(root: Path, rng: random.Random, names: list[str]) -> str:
         if not retired and rng.random() < 0.5:
             retired = f"  - {{term: old word, current: Concept 1, explained_in: {other}#a}}\n"
         registry = "\n".join(lines) + "\n" + (f"retired:\n{retired}" if retired else "")
-        _write(root, "concepts.yml", registry)
+        write(root, {"concepts.yml": registry})
     elif choice == 9:  # a retired term in prose
         path.write_text(text + "\nThe old word is gone.\n", encoding="utf-8")
     elif choice == 10:  # bytes that are not UTF-8, or a fix
@@ -199,17 +192,17 @@ def _edit(root: Path, rng: random.Random, names: list[str]) -> str:
     elif choice == 11:  # whitespace only
         path.write_text(text + "\n\n", encoding="utf-8")
     elif choice == 12:  # mkdocs.yml nav
-        _write(root, "mkdocs.yml", "nav:\n" + "".join(f"  - {n}\n" for n in rng.sample(names, 3)))
+        write(root, {"mkdocs.yml": "nav:\n" + "".join(f"  - {n}\n" for n in rng.sample(names, 3))})
     elif choice == 13:  # concepts.yml: the same concept names, owned by other files
         registry = (root / "concepts.yml").read_text(encoding="utf-8")
-        _write(root, "concepts.yml", registry.replace(f"  {name}:", f"  {other}:", 1))
+        write(root, {"concepts.yml": registry.replace(f"  {name}:", f"  {other}:", 1)})
     else:  # a folder index page (folder links land there)
         folder = name.split("/")[0]
         index = root / folder / "index.md"
         if index.exists():
             index.unlink()
         else:
-            _write(root, f"{folder}/index.md", "# Folder {#folder}\n\n## Part A {#a}\n")
+            write(root, {f"{folder}/index.md": "# Folder {#folder}\n\n## Part A {#a}\n"})
         path.write_text(text + f"\n[folder](/{folder}/#a)\n", encoding="utf-8")
     return f"edit {choice} on {name}"
 
