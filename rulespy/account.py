@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Iterable, Mapping
-from typing import Any, Protocol
+from typing import Any
 
 from rulespy.commands import rules_for
 from rulespy.errors import IllegalDeclaration
+from rulespy.events import Event
 from rulespy.state import Command, Scenario
 
 _HEADING_RULES = ("sequences/shooting_sequence.md#step-", "timing/firefight.md#firefight-")
@@ -22,11 +23,6 @@ _REMOVED = {
     "end_of_firefight": "removed at the end of the firefight",
 }
 _WIDTH = 100
-
-
-class _Event(Protocol):
-    rule: str
-    text: str
 
 
 def _cite(text: str, rule: str, indent: int = 2) -> list[str]:
@@ -50,7 +46,7 @@ def _header(scenario: Scenario) -> list[str]:
     return lines
 
 
-def render(scenario: Scenario, result: Mapping[str, Any], trace: Iterable[_Event]) -> str:
+def render(scenario: Scenario, result: Mapping[str, Any], trace: Iterable[Event]) -> str:
     """The account of a resolved scenario: its steps, each attack's and target's outcome, the casualties."""
     lines = _header(scenario)
     lines += ["", "Step by step"]
