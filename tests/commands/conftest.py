@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from rulespy.scenario import parse_scenario
-from rulespy.sequences.resolution import Resolution, resolve
+from rulespy.play import play as play_text
+from rulespy.sequences.resolution import Resolution
 
 BASE = """
 weapons:
@@ -32,6 +32,6 @@ def play():  # type: ignore[no-untyped-def]
         command: str, dice: list[int], extra: str = "", targets: str = "{unit: foes, mark: f1}"
     ) -> Resolution:
         text = BASE + extra + f"attack: {{unit: squad, command: {command}, targets: [{targets}]}}\n"
-        return resolve(parse_scenario(text + f"dice: {dice}\n"))
+        return play_text(text + f"dice: {dice}\n")
 
     return run
