@@ -19,6 +19,7 @@ from rulespy.odds.exact import MAX_STATES, MAX_TRANSITIONS, TooLarge, final_stat
 from rulespy.odds.render import bar_chart
 from rulespy.odds.render import markdown_table as _markdown
 from rulespy.odds.summary import Odds, summarise
+from rulespy.sequences.shooting_sequence import ShootingSequence
 from rulespy.state import Scenario
 
 __all__ = [
@@ -39,8 +40,6 @@ def odds(scenario: Scenario) -> Odds:
     Raises ``IllegalDeclaration`` for a declaration the rules forbid (nothing enumerated) and
     ``TooLarge`` beyond the size limit.
     """
-    from rulespy.sequences.shooting_sequence import ShootingSequence
-
     sequence = ShootingSequence(scenario, explain=False)
     try:
         finals = final_states(sequence)
