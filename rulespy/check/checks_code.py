@@ -12,7 +12,6 @@ import ast
 import re
 from collections.abc import Iterator
 
-from rulespy.check.cache import DocumentCache, digest
 from rulespy.check.checks_links import Anchors
 from rulespy.check.doc import Document, Link
 from rulespy.check.findings import Finding
@@ -61,29 +60,6 @@ def citations(path: str, data: bytes) -> Document:
     return Document(path, links=tuple(found))
 
 
-def load_citations(
-    graph: LinkGraph, cache: DocumentCache | None, blobs: dict[str, tuple[bytes | None, bytes]] | None = None
-) -> dict[str, Document]:
-    documents = {}
-    for path in graph.tree.python:
-        data, key = blobs[path] if blobs is not None else (graph.tree.read(path), b"")
-        if data is None:
-            continue
-        key = key or (digest(data) if cache is not None else b"")
-        found = cache.get(path, key) if cache is not None else None
-        if found is None:
-            found = citations(path, data)
-            if cache is not None:
-                cache.put(path, key, found)
-        documents[path] = found
-    return documents
-
-
-def check_citations(code: dict[str, Document], anchors: Anchors) -> Iterator[Finding]:
-    for path, document in code.items():
-        yield from check_citation_document(anchors, path, document)
-
-
 def check_citation_document(anchors: Anchors, path: str, document: Document) -> Iterator[Finding]:
     """RS040 and RS051 for one Python file's ``Rule:`` citations."""
     tree = anchors.graph.tree
@@ -98,11 +74,6 @@ def check_citation_document(anchors: Anchors, path: str, document: Document) -> 
             why = anchors.missing(file, fragment) if fragment else f"empty anchor after {file}#"
             if why is not None:
                 yield Finding(path, cite.line, cite.column, "RS051", f"cites {cite.target}: {why}")
-
-
-def check_rule_headings(graph: LinkGraph) -> Iterator[Finding]:
-    for path, document in graph.documents.items():
-        yield from check_rule_heading_document(graph, path, document)
 
 
 def check_rule_heading_document(graph: LinkGraph, path: str, document: Document) -> Iterator[Finding]:
