@@ -182,7 +182,8 @@ class _Reader:
 
     def html(self, content: str) -> None:
         """Anchors raw HTML makes: any element's ``id``, and ``name`` on ``<a>`` (comments ignored)."""
-        if "id" in content or "name" in content or "ID" in content or "NAME" in content:
+        lowered = content.lower()
+        if "id" in lowered or "name" in lowered:  # attribute names are case-insensitive in HTML
             for tag in _HTML_TAG_RE.finditer(_COMMENT_RE.sub("", content)):
                 for m in _HTML_ID_RE.finditer(tag.group(2) or ""):
                     if m.group(1).lower() == "id" or tag.group(1).lower() == "a":

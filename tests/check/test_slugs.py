@@ -63,3 +63,9 @@ def test_every_slugger_heading_gets_the_same_sequence_of_ids_as_the_site() -> No
     text = "".join(f"## {h}\n\n" for h in headings)
     document = parse_markdown("page.md", text)
     assert [h.anchor for h in document.headings] == _site_ids(text)
+
+
+def test_html_anchor_attributes_are_read_in_any_case() -> None:
+    """HTML attribute names are case-insensitive: ``<a Id=...>`` and ``<a Name=...>`` make anchors."""
+    document = parse_markdown("page.md", '<a Id="one"></a>\n\n<a Name="two"></a>\n')
+    assert set(document.anchors) == {"one", "two"}
