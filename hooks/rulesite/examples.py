@@ -3,7 +3,7 @@
 A worked example in a rule file is a ```` ```{.python} ```` fence that builds a scenario from an
 inline YAML string passed to ``play``, ``refused`` or ``parse_scenario`` (``load_scenario("path")``
 reads the file). The fences are found with markdown-it (so a fence is a fence, wherever it sits),
-the YAML is read from the code by ``rulespy.examples`` (with ``ast``, never by running the code),
+the YAML is read from the code by ``rulespy.check.examples`` (with ``ast``, never by running the code),
 the same reader ``rulespy coverage`` and ``rulespy diff`` use, and the fence is replaced by an
 ``!!! example`` block: the diagram, a one-line summary of the setup, and the unchanged fence folded
 beneath (``??? example``), which is what the test suite executes.
@@ -19,7 +19,7 @@ from typing import Any
 import yaml
 from markdown_it import MarkdownIt
 
-from rulespy.examples import scenario_texts
+from rulespy.check.examples import scenario_texts
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,7 @@ class Example:
 
 
 def scenario_sources(code: str, root: Path | None = None) -> list[str]:
-    """The scenario texts ``code`` plays (``rulespy.examples``), dedented, in order and without repeats
+    """The scenario texts ``code`` plays (``rulespy.check.examples``), dedented, in order and without repeats
     (the same scenario passed twice is one board); callers keep those that are scenarios."""
     return list(dict.fromkeys(textwrap.dedent(text) for text in scenario_texts(code, root)))
 

@@ -40,7 +40,7 @@ RS051  code-cites-missing-rule     a ``Rule: PATH#ANCHOR`` docstring line in ``r
                                    a file or anchor that does not exist
 RS060  step-drift                  a numbered step of ``sequences/shooting_sequence.md`` or a step of
                                    ``timing/firefight.md`` differs from the engine's step list
-                                   (``rulespy.coverage.drift``; only for a tree that carries ``rulespy/``)
+                                   (``rulespy.check.drift``; only for a tree that carries ``rulespy/``)
 =====  ==========================  ================================================================
 
 What is checked: every ``*.md`` under the repository except in hidden folders, ``node_modules``,

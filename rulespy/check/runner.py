@@ -45,7 +45,7 @@ def _drift(root: Path) -> list[Finding]:
     that carries the engine (``rulespy/`` beside its rules); other trees have no engine to compare."""
     if not (root / "rulespy" / "sequences" / "shooting_sequence.py").is_file():
         return []
-    from rulespy.coverage import drift
+    from rulespy.check import drift
 
     return list(drift.findings(root))
 

@@ -5,24 +5,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from rulespy.commands import (
+    command_advance,
+    command_assault,
+    command_covering_fire,
+    command_shoot,
+    command_snap_fire,
+)
+from rulespy.core.command_rules import CommandRules
 from rulespy.state import Command
-
-
-@dataclass(frozen=True)
-class CommandRules:
-    """How a command changes a standard shooting attack. ``rule`` is the command's own anchor."""
-
-    command: Command
-    rule: str
-    lock_modifier: int = 0
-    heavy_weapons_fire: bool = True
-    assault_weapons_only: bool = False
-    split_target: bool = True
-    closest_target_rule: bool = True
-    pins_hit_models: bool = False
-    responding: bool = False
 
 
 def rules_for(command: Command) -> CommandRules:
@@ -30,14 +21,6 @@ def rules_for(command: Command) -> CommandRules:
 
     Rule: timing/command_timing.md#command
     """
-    from rulespy.commands import (
-        command_advance,
-        command_assault,
-        command_covering_fire,
-        command_shoot,
-        command_snap_fire,
-    )
-
     table = {
         Command.SHOOT: command_shoot.SHOOT,
         Command.ADVANCE: command_advance.ADVANCE,

@@ -3,7 +3,7 @@
 Rule: commands/command_advance.md#advance
 """
 
-from rulespy.commands import CommandRules
+from rulespy.core.command_rules import CommandRules
 from rulespy.state import Command
 
 ADVANCE = CommandRules(

@@ -3,7 +3,7 @@
 Rule: commands/command_assault.md#assault
 """
 
-from rulespy.commands import CommandRules
+from rulespy.core.command_rules import CommandRules
 from rulespy.state import Command
 
 ASSAULT = CommandRules(

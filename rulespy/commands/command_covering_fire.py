@@ -5,7 +5,7 @@ The triggering unit chose itself as the target, so the closest-candidate rule do
 Rule: commands/command_covering_fire.md#covering-fire
 """
 
-from rulespy.commands import CommandRules
+from rulespy.core.command_rules import CommandRules
 from rulespy.state import Command
 
 COVERING_FIRE = CommandRules(

@@ -3,7 +3,7 @@
 Rule: commands/command_shoot.md#shoot
 """
 
-from rulespy.commands import CommandRules
+from rulespy.core.command_rules import CommandRules
 from rulespy.state import Command
 
 SHOOT = CommandRules(Command.SHOOT, "commands/command_shoot.md#shoot")

@@ -3,7 +3,7 @@
 Rule: commands/command_snap_fire.md#snap-fire
 """
 
-from rulespy.commands import CommandRules
+from rulespy.core.command_rules import CommandRules
 from rulespy.state import Command
 
 SNAP_FIRE = CommandRules(

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from rulespy.commands import CommandRules
+from rulespy.core.command_rules import CommandRules
 from rulespy.core.line_of_sight import sees_unit
 from rulespy.core.measuring import farther_than, unit_within_range
 from rulespy.core.ranged_weapons import Weapon

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
 
-from rulespy.commands import CommandRules
+from rulespy.core.command_rules import CommandRules
 from rulespy.core.cover import cover_modifier
 from rulespy.core.ranged_weapons import Weapon
 from rulespy.events import Event

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from rulespy.commands import CommandRules
+from rulespy.core.command_rules import CommandRules
 from rulespy.core.line_of_sight import sees, sees_unit
 from rulespy.core.measuring import EPSILON, distance_between_units, within
 from rulespy.errors import IllegalDeclaration

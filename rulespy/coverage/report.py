@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rulespy.coverage import drift
+from rulespy.check import drift
 from rulespy.coverage.code import Citation, citations, named_anchors, unit_tests
 from rulespy.coverage.rules import Concept, CoverageError, Example, RuleFile, load_concepts, load_rule_files
 from rulespy.coverage.runner import run_engine

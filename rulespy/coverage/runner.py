@@ -1,4 +1,4 @@
-"""Running one tree's engine in a subprocess (examples' scenarios: ``rulespy.examples``).
+"""Running one tree's engine in a subprocess (examples' scenarios: ``rulespy.check.examples``).
 
 The subprocess runs ``_driver.py`` (passed as source to ``python -c``) with the tree's root first on
 ``sys.path``, so the working tree and a checked-out revision each run their own engine, and whatever an
@@ -14,8 +14,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from rulespy.check.examples import scenario_texts
 from rulespy.coverage.rules import CoverageError
-from rulespy.examples import scenario_texts
 
 __all__ = ["run_engine", "scenario_texts"]
 

@@ -13,11 +13,17 @@ from rulespy.core.damage import is_casualty, wounds_inflicted, wounds_lost
 from rulespy.core.shooting import FiringWeapon, TargetPlan
 from rulespy.events import Event
 from rulespy.sequences.records import Casualty, Hit
+from rulespy.sequences.steps import step
 from rulespy.state import Model
 from rulespy.timing.firefight import Removal, removal_timing, step_event
 
 if TYPE_CHECKING:
     from rulespy.sequences.shooting_sequence import Item, ShootingSequence, State
+
+
+def expand(runs: tuple[tuple[str, int], ...]) -> tuple[str, ...]:
+    """The weapon names of a target's successes, one per success, in Dice Order."""
+    return tuple(weapon for weapon, count in runs for _ in range(count))
 
 
 def critical_round(
@@ -38,8 +44,6 @@ def critical_round(
 def _critical_round(
     seq: ShootingSequence, state: State, index: int, target: TargetPlan, items: list[Item]
 ) -> State:
-    from rulespy.sequences.shooting_sequence import expand, step
-
     successes = expand(state.crits[index])
     if seq.explain:
         items.append(step("step-critical-round", f"{len(successes)} Critical Lock(s) at {target.unit}"))
@@ -71,8 +75,6 @@ def normal_round(
 def _normal_round(
     seq: ShootingSequence, state: State, attack: int, index: int, target: TargetPlan, items: list[Item]
 ) -> State:
-    from rulespy.sequences.shooting_sequence import expand, step
-
     successes = expand(state.normals[attack][index])
     if seq.explain:
         items.append(step("step-normal-round", f"{len(successes)} other success(es) at {target.unit}"))
@@ -90,8 +92,6 @@ def remove_casualties(seq: ShootingSequence, state: State, items: list[Item]) ->
 
 
 def _remove_casualties(seq: ShootingSequence, state: State, items: list[Item]) -> State:
-    from rulespy.sequences.shooting_sequence import step
-
     if seq.explain:
         if seq.firefight:
             items.append(

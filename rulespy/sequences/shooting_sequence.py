@@ -15,7 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
-from rulespy.commands import CommandRules, rules_for
+from rulespy.commands import rules_for
+from rulespy.core.command_rules import CommandRules
 from rulespy.core.cover import target_unit_cover
 from rulespy.core.leadership import LeadershipChance
 from rulespy.core.shooting import FiringWeapon, TargetPlan, firing_weapons, plan_attack, why_not_firing
@@ -24,6 +25,7 @@ from rulespy.core.target_lock import LockChance, LockTally, Modifier, lock_modif
 from rulespy.events import Event
 from rulespy.sequences import rounds
 from rulespy.sequences.records import Casualty, Hit, Leadership, Rolled
+from rulespy.sequences.steps import step
 from rulespy.state import AttackDeclaration, Battlefield, Command, Scenario, TargetDeclaration
 from rulespy.timing.command_timing import check_response
 from rulespy.timing.firefight import initiative_event, step_event
@@ -31,33 +33,12 @@ from rulespy.timing.firefight import initiative_event, step_event
 if TYPE_CHECKING:
     from rulespy.sequences.resolution import DiceSource, Resolution
 
-# The numbered steps of sequences/shooting_sequence.md, in order; each is a heading anchor there.
-STEPS = (
-    "step-declare",
-    "step-leadership",
-    "step-firing-weapons",
-    "step-target-lock",
-    "step-critical-round",
-    "step-normal-round",
-    "step-removal",
-)
-
 Run = tuple[str, int]
 Chance = LeadershipChance | LockChance
 Item = Event | Leadership | Rolled | Hit | Casualty
 # A deterministic step's outcome: wounds, pins, removed, casualties and done after it, and its records.
 Wounds = tuple[tuple[str, int], ...]
 Remembered = tuple[Wounds, frozenset[str], frozenset[str], frozenset[tuple[str, str]], bool, tuple[Item, ...]]
-
-
-def step(name: str, text: str) -> Event:
-    """An event citing one numbered step of the Shooting Sequence.
-
-    Rule: sequences/shooting_sequence.md#shooting-sequence
-    """
-    if name not in STEPS:
-        raise ValueError(f"unknown sequence step {name!r}")
-    return Event(f"sequences/shooting_sequence.md#{name}", text)
 
 
 @dataclass(frozen=True)
@@ -379,11 +360,6 @@ def _push(runs: tuple[Run, ...], weapon: str, count: int) -> tuple[Run, ...]:
     if runs and runs[-1][0] == weapon:
         return runs[:-1] + ((weapon, runs[-1][1] + count),)
     return runs + ((weapon, count),)
-
-
-def expand(runs: tuple[Run, ...]) -> tuple[str, ...]:
-    """The weapon names of a target's successes, one per success, in Dice Order."""
-    return tuple(weapon for weapon, count in runs for _ in range(count))
 
 
 def resolve(scenario: Scenario, dice: DiceSource | None = None) -> Resolution:

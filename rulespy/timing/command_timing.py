@@ -5,7 +5,7 @@ Rule: timing/command_timing.md#responding-command
 
 from __future__ import annotations
 
-from rulespy.commands import CommandRules
+from rulespy.core.command_rules import CommandRules
 from rulespy.errors import IllegalDeclaration
 from rulespy.state import Command
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from rulespy.check.runner import CheckOptions, run_check
-from rulespy.sequences import shooting_sequence
+from rulespy.sequences import steps as shooting_sequence
 
 ROOT = Path(__file__).resolve().parents[2]
 

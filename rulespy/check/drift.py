@@ -3,7 +3,7 @@
 Two pairs are compared, each in order:
 
 - the numbered step headings of ``sequences/shooting_sequence.md`` (``### 1. Declare the attack
-  {#step-declare}``) with ``rulespy.sequences.shooting_sequence.STEPS``;
+  {#step-declare}``) with ``rulespy.sequences.steps.STEPS``;
 - the step headings of ``timing/firefight.md`` (``### 1. Initiative criticals
   {#firefight-initiative-criticals}``) with ``rulespy.timing.firefight.FIREFIGHT_STEPS``.
 
@@ -42,7 +42,7 @@ class StepPair:
 
 
 PAIRS = (
-    StepPair("sequences/shooting_sequence.md", "step-", "rulespy.sequences.shooting_sequence", "STEPS"),
+    StepPair("sequences/shooting_sequence.md", "step-", "rulespy.sequences.steps", "STEPS"),
     StepPair("timing/firefight.md", "firefight-", "rulespy.timing.firefight", "FIREFIGHT_STEPS"),
 )
 

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-import rulespy.sequences.shooting_sequence as shooting_sequence
+import rulespy.sequences.steps as shooting_sequence
 import rulespy.timing.firefight as firefight
-from rulespy.coverage.drift import findings
+from rulespy.check.drift import findings
 
 MAIN = Path(__file__).resolve().parents[2]
 SEQUENCE = "sequences/shooting_sequence.md"
@@ -33,7 +33,7 @@ def test_a_step_renamed_only_in_the_code_is_a_finding(monkeypatch: pytest.Monkey
     }
     code_only = next(f for f in found if f.line == 1)
     assert "step-roll-locks" in code_only.message
-    assert "rulespy/sequences/shooting_sequence.py:" in code_only.message
+    assert "rulespy/sequences/steps.py:" in code_only.message
 
 
 def test_two_steps_swapped_in_the_code_are_out_of_order(monkeypatch: pytest.MonkeyPatch) -> None:
