@@ -80,7 +80,7 @@ def cli_start(runs: int) -> tuple[tuple[float, float], tuple[float, float]]:
 
 def in_process(runs: int) -> tuple[float, float, int]:
     from rulespy.scenario import parse_scenario
-    from rulespy.sequences.shooting_sequence import resolve
+    from rulespy.sequences.resolution import resolve
 
     scenario = parse_scenario(thousand_dice_scenario(), "<1000 dice>")
     dice = sum(len(t["locks"]) for a in resolve(scenario).to_json()["attacks"] for t in a["targets"])

@@ -31,7 +31,7 @@ def _resolve(path: str, as_json: bool) -> int:
     from rulespy.cli.scenario_errors import illegal, print_json
     from rulespy.errors import IllegalDeclaration
     from rulespy.scenario import load_scenario, require_dice_source
-    from rulespy.sequences.shooting_sequence import resolve
+    from rulespy.sequences.resolution import resolve
 
     scenario = load_scenario(path)
     require_dice_source(scenario)

@@ -85,7 +85,7 @@ def _trace(jobs: list[dict[str, Any]]) -> dict[str, Any]:
         return result
 
     module.resolve = recording
-    if sequence is not module:
+    if sequence is not module and hasattr(sequence, "resolve"):  # an older tree's second resolve
         sequence.resolve = recording  # type: ignore[assignment]
     for name, loaded in list(sys.modules.items()):  # helpers that imported resolve already
         if name.startswith("rulespy") and getattr(loaded, "resolve", None) is original:

@@ -13,7 +13,7 @@ Rule: sequences/shooting_sequence.md#shooting-sequence
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rulespy.commands import rules_for
 from rulespy.core.command_rules import CommandRules
@@ -29,9 +29,6 @@ from rulespy.sequences.steps import step
 from rulespy.state import AttackDeclaration, Battlefield, Command, Scenario, TargetDeclaration
 from rulespy.timing.command_timing import check_response
 from rulespy.timing.firefight import initiative_event, step_event
-
-if TYPE_CHECKING:
-    from rulespy.sequences.resolution import DiceSource, Resolution
 
 Run = tuple[str, int]
 Chance = LeadershipChance | LockChance
@@ -360,13 +357,3 @@ def _push(runs: tuple[Run, ...], weapon: str, count: int) -> tuple[Run, ...]:
     if runs and runs[-1][0] == weapon:
         return runs[:-1] + ((weapon, runs[-1][1] + count),)
     return runs + ((weapon, count),)
-
-
-def resolve(scenario: Scenario, dice: DiceSource | None = None) -> Resolution:
-    """Resolve ``scenario`` with its dice: see ``rulespy.sequences.resolution.resolve``.
-
-    Rule: sequences/shooting_sequence.md#shooting-sequence
-    """
-    from rulespy.sequences.resolution import resolve as run
-
-    return run(scenario, dice)

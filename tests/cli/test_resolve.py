@@ -129,7 +129,7 @@ def test_a_missing_file_is_malformed_input(tmp_path: Path, capsys: pytest.Captur
 def test_an_engine_crash_is_reported_without_a_traceback(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import rulespy.sequences.shooting_sequence as sequence
+    import rulespy.sequences.resolution as sequence
 
     def broken(scenario: object, dice: object = None) -> None:
         raise ZeroDivisionError("boom")

@@ -132,7 +132,7 @@ import rulespy
 import rulespy.core.allocation as allocation
 from rulespy.core import cover
 from rulespy.scenario import parse_scenario
-from rulespy.sequences.shooting_sequence import resolve
+from rulespy.sequences.resolution import resolve
 from rulespy.state import Cover
 
 assert "leaked_name" not in globals(), "the namespace of the first example leaked"

@@ -110,7 +110,7 @@ def test_the_unmodified_scenario_resolves() -> None:
     folder = ROOT / "tests" / "properties"
     assert (folder / "test_safe_yaml.py").exists()
     from rulespy.scenario import parse_scenario
-    from rulespy.sequences.shooting_sequence import resolve
+    from rulespy.sequences.resolution import resolve
 
     assert resolve(parse_scenario(SCENARIO)).wounds("d1") == 0
 

@@ -9,7 +9,7 @@ import pytest
 from rulespy.dice import ScriptedDice
 from rulespy.errors import IllegalDeclaration, InvalidInput
 from rulespy.scenario import parse_scenario
-from rulespy.sequences.shooting_sequence import resolve
+from rulespy.sequences.resolution import resolve
 from rulespy.sequences.steps import STEPS
 
 CONTRACT = (Path(__file__).resolve().parents[2] / "examples/scenarios/contract_example.yaml").read_text(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rulespy.scenario import parse_scenario
-from rulespy.sequences.shooting_sequence import resolve
+from rulespy.sequences.resolution import resolve
 
 DUEL = """
 weapons:
