@@ -3,80 +3,104 @@
 Two pairs are compared, each in order:
 
 - the numbered step headings of ``sequences/shooting_sequence.md`` (``### 1. Declare the attack
-  {#step-declare}``) with ``rulespy.sequences.steps.STEPS``;
+  {#step-declare}``) with ``STEPS`` in ``rulespy/sequences/steps.py``;
 - the step headings of ``timing/firefight.md`` (``### 1. Initiative criticals
-  {#firefight-initiative-criticals}``) with ``rulespy.timing.firefight.FIREFIGHT_STEPS``.
+  {#firefight-initiative-criticals}``) with ``FIREFIGHT_STEPS`` in ``rulespy/timing/firefight.py``.
 
-A step heading is a heading with an explicit id whose text starts with a number and a full stop, or whose
-id starts with the pair's prefix (``step-``, ``firefight-``). A step on one side only, or in a different
-place in the order, is a finding: at the heading's line, or at line 1 of the rule file for a step only the
-code has (the message names the code's file and line). A missing rule file gives no finding (the link
-checks report missing files). The engine's lists are read when ``findings`` runs, so a test may
-monkeypatch them.
+Both sides are read from the checked tree itself: the rule file with the checker's markdown parser, the
+engine file with ``ast`` (the constant must be a literal tuple or list of strings). The engine Python
+has imported is never consulted, so checking another checkout compares that checkout's rules with that
+checkout's engine. A tree without a ``rulespy/`` folder has no engine to compare and gets no RS060.
+
+A step heading is a heading of level 2 or more with an explicit id whose text starts with a number and a
+full stop, or whose id starts with the pair's prefix (``step-``, ``firefight-``). A step on one side only,
+or in a different place in the order, is a finding: at the heading's line, or at line 1 of the rule file
+for a step only the code has (the message names the engine file and line). A missing rule file gives no
+finding (the link checks report missing files); an engine file without a readable literal list gives
+one finding at line 1 of the rule file.
 """
 
 from __future__ import annotations
 
 import ast
-import importlib
-import inspect
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from rulespy.check.doc import Heading
 from rulespy.check.findings import Finding
-from rulespy.coverage.rules import Section, parse_rule_file
+from rulespy.check.parse import parse_markdown
 
 CODE = "RS060"
+ENGINE = "rulespy"
+"""The folder of a tree that carries the engine."""
 _NUMBERED = re.compile(r"^\d+\.\s")
 
 
 @dataclass(frozen=True)
 class StepPair:
-    """One rule file's numbered steps and the engine constant that must list the same ids."""
+    """One rule file's numbered steps and the engine file and constant that must list the same ids."""
 
     rules: str
     prefix: str
-    module: str
+    source: str
     constant: str
 
 
 PAIRS = (
-    StepPair("sequences/shooting_sequence.md", "step-", "rulespy.sequences.steps", "STEPS"),
-    StepPair("timing/firefight.md", "firefight-", "rulespy.timing.firefight", "FIREFIGHT_STEPS"),
+    StepPair("sequences/shooting_sequence.md", "step-", "rulespy/sequences/steps.py", "STEPS"),
+    StepPair("timing/firefight.md", "firefight-", "rulespy/timing/firefight.py", "FIREFIGHT_STEPS"),
 )
 
 
-def rule_steps(pair: StepPair, text: str) -> list[Section]:
+@dataclass(frozen=True)
+class EngineSteps:
+    """The step ids an engine file lists, the line of its constant and of each id."""
+
+    steps: tuple[str, ...]
+    line: int
+    lines: dict[str, int]
+
+
+def rule_steps(pair: StepPair, text: str) -> list[Heading]:
     """The step headings of the rule file, in reading order."""
-    sections = parse_rule_file(pair.rules, text).sections
-    return [s for s in sections if _NUMBERED.match(s.title) or s.anchor.startswith(pair.prefix)]
+    headings = parse_markdown(pair.rules, text).headings
+    return [
+        h
+        for h in headings
+        if h.level >= 2 and h.explicit and (_NUMBERED.match(h.text) or h.anchor.startswith(pair.prefix))
+    ]
 
 
-def code_steps(pair: StepPair) -> tuple[tuple[str, ...], str, dict[str, int]]:
-    """The engine's step ids, the file that defines them, and the line of each (or of the constant)."""
-    module = importlib.import_module(pair.module)
-    steps = tuple(str(s) for s in getattr(module, pair.constant, ()))
+def engine_steps(pair: StepPair, source: str) -> EngineSteps | None:
+    """The module-level ``pair.constant`` of an engine file's source, or ``None`` when the file does not
+    assign it a literal tuple or list of strings (or does not parse).
+
+    >>> engine_steps(PAIRS[0], 'STEPS = (\\n    "step-declare",\\n    "step-removal",\\n)\\n')
+    EngineSteps(steps=('step-declare', 'step-removal'), line=1, lines={'step-declare': 2, 'step-removal': 3})
+    >>> engine_steps(PAIRS[0], "STEPS = tuple(names)") is None
+    True
+    """
     try:
-        source = inspect.getsourcefile(module) or pair.module
-        tree = ast.parse(Path(source).read_text(encoding="utf-8"))
-    except (OSError, TypeError, SyntaxError, ValueError):
-        return steps, pair.module.replace(".", "/") + ".py", {}
-    lines: dict[str, int] = {}
-    for node in tree.body:
-        targets = node.targets if isinstance(node, ast.Assign) else []
-        if any(isinstance(t, ast.Name) and t.id == pair.constant for t in targets):
-            assert isinstance(node, ast.Assign)
-            lines[""] = node.lineno
-            for element in ast.walk(node.value):
-                if isinstance(element, ast.Constant) and isinstance(element.value, str):
-                    lines.setdefault(element.value, element.lineno)
-    return steps, _shown(source), lines
-
-
-def _shown(source: str) -> str:
-    parts = Path(source).parts
-    return "/".join(parts[parts.index("rulespy") :]) if "rulespy" in parts else source
+        module = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    for node in module.body:
+        value = node.value if isinstance(node, ast.Assign | ast.AnnAssign) else None
+        targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+        if value is None or not any(isinstance(t, ast.Name) and t.id == pair.constant for t in targets):
+            continue
+        if not isinstance(value, ast.Tuple | ast.List):
+            return None
+        items = value.elts
+        if not all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in items):
+            return None
+        steps = tuple(str(e.value) for e in items if isinstance(e, ast.Constant))
+        lines: dict[str, int] = {}
+        for element, step in zip(items, steps, strict=True):
+            lines.setdefault(step, element.lineno)
+        return EngineSteps(steps, node.lineno, lines)
+    return None
 
 
 def _lcs(a: list[str], b: list[str]) -> set[str]:
@@ -97,11 +121,11 @@ def _lcs(a: list[str], b: list[str]) -> set[str]:
     return kept
 
 
-def compare(pair: StepPair, text: str) -> list[Finding]:
-    """The RS060 findings of one pair, given the rule file's text."""
+def compare(pair: StepPair, text: str, engine: EngineSteps) -> list[Finding]:
+    """The RS060 findings of one pair, given the rule file's text and the engine file's steps."""
     headings = rule_steps(pair, text)
-    steps, source, lines = code_steps(pair)
-    where = f"{source}:{lines.get('', 1)}"
+    steps = engine.steps
+    where = f"{pair.source}:{engine.line}"
     found: list[Finding] = []
     written = [h.anchor for h in headings]
     for heading in headings:
@@ -124,8 +148,8 @@ def compare(pair: StepPair, text: str) -> list[Finding]:
                     1,
                     1,
                     CODE,
-                    f"the engine runs step {step!r} ({pair.constant} in {source}:"
-                    f"{lines.get(step, lines.get('', 1))}) but no numbered heading here "
+                    f"the engine runs step {step!r} ({pair.constant} in {pair.source}:"
+                    f"{engine.lines.get(step, engine.line)}) but no numbered heading here "
                     f"has the id #{step}",
                 )
             )
@@ -148,17 +172,31 @@ def compare(pair: StepPair, text: str) -> list[Finding]:
     return found
 
 
+def _read(file: Path) -> str | None:
+    try:
+        return file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None  # the checker reports unreadable markdown (RS040); unreadable code: see below
+
+
 def findings(root: Path | str) -> list[Finding]:
     """Every RS060 finding for the rules repository at ``root``, sorted by path and line."""
     base = Path(root)
+    if not (base / ENGINE).is_dir():
+        return []
     found: list[Finding] = []
     for pair in PAIRS:
-        file = base / pair.rules
-        if not file.is_file():
+        text = _read(base / pair.rules) if (base / pair.rules).is_file() else None
+        if text is None:
             continue
-        try:
-            text = file.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            continue  # the checker reports unreadable files (RS040)
-        found.extend(compare(pair, text))
+        source = _read(base / pair.source)
+        engine = None if source is None else engine_steps(pair, source)
+        if engine is None:
+            why = f"assigns no literal list to {pair.constant}"
+            if source is None:
+                why = "is missing or unreadable"
+            message = f"cannot compare the numbered steps with the engine: {pair.source} {why}"
+            found.append(Finding(pair.rules, 1, 1, CODE, message))
+            continue
+        found.extend(compare(pair, text, engine))
     return sorted(found, key=lambda f: (f.path, f.line, f.column, f.message))

@@ -41,10 +41,8 @@ def run_check(root: Path, options: CheckOptions | None = None) -> Report:
 
 
 def _drift(root: Path) -> list[Finding]:
-    """Step drift (RS060) between the rules' numbered steps and the engine's step lists, for a repository
-    that carries the engine (``rulespy/`` beside its rules); other trees have no engine to compare."""
-    if not (root / "rulespy" / "sequences" / "shooting_sequence.py").is_file():
-        return []
+    """Step drift (RS060) between the rules' numbered steps and the step lists of the engine in the same
+    tree (``rulespy/`` beside its rules, read as source); other trees have no engine to compare."""
     from rulespy.check import drift
 
     return list(drift.findings(root))

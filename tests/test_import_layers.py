@@ -1,0 +1,208 @@
+"""The import graph of ``rulespy`` has no cycle and no upward edge (the layers of CONTRIBUTING.md).
+
+Read with ``ast`` from the source, so nothing is imported to check it. An edge is an ``import`` or
+``from ... import`` of a ``rulespy`` module, wherever it is written (a function-local import counts: it is
+the same dependency, only later). ``from package import name`` depends on ``package.name`` when that is a
+module, else on ``package``. Imports under ``if TYPE_CHECKING:`` are left out: they never run, they only
+name types for the type checker.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "rulespy"
+
+#: Bottom to top. A module may import its own layer and the layers below it, never one above.
+LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    # The weapon profile is data the state holds (core/ranged_weapons.md only defines its fields).
+    (
+        "state, dice and errors",
+        (
+            "rulespy",
+            "rulespy.errors",
+            "rulespy.dice",
+            "rulespy.state",
+            "rulespy.events",
+            "rulespy.core.ranged_weapons",
+        ),
+    ),
+    ("core rules", ("rulespy.core", "rulespy.commands")),
+    ("sequences", ("rulespy.sequences", "rulespy.timing")),
+    ("scenario loader", ("rulespy.scenario",)),
+    ("readers", ("rulespy.account", "rulespy.odds", "rulespy.coverage", "rulespy.play")),
+    ("command line and site", ("rulespy.cli", "rulespy.render")),
+)
+#: The checker stands beside the engine: it imports only itself, and the engine never imports it
+#: (the readers and the command line may).
+CHECKER = "rulespy.check"
+READERS = 4  # the index of the lowest layer that may import the checker
+
+
+def _module_name(path: Path, root: Path) -> str:
+    parts = path.relative_to(root.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _type_checking_only(module: ast.Module) -> set[int]:
+    """The ids of the import nodes inside ``if TYPE_CHECKING:`` blocks."""
+    skipped: set[int] = set()
+    for node in ast.walk(module):
+        if isinstance(node, ast.If) and ast.unparse(node.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING"):
+            skipped.update(id(inner) for stmt in node.body for inner in ast.walk(stmt))
+    return skipped
+
+
+def import_graph(root: Path = PACKAGE) -> dict[str, dict[str, int]]:
+    """Each ``rulespy`` module's imports of other ``rulespy`` modules, with the line of each."""
+    files = {_module_name(p, root): p for p in sorted(root.rglob("*.py"))}
+    graph: dict[str, dict[str, int]] = {}
+    for name, path in files.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        skipped = _type_checking_only(tree)
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        edges: dict[str, int] = {}
+        for node in ast.walk(tree):
+            if id(node) in skipped:
+                continue
+            targets: list[str] = []
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    base = ".".join([*anchor, *([base] if base else [])])
+                for alias in node.names:
+                    targets.append(f"{base}.{alias.name}" if f"{base}.{alias.name}" in files else base)
+            for target in targets:
+                if target in files and target != name:
+                    edges.setdefault(target, node.lineno)
+        graph[name] = edges
+    return graph
+
+
+def layer_of(module: str) -> int | None:
+    """The index in ``LAYERS`` of the longest prefix that names ``module``; ``None`` for the checker."""
+    best: tuple[int, int] | None = None
+    for index, (_, prefixes) in enumerate(LAYERS):
+        for prefix in prefixes:
+            if module == prefix or module.startswith(prefix + "."):
+                if best is None or len(prefix) > best[0]:
+                    best = (len(prefix), index)
+    return None if best is None else best[1]
+
+
+def cycles(graph: dict[str, dict[str, int]]) -> list[list[str]]:
+    """Every strongly connected group of more than one module (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for target in graph.get(node, {}):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def upward_edges(graph: dict[str, dict[str, int]]) -> list[str]:
+    """Every import that goes up a layer, or crosses between the checker and the engine below it."""
+    bad: list[str] = []
+    for module, edges in sorted(graph.items()):
+        for target, line in sorted(edges.items()):
+            source_is_checker = module == CHECKER or module.startswith(CHECKER + ".")
+            target_is_checker = target == CHECKER or target.startswith(CHECKER + ".")
+            where = f"{module} (line {line}) imports {target}"
+            if source_is_checker or target_is_checker:
+                if source_is_checker and not target_is_checker:
+                    bad.append(f"{where}: the checker imports none of the engine")
+                elif target_is_checker and not source_is_checker:
+                    layer = layer_of(module)
+                    if layer is None or layer < READERS:
+                        bad.append(f"{where}: the engine below its readers never imports the checker")
+                continue
+            low, high = layer_of(target), layer_of(module)
+            if low is None or high is None:
+                bad.append(f"{where}: {module if high is None else target} is in no layer (add it to LAYERS)")
+            elif low > high:
+                bad.append(f"{where}: {LAYERS[high][0]} may not import {LAYERS[low][0]}")
+    return bad
+
+
+def test_readers_is_the_layer_of_the_readers() -> None:
+    assert LAYERS[READERS][0] == "readers"
+
+
+def test_rulespy_import_graph_has_no_cycle() -> None:
+    assert cycles(import_graph()) == []
+
+
+def test_rulespy_imports_only_downward() -> None:
+    assert upward_edges(import_graph()) == []
+
+
+@pytest.mark.parametrize(
+    ("files", "problem"),
+    [
+        ({"a.py": "from rulespy import b", "b.py": "import rulespy.a"}, "cycle"),
+        (
+            {"state.py": "from rulespy.core import shooting", "core/__init__.py": "", "core/shooting.py": ""},
+            "up",
+        ),
+        ({"check/__init__.py": "", "check/x.py": "import rulespy.state", "state.py": ""}, "up"),
+        (
+            {
+                "core/__init__.py": "",
+                "core/x.py": "from rulespy.check import y",
+                "check/__init__.py": "",
+                "check/y.py": "",
+            },
+            "up",
+        ),
+    ],
+)
+def test_the_graph_test_sees_a_cycle_and_an_upward_edge(
+    tmp_path: Path, files: dict[str, str], problem: str
+) -> None:
+    root = tmp_path / "rulespy"
+    for name, text in {"__init__.py": "", **files}.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+    graph = import_graph(root)
+    assert (cycles(graph) != []) is (problem == "cycle")
+    assert (upward_edges(graph) != []) is (problem == "up")
+
+
+def test_type_checking_imports_are_not_edges(tmp_path: Path) -> None:
+    root = tmp_path / "rulespy"
+    root.mkdir()
+    (root / "__init__.py").write_text("", encoding="utf-8")
+    (root / "state.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from rulespy import play\n",
+        encoding="utf-8",
+    )
+    (root / "play.py").write_text("import rulespy.state\n", encoding="utf-8")
+    assert import_graph(root) == {"rulespy": {}, "rulespy.state": {}, "rulespy.play": {"rulespy.state": 1}}
