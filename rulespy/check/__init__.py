@@ -36,8 +36,9 @@ RS041  bad-front-matter            a leading ``---`` block is not a YAML mapping
 RS042  file-too-large              a markdown file over the size limit (2 MiB; ``check: max_file_kb``)
 RS050  rule-heading-without-id     a heading of level 2+ in a rule file (``core/``, ``sequences/``,
                                    ``timing/``, ``commands/``) has no explicit ``{#id}``
-RS051  code-cites-missing-rule     a ``Rule: PATH#ANCHOR`` docstring line in ``rulespy/**/*.py`` cites
-                                   a file or anchor that does not exist
+RS051  code-cites-missing-rule     a ``Rule: PATH#ANCHOR`` docstring line in ``rulespy/**/*.py``, or a
+                                   ``PATH.md#anchor`` literal passed to a call there (``Event(...)``,
+                                   an error), cites a file or anchor that does not exist
 RS060  step-drift                  a numbered step of ``sequences/shooting_sequence.md`` or a step of
                                    ``timing/firefight.md`` differs from the engine's step list
                                    (``rulespy.check.drift``; only for a tree that carries ``rulespy/``)

@@ -29,7 +29,7 @@ from typing import Any
 
 from rulespy.check.doc import Document
 
-VERSION = "rulespy-check-5"
+VERSION = "rulespy-check-6"
 _ALLOWED = {
     ("rulespy.check.doc", name) for name in ("Document", "Heading", "Link", "Mention", "TermUse", "Claim")
 }

@@ -1,9 +1,15 @@
-"""Rule sections carry explicit ids (RS050) and code citations ``Rule: PATH#ANCHOR`` exist (RS051).
+"""Rule sections carry explicit ids (RS050) and the rules code cites exist (RS051).
 
-A citation is a docstring line (module, class or function docstring, read with ``ast``) starting with
-``Rule:`` followed by a repository path ending in ``.md``, optionally ``#anchor``; anything else after
-``Rule:`` (such as the placeholder ``PATH#ANCHOR``) is not a citation. Python files that do not parse
-are left to the linters.
+Code cites a rule in two ways, both read with ``ast`` and both verified:
+
+- a docstring line (module, class or function docstring) starting with ``Rule:`` followed by a
+  repository path ending in ``.md``, optionally ``#anchor``; anything else after ``Rule:`` (such as the
+  placeholder ``PATH#ANCHOR``) is not a citation;
+- a string literal that is exactly ``PATH.md#anchor``, passed as an argument to a call: the rule an
+  ``Event(...)`` cites, the rule an ``IllegalDeclaration(...)`` names, a modifier's rule. A string built
+  at run time (an f-string) is not checked.
+
+Python files that do not parse are left to the linters.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from rulespy.check.graph import LinkGraph
 
 _CITE_RE = re.compile(r"^\s*Rule:\s*(\S+)")
 _DOCUMENTED = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+_RULE_REFERENCE = re.compile(r"[\w./-]+\.md#[\w-]+")
 
 
 def docstring_citations(node: ast.AST) -> Iterator[tuple[int, str]]:
@@ -40,6 +47,21 @@ def docstring_citations(node: ast.AST) -> Iterator[tuple[int, str]]:
             yield first.value.lineno + offset, cited
 
 
+def call_citations(node: ast.AST) -> Iterator[tuple[int, int, str]]:
+    """The ``(line, column, PATH#ANCHOR)`` string literals passed to a call node, 1-based.
+
+    >>> call = ast.parse('Event("core/cover.md#light-cover", f"{x}.md#y", text="a.md#b c")').body[0].value
+    >>> list(call_citations(call))
+    [(1, 7, 'core/cover.md#light-cover')]
+    """
+    if not isinstance(node, ast.Call):
+        return
+    for argument in (*node.args, *(k.value for k in node.keywords)):
+        if isinstance(argument, ast.Constant) and isinstance(argument.value, str):
+            if _RULE_REFERENCE.fullmatch(argument.value):
+                yield argument.lineno, argument.col_offset + 1, argument.value
+
+
 def citations(path: str, data: bytes) -> Document:
     """The ``Rule:`` citations of one Python file, as ``citation`` links."""
     try:
@@ -57,7 +79,9 @@ def citations(path: str, data: bytes) -> Document:
             source = lines[line - 1] if 0 < line <= len(lines) else ""
             column = source.find("Rule:") + 1 if "Rule:" in source else 1
             found.append(Link(cited, line, column, "citation"))
-    return Document(path, links=tuple(found))
+        for line, column, cited in call_citations(node):
+            found.append(Link(cited, line, column, "citation"))
+    return Document(path, links=tuple(sorted(found, key=lambda link: (link.line, link.column))))
 
 
 def check_citation_document(anchors: Anchors, path: str, document: Document) -> Iterator[Finding]:
