@@ -2,29 +2,139 @@
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 
-#: Every finding code with its short name. The table in ``rulespy/check/__init__.py`` explains each one.
-CODES: dict[str, str] = {
-    "RS001": "missing-file",
-    "RS002": "link-escapes-repo",
-    "RS003": "missing-anchor",
-    "RS004": "missing-mention",
-    "RS010": "two-owners",
-    "RS011": "no-owner",
-    "RS012": "wrong-ownership-claim",
-    "RS013": "restated-concept",
-    "RS020": "orphan-page",
-    "RS021": "nav-entry-to-nothing",
-    "RS030": "missing-required-reference",
-    "RS031": "retired-term",
-    "RS040": "not-utf8",
-    "RS041": "bad-front-matter",
-    "RS042": "file-too-large",
-    "RS050": "rule-heading-without-id",
-    "RS051": "code-cites-missing-rule",
-    "RS060": "step-drift",
-}
+
+@dataclass(frozen=True)
+class FindingCode:
+    """One kind of finding: its code, its short name (in ``--format json``) and what triggers it."""
+
+    code: str
+    name: str
+    when: str
+
+
+#: Every finding code, in order: the one table the docs (``rulespy check --help``, the docstring of
+#: ``rulespy.check``) are generated from. Each code has a broken fixture in ``tests/check/fixtures/``.
+FINDING_CODES: tuple[FindingCode, ...] = (
+    FindingCode(
+        "RS001",
+        "missing-file",
+        "a relative link, image or reference definition names a file that does not exist "
+        "(case-exact, percent-decoded; ``/x`` is read from the repository root); also a file "
+        "named in concepts.yml",
+    ),
+    FindingCode(
+        "RS002",
+        "link-escapes-repo",
+        "a link resolves outside the repository (``../../x``, ``/../x``)",
+    ),
+    FindingCode(
+        "RS003",
+        "missing-anchor",
+        "``#anchor`` is not a heading id of the target page (toc slug or explicit ``{#id}``, "
+        "case-sensitive) nor an HTML ``id``/``<a name>``; also for mentions ``core/x.md#a`` and "
+        "concepts.yml anchors",
+    ),
+    FindingCode(
+        "RS004",
+        "missing-mention",
+        "a rule-file path written in prose or inline code (``core/damage.md``) does not exist "
+        "(the rule: ``parse.py``)",
+    ),
+    FindingCode("RS010", "two-owners", "concepts.yml gives one concept name or alias to two owners"),
+    FindingCode(
+        "RS011",
+        "no-owner",
+        'a sentence "X is owned by F" names a concept no file owns, or a retired term\'s '
+        "``current`` is owned by no file",
+    ),
+    FindingCode(
+        "RS012",
+        "wrong-ownership-claim",
+        '"X is owned by F" (F a path or a link) disagrees with concepts.yml',
+    ),
+    FindingCode(
+        "RS013",
+        "restated-concept",
+        "a section of a non-owner file is headed with an owned concept's name or alias and does "
+        "not link to the owner file",
+    ),
+    FindingCode(
+        "RS020",
+        "orphan-page",
+        "a page is neither in the mkdocs.yml ``nav`` nor linked from another page (``index.md`` "
+        "at the root is the home page, never an orphan)",
+    ),
+    FindingCode("RS021", "nav-entry-to-nothing", "a mkdocs.yml ``nav`` entry names no file"),
+    FindingCode(
+        "RS030",
+        "missing-required-reference",
+        "a file does not link to a file that concepts.yml ``requires``",
+    ),
+    FindingCode(
+        "RS031",
+        "retired-term",
+        "a retired term is used outside the section that explains it; the message names the current term",
+    ),
+    FindingCode(
+        "RS040",
+        "not-utf8",
+        "a markdown (or cited Python) file is not UTF-8 (line and column of the first bad byte)",
+    ),
+    FindingCode("RS041", "bad-front-matter", "a leading ``---`` block is not a YAML mapping"),
+    FindingCode(
+        "RS042",
+        "file-too-large",
+        "a markdown file over the size limit (2 MiB; ``check: max_file_kb``)",
+    ),
+    FindingCode(
+        "RS050",
+        "rule-heading-without-id",
+        "a heading of level 2+ in a rule file (``core/``, ``sequences/``, ``timing/``, "
+        "``commands/``) has no explicit ``{#id}``",
+    ),
+    FindingCode(
+        "RS051",
+        "code-cites-missing-rule",
+        "a ``Rule: PATH#ANCHOR`` docstring line in ``rulespy/**/*.py``, or a ``PATH.md#anchor`` "
+        "literal passed to a call there (``Event(...)``, an error), cites a file or anchor that "
+        "does not exist",
+    ),
+    FindingCode(
+        "RS060",
+        "step-drift",
+        "a numbered step of ``sequences/shooting_sequence.md`` or a step of "
+        "``timing/firefight.md`` differs from the step list of the engine in the same tree "
+        "(``rulespy/sequences/steps.py``, ``rulespy/timing/firefight.py``, read as source; only "
+        "for a tree that carries ``rulespy/``)",
+    ),
+)
+
+#: The short name of each finding code.
+CODES: dict[str, str] = {c.code: c.name for c in FINDING_CODES}
+
+
+def code_table(width: int = 100) -> str:
+    """The finding codes as a reStructuredText table, ``width`` characters wide at most.
+
+    >>> print(code_table().splitlines()[3])
+    RS001  missing-file                a relative link, image or reference definition names a file that
+    """
+    name_width = max(len(c.name) for c in FINDING_CODES)
+    text_width = width - 7 - name_width - 2
+    rule = f"=====  {'=' * name_width}  {'=' * text_width}"
+    lines = [rule, f"{'code':<5}  {'name':<{name_width}}  reported when", rule]
+    for code in FINDING_CODES:
+        wrapped = textwrap.wrap(code.when, text_width, break_long_words=False, break_on_hyphens=False)
+        for index, text in enumerate(wrapped):
+            first = index == 0
+            lines.append(
+                f"{code.code if first else '':<5}  {code.name if first else '':<{name_width}}  {text}"
+            )
+    lines.append(rule)
+    return "\n".join(line.rstrip() for line in lines) + "\n"
 
 
 @dataclass(frozen=True, slots=True, order=True)

@@ -9,6 +9,10 @@ from pathlib import Path
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from rulespy.check.findings import code_table
+
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = "finding codes:\n" + code_table(width=96)
     parser.add_argument("path", nargs="?", default=".", help="the rules repository (default: this folder)")
     parser.add_argument(
         "--format",
