@@ -1,13 +1,12 @@
 """Worked examples: find each executable example's scenario and present it as a readable Example block.
 
-A worked example in a rule file is a ```` ```{.python} ```` fence that builds a scenario from an
-inline YAML string passed to ``play``, ``refused`` or ``parse_scenario`` (``load_scenario("path")``
-reads the file). The fences are found with markdown-it (so a fence is a fence, wherever it sits),
-the YAML is read from the code by ``rulespy.check.examples`` (with ``ast``, never by running the code),
-the same reader ``rulespy coverage`` and ``rulespy diff`` use, and the fence is replaced by an
-``!!! example`` block: the diagram, a one-line summary of the setup, and the unchanged fence folded
-beneath (``??? example``), which is what the test suite executes.
-"""
+A worked example (``rulespy.check.examples.worked_examples``, the definition coverage uses too) gets a
+board when it builds a scenario from an inline YAML string passed to ``play``, ``refused`` or
+``parse_scenario`` (``load_scenario("path")`` reads the file). The YAML is read from the code by
+``rulespy.check.examples`` (with ``ast``, never by running the code), the same reader ``rulespy
+coverage`` and ``rulespy diff`` use, and the fence is replaced by an ``!!! example`` block: the diagram,
+a one-line summary of the setup, and the unchanged fence folded beneath (``??? example``), which is what
+the test suite executes."""
 
 from __future__ import annotations
 
@@ -17,9 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from markdown_it import MarkdownIt
 
-from rulespy.check.examples import scenario_texts
+from rulespy.check.examples import scenario_texts, worked_examples
 
 
 @dataclass(frozen=True)
@@ -50,22 +48,17 @@ def _scenario(text: str) -> dict[str, Any] | None:
 
 
 def find_examples(markdown: str, root: Path | None = None) -> list[Example]:
-    """Every python fence of ``markdown`` that sets up at least one board."""
+    """Every worked example of ``markdown`` that sets up at least one board."""
     examples: list[Example] = []
     lines = markdown.splitlines()
-    for token in MarkdownIt("commonmark").parse(markdown):
-        if token.type != "fence" or token.map is None:
-            continue
-        info = token.info.strip()
-        if not (info.startswith("python") or ".python" in info or info.startswith("py ")):
-            continue
-        sources = [t for t in scenario_sources(token.content, root) if _scenario(t) is not None]
+    for worked in worked_examples(markdown):
+        sources = [t for t in scenario_sources(worked.content, root) if _scenario(t) is not None]
         if sources:
-            first = lines[token.map[0]]
+            first = lines[worked.line - 1]
             indent = first[: len(first) - len(first.lstrip())]
             boards = tuple(s for s in map(_scenario, sources) if s is not None)
-            odds_source = sources[0] if ODDS_MARKER in token.content else None
-            examples.append(Example(token.map[0], token.map[1], indent, boards, odds_source))
+            odds_source = sources[0] if ODDS_MARKER in worked.content else None
+            examples.append(Example(worked.line - 1, worked.end, indent, boards, odds_source))
     return examples
 
 

@@ -1,8 +1,17 @@
-"""The scenarios a worked example plays, read from its code with ``ast`` without running it.
+"""What a worked example is, and the scenarios it plays: the one reader the checker, coverage and the site
+share.
 
-A worked example in a rule file passes a scenario's YAML to ``play``, ``refused`` or ``parse_scenario``
-(or names a scenario file for ``load_scenario``). The site draws a board from that YAML and
-``rulespy coverage`` / ``rulespy diff`` resolve it, so both read it here, the same way.
+**A worked example** is a fenced code block of a rule file that the test suite runs, found exactly as
+pytest-markdown-docs finds them (superfences syntax): a CommonMark fence (markdown-it-py) whose info
+names the language ``python``, ``py`` or ``python3`` (``{.python}`` or ``python``) and does not carry
+the option ``notest``. A fence with the option ``continuation`` runs after the examples before it in the
+same file. Fences indented inside a list or an admonition are fences too. ``worked_examples(text)`` lists
+them; ``rulespy coverage`` counts them, the site draws their boards.
+
+**The scenarios an example plays** are read from its code with ``ast``, without running it: the YAML it
+passes to ``play``, ``refused`` or ``parse_scenario`` (or the scenario file it names for
+``load_scenario``). The site draws a board from that YAML and ``rulespy coverage`` / ``rulespy diff``
+resolve it, so all of them read it here, the same way.
 """
 
 from __future__ import annotations
@@ -10,7 +19,81 @@ from __future__ import annotations
 import ast
 import inspect
 import textwrap
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
+#: The fence languages pytest-markdown-docs runs.
+PYTHON = frozenset({"python", "py", "python3"})
+
+
+def fence_info(info: str) -> tuple[str | None, frozenset[str]]:
+    """The language and options of a fence's info string, read as superfences (and
+    pytest-markdown-docs) read it: ``{.python continuation}`` and ``python continuation`` alike.
+
+    >>> fence_info("{.python continuation}")
+    ('python', frozenset({'continuation'}))
+    >>> fence_info("")
+    (None, frozenset())
+    """
+    info = info.strip()
+    parts = info.strip("{}").split() if info.startswith("{") else info.split()
+    dotted = next((p for p in parts if p.startswith(".")), None) if info.startswith("{") else None
+    if dotted is not None:
+        parts.remove(dotted)
+        parts.insert(0, dotted[1:])
+    return (parts[0] if parts else None), frozenset(parts[1:])
+
+
+def is_worked_example(info: str) -> bool:
+    """Whether a fence with this info string is a worked example (the test suite runs it).
+
+    >>> [is_worked_example(i) for i in ("{.python}", "python", "{.python notest}", "yaml")]
+    [True, True, False, False]
+    """
+    language, options = fence_info(info)
+    return language in PYTHON and "notest" not in options
+
+
+@dataclass(frozen=True)
+class WorkedExample:
+    """One worked example: ``line`` is the 1-based line of its opening fence, ``end`` the 1-based line of
+    the last line of the fence; ``content`` its own code, ``code`` what the test suite runs (with the
+    examples it continues)."""
+
+    line: int
+    end: int
+    content: str
+    code: str
+
+
+def markdown_tokens(text: str) -> list[Token]:
+    """The CommonMark tokens of a rule file, as pytest-markdown-docs parses it."""
+    return MarkdownIt("commonmark").parse(text)
+
+
+def worked_examples(text: str, tokens: Sequence[Token] | None = None) -> list[WorkedExample]:
+    r"""Every worked example of a markdown file, in order (``tokens``: its ``markdown_tokens``, when the
+    caller has them already).
+
+    >>> page = "```{.python}\nx = 1\n```\n\n```{.python continuation}\nassert x\n```\n"
+    >>> [(e.line, e.end, e.code) for e in worked_examples(page)]
+    [(1, 3, 'x = 1\n'), (5, 7, 'x = 1\nassert x\n')]
+    """
+    found: list[WorkedExample] = []
+    previous = ""
+    for token in markdown_tokens(text) if tokens is None else tokens:
+        if token.type != "fence" or token.map is None or not is_worked_example(token.info):
+            continue
+        if "continuation" not in fence_info(token.info)[1]:
+            previous = ""
+        previous += token.content
+        found.append(WorkedExample(token.map[0] + 1, token.map[1], token.content, previous))
+    return found
+
 
 #: Functions whose first argument is a scenario's YAML text (``rulespy.play`` keeps examples short).
 SCENARIO_FUNCTIONS = frozenset({"parse_scenario", "play", "refused"})

@@ -4,9 +4,7 @@ Rule files are the markdown files under ``core/``, ``sequences/``, ``timing/`` a
 section is a heading of level 2 or more carrying an explicit id (``## Target Limit {#target-limit}``); the
 level-1 heading names the file and is not a section.
 
-Examples are found exactly as pytest-markdown-docs finds them, so that "example" means "executed by the
-test suite": a CommonMark fence (markdown-it-py) whose superfences info names ``python``, ``py`` or
-``python3`` and does not say ``notest``; a ``continuation`` fence runs after the fences before it. An
+Examples are the worked examples ``rulespy.check.examples`` defines ("executed by the test suite"). An
 example exercises the section it sits in and every section enclosing it, plus any
 ``# exercises: PATH#ANCHOR`` comment line inside the fence.
 """
@@ -17,15 +15,13 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from markdown_it import MarkdownIt
-
+from rulespy.check.examples import markdown_tokens, worked_examples
 from rulespy.check.files import RULE_DIRS
 from rulespy.check.findings import CheckError
 from rulespy.check.registry import REGISTRY, Concept, load_registry
 from rulespy.check.slugs import split_attr_list
 
 _MARKER_RE = re.compile(r"^\s*#\s*exercises:\s*(.+?)\s*$", re.IGNORECASE)
-_PYTHON = ("python", "py", "python3")
 
 
 class CoverageError(CheckError):
@@ -84,25 +80,15 @@ def heading_id(inline: str) -> tuple[str, str | None]:
     return text.strip(), ident
 
 
-def _fence_info(info: str) -> tuple[str | None, set[str]]:
-    """The language and options of a fence, read as pytest-markdown-docs reads superfences."""
-    info = info.strip()
-    parts = info.strip("{}").split() if info.startswith("{") else info.split()
-    dotted = next((p for p in parts if p.startswith(".")), None) if info.startswith("{") else None
-    if dotted is not None:
-        parts.remove(dotted)
-        parts.insert(0, dotted[1:])
-    return (parts[0] if parts else None), set(parts[1:])
-
-
 def parse_rule_file(path: str, text: str) -> RuleFile:
-    """Sections and examples of one rule file; ``path`` is repository-relative."""
-    tokens = MarkdownIt("commonmark").parse(text)
+    """Sections and worked examples (as ``rulespy.check.examples`` defines them) of one rule file;
+    ``path`` is repository-relative."""
+    tokens = markdown_tokens(text)
+    worked = {example.line: example for example in worked_examples(text, tokens)}
     sections: list[Section] = []
     examples: list[Example] = []
     stack: list[Section] = []
     title: str | None = None
-    previous = ""
     for index, token in enumerate(tokens):
         if token.type == "heading_open" and token.map:
             level = int(token.tag[1:])
@@ -116,17 +102,11 @@ def parse_rule_file(path: str, text: str) -> RuleFile:
             section = Section(path, ident, shown, level, token.map[0] + 1, tuple(s.anchor for s in stack))
             sections.append(section)
             stack.append(section)
-        elif token.type == "fence" and token.map:
-            lang, options = _fence_info(token.info)
-            if lang not in _PYTHON or "notest" in options:
-                continue
-            if "continuation" not in options:
-                previous = ""
-            code = previous + token.content
-            previous = code
-            markers = tuple(m.group(1) for m in map(_MARKER_RE.match, token.content.splitlines()) if m)
+        elif token.type == "fence" and token.map and token.map[0] + 1 in worked:
+            example = worked[token.map[0] + 1]
+            markers = tuple(m.group(1) for m in map(_MARKER_RE.match, example.content.splitlines()) if m)
             here = tuple(s.anchor for s in stack)
-            examples.append(Example(path, token.map[0] + 1, code, here, markers))
+            examples.append(Example(path, example.line, example.code, here, markers))
     return RuleFile(path, title, tuple(sections), tuple(examples))
 
 
