@@ -6,9 +6,7 @@ Form only: a well-formed scenario may still declare an illegal attack, which the
 
 from __future__ import annotations
 
-import re
-
-from rulespy.core.ranged_weapons import Weapon
+from rulespy.core.ranged_weapons import TRAITS, Trait, Weapon
 from rulespy.errors import InvalidInput
 from rulespy.scenario import schema as s
 from rulespy.scenario.declaration import Ids, attack_of, response_of
@@ -30,10 +28,8 @@ MAX_MODELS = 10_000
 MAX_TOTAL_DICE = 10_000
 """The most Target Lock dice all the scenario's models together may carry (one volley of each weapon)."""
 
-WEAPON_TRAITS = ("assault", "heavy", "pinning", "precise", "critical N", "minimum range N")
+WEAPON_TRAITS = tuple(t.written for t in TRAITS)
 UNIT_TRAITS = ("swarm",)
-_CRITICAL = re.compile(r"critical\s+(\S+)")
-_MINIMUM = re.compile(r"minimum\s+range\s+(\S+)")
 
 
 def build(root: Node, path: str) -> Scenario:
@@ -82,38 +78,43 @@ def _weapons(top: s.Fields) -> dict[str, Weapon]:
 def _weapon_traits(f: s.Fields) -> dict[str, object]:
     traits: dict[str, object] = {}
     for item in f.seq("traits").items:
-        value: object
         text = " ".join(s.text_of(item, f"a trait of {f.what}", f.path).split())
-        critical, minimum = _CRITICAL.fullmatch(text), _MINIMUM.fullmatch(text)
-        if text in ("assault", "heavy", "pinning", "precise"):
-            key, value = text, True
-        elif critical:
-            key, value = "critical", _trait_number(critical.group(1), item, f, "critical N", integer=True)
-        elif minimum:
-            key, value = "minimum_range", _trait_number(minimum.group(1), item, f, "minimum range N")
-        else:
-            raise InvalidInput(
-                f"unknown trait {text!r} of {f.what}{s.suggest(text, WEAPON_TRAITS)}; "
-                f"known traits: {', '.join(WEAPON_TRAITS)}",
-                item.line,
-                f.path,
-            )
-        if key in traits:
+        trait, value = _trait(text, item, f)
+        if trait.field in traits:
             raise InvalidInput(f"{f.what} has the trait {text!r} more than once", item.line, f.path)
-        traits[key] = value
+        traits[trait.field] = value
     return traits
 
 
-def _trait_number(raw: str, item: Node, f: s.Fields, trait: str, integer: bool = False) -> float | int:
-    what = f"N of {trait!r} on {f.what}"
+def _trait(text: str, item: Node, f: s.Fields) -> tuple[Trait, object]:
+    """The trait ``text`` names (``TRAITS``) and the value it gives its field."""
+    for trait in TRAITS:
+        if trait.number is None and text == trait.written:
+            return trait, True
+        word, _, raw = text.rpartition(" ")
+        if trait.number is not None and word == trait.word:
+            return trait, _trait_number(raw, item, f, trait)
+    raise InvalidInput(
+        f"unknown trait {text!r} of {f.what}{s.suggest(text, WEAPON_TRAITS)}; "
+        f"known traits: {', '.join(WEAPON_TRAITS)}",
+        item.line,
+        f.path,
+    )
+
+
+def _trait_number(raw: str, item: Node, f: s.Fields, trait: Trait) -> float | int:
+    what = f"N of {trait.written!r} on {f.what}"
+    integer = trait.number is int
     try:
         node = Scalar(int(raw) if integer else float(raw), item.line)
     except ValueError:
         kind = "a whole number" if integer else "a number"
         raise InvalidInput(f"{what} must be {kind}, not {raw!r}", item.line, f.path) from None
+    low = trait.low if trait.low is not None else 0.0
+    high = trait.high if trait.high is not None else s.MAX_COORDINATE
     if integer:
-        return s.integer_of(node, what, f.path, 2, 6)
-    return s.number_of(node, what, f.path, 0.0, s.MAX_COORDINATE)
+        return s.integer_of(node, what, f.path, int(low), int(high))
+    return s.number_of(node, what, f.path, low, high)
 
 
 def _new_id(node: Node, what: str, f: s.Fields, ids: Ids) -> str:
