@@ -129,16 +129,16 @@ class LockTally:
 class LockChance:
     """The chance step of one firing weapon: ``dice`` D6 for ``weapon`` of ``model`` at ``net``.
 
+    ``dice`` is the weapon's profile value for one firing group; the odds engine rolls several equal
+    groups as one step by adding their dice here, never by rewriting the weapon's profile.
+
     Rule: core/target_lock.md#target-lock
     """
 
     model: str
     weapon: Weapon
     net: int
-
-    @property
-    def dice(self) -> int:
-        return self.weapon.dice
+    dice: int
 
     def outcomes(self) -> list[tuple[LockTally, Fraction]]:
         """Every tally of criticals and other successes over the weapon's dice, with its probability."""

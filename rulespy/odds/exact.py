@@ -176,7 +176,7 @@ def _grouped_chance(sequence: ShootingSequence, state: State, join: bool = True)
         dice += following.dice
     if steps == 1:
         return chance, 1
-    return LockChance(chance.model, replace(chance.weapon, dice=dice), chance.net), steps
+    return replace(chance, dice=dice), steps
 
 
 def dice_bound(sequence: ShootingSequence) -> int:

@@ -142,7 +142,7 @@ class ShootingSequence:
             assert leader is not None, "a split needs a leader (checked at declaration)"
             return LeadershipChance(leader.id, leader.ld, plan.targets[state.target].unit)
         fw = state.firing[state.attack][state.target][state.group]
-        return LockChance(fw.model.id, fw.weapon, self._net(plan, state.target, fw))
+        return LockChance(fw.model.id, fw.weapon, self._net(plan, state.target, fw), fw.weapon.dice)
 
     def read(self, state: State, chance: Chance, faces: tuple[int, ...]) -> tuple[object, list[Item]]:
         """The outcome of rolled ``faces`` at this chance step, with its records and events."""

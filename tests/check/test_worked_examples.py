@@ -49,11 +49,15 @@ def _pytest_runs(text: str) -> list[tuple[int, str]]:
     tests = extract_fence_tests(
         MarkdownIt("commonmark"), text, 0, Path("page.md"), fence_syntax=FenceSyntax.superfences
     )
-    return [(t.start_line, "".join(line for line in t.source.splitlines(True) if line.strip())) for t in tests]
+    return [(t.start_line, _code_lines(t.source)) for t in tests]
 
 
 def _ours(text: str) -> list[tuple[int, str]]:
-    return [(e.line, "".join(x for x in e.code.splitlines(True) if x.strip())) for e in worked_examples(text)]
+    return [(e.line, _code_lines(e.code)) for e in worked_examples(text)]
+
+
+def _code_lines(code: str) -> str:
+    return "".join(line for line in code.splitlines(True) if line.strip())
 
 
 def test_worked_examples_are_the_fences_pytest_markdown_docs_runs_on_edge_cases() -> None:

@@ -81,7 +81,7 @@ def test_die_probabilities_sum_to_one() -> None:
 
 
 def test_lock_chance_outcomes_are_a_trinomial() -> None:
-    chance = LockChance("m", Weapon("w", range=1, dice=2, lock=4, damage=1), 0)
+    chance = LockChance("m", Weapon("w", range=1, dice=2, lock=4, damage=1), 0, 2)
     outcomes = dict(chance.outcomes())
     assert sum(outcomes.values()) == 1
     # crit 1/6, success (4, 5) 2/6, fail 3/6
@@ -93,7 +93,7 @@ def test_lock_chance_outcomes_are_a_trinomial() -> None:
     ("faces", "tally"), [((6, 1), LockTally(1, 0)), ((4, 5), LockTally(0, 2)), ((3, 2), LockTally(0, 0))]
 )
 def test_lock_chance_reads_faces(faces: tuple[int, int], tally: LockTally) -> None:
-    chance = LockChance("m", Weapon("w", range=1, dice=2, lock=4, damage=1), 0)
+    chance = LockChance("m", Weapon("w", range=1, dice=2, lock=4, damage=1), 0, 2)
     read, rolls, events = chance.read(faces)
     assert read == tally
     assert [r.natural for r in rolls] == list(faces)
