@@ -30,11 +30,11 @@ def _resolve(path: str, as_json: bool) -> int:
     """Form (exit 2), then legality (exit 1), then the scripted dice (exit 2), as the contract orders them."""
     from rulespy.cli.scenario_errors import illegal, print_json
     from rulespy.errors import IllegalDeclaration
-    from rulespy.scenario import load_scenario, require_dice_source
-    from rulespy.sequences.resolution import resolve
+    from rulespy.scenario import load_scenario
+    from rulespy.sequences.resolution import check_dice_source, resolve
 
     scenario = load_scenario(path)
-    require_dice_source(scenario)
+    check_dice_source(scenario)
     try:
         resolution = resolve(scenario)
     except IllegalDeclaration as error:

@@ -13,11 +13,10 @@ from pathlib import Path
 
 from rulespy.errors import InvalidInput
 from rulespy.scenario import build
-from rulespy.scenario.build import require_dice_source
 from rulespy.scenario.yamlnodes import MAX_BYTES, parse
 from rulespy.state import Scenario
 
-__all__ = ["load_scenario", "parse_scenario", "require_dice_source"]
+__all__ = ["load_scenario", "parse_scenario"]
 
 
 def parse_scenario(text: str, path: str = "<scenario>") -> Scenario:

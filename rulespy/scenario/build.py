@@ -269,19 +269,3 @@ def _dice(top: s.Fields) -> tuple[tuple[int, ...] | None, int | None, int | None
         seed = s.integer_of(top.node("seed"), "'seed'", top.path, -(2**63), 2**63)
         line = line or top.key_line("seed")
     return dice, seed, line
-
-
-def require_dice_source(scenario: Scenario) -> None:
-    """``resolve`` needs exactly one of ``dice`` and ``seed`` (``odds`` ignores both)."""
-    where = scenario.path or "<scenario>"
-    if scenario.dice is not None and scenario.seed is not None:
-        raise InvalidInput(
-            "the scenario gives both 'dice' and 'seed': resolve needs exactly one", scenario.dice_line, where
-        )
-    if scenario.dice is None and scenario.seed is None:
-        raise InvalidInput(
-            "the scenario gives neither 'dice' (scripted dice such as [6, 2, 5]) nor 'seed': "
-            "resolve needs one",
-            1,
-            where,
-        )

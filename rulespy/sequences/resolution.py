@@ -102,15 +102,33 @@ class Resolution:
         }
 
 
-def dice_for(scenario: Scenario) -> DiceSource:
-    """The scenario's scripted dice, or seeded dice; exactly one of the two.
+def check_dice_source(scenario: Scenario) -> None:
+    """``resolve`` needs exactly one of ``dice`` and ``seed`` (the loader accepts either or both, and
+    ``odds`` ignores them): the one place that checks it. The faces themselves are checked as they are
+    rolled, after the declaration.
 
     Rule: sequences/shooting_sequence.md#dice-order
     """
-    if (scenario.dice is None) == (scenario.seed is None):
+    where = scenario.path or "<scenario>"
+    if scenario.dice is not None and scenario.seed is not None:
         raise InvalidInput(
-            "resolve needs exactly one of 'dice' and 'seed'", scenario.dice_line, scenario.path
+            "the scenario gives both 'dice' and 'seed': resolve needs exactly one", scenario.dice_line, where
         )
+    if scenario.dice is None and scenario.seed is None:
+        raise InvalidInput(
+            "the scenario gives neither 'dice' (scripted dice such as [6, 2, 5]) nor 'seed': "
+            "resolve needs one",
+            1,
+            where,
+        )
+
+
+def dice_for(scenario: Scenario) -> DiceSource:
+    """The scenario's scripted dice, or seeded dice (``check_dice_source``).
+
+    Rule: sequences/shooting_sequence.md#dice-order
+    """
+    check_dice_source(scenario)
     if scenario.dice is not None:
         return ScriptedDice(scenario.dice, scenario.dice_line)
     assert scenario.seed is not None

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from rulespy.errors import InvalidInput
-from rulespy.scenario import load_scenario, parse_scenario, require_dice_source
+from rulespy.scenario import load_scenario, parse_scenario
+from rulespy.sequences.resolution import check_dice_source
 from rulespy.state import Command, Cover, ModelStatus
 
 SMALL = """\
@@ -74,10 +75,10 @@ def test_model_defaults_follow_the_contract() -> None:
 def test_resolve_needs_exactly_one_of_dice_and_seed_but_the_loader_does_not() -> None:
     both = parse_scenario(SMALL + "seed: 3\n", "s.yaml")
     with pytest.raises(InvalidInput, match="both 'dice' and 'seed'") as caught:
-        require_dice_source(both)
+        check_dice_source(both)
     assert caught.value.line == 17
     seeded = parse_scenario(SMALL.replace("dice: [6, 2]\n", "seed: 3\n"))
-    require_dice_source(seeded)
+    check_dice_source(seeded)
     assert seeded.seed == 3 and seeded.dice is None
 
 
