@@ -78,10 +78,6 @@ def strictly_inside(point: Point, polygon: Polygon) -> bool:
     return not on_boundary(point, polygon) and _crossings_odd(point, polygon)
 
 
-def _cross(o: Point, p: Point, q: Point) -> float:
-    return (p[0] - o[0]) * (q[1] - o[1]) - (p[1] - o[1]) * (q[0] - o[0])
-
-
 def _breakpoints(a: Point, b: Point, polygon: Polygon) -> list[float]:
     """Parameters along ``a``-``b`` (0 to 1) where the segment may enter or leave the polygon.
 

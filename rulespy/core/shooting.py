@@ -169,25 +169,45 @@ def declared_weapons(shooter: Unit, targets: tuple[TargetDeclaration, ...]) -> t
     return tuple(_dice_order(shooter, rest if c is None else c) for c in chosen)
 
 
-def check_target_legality(bf: Battlefield, shooter: Unit, target: Unit) -> None:
-    """A target must be an enemy unit that is not Engaged with a unit friendly to the shooter (other than
-    the shooter itself).
+def target_legality_refusal(bf: Battlefield, shooter: Unit, target: Unit) -> IllegalDeclaration | None:
+    """Why ``target`` is no legal target of ``shooter``, or ``None``: a target must be an enemy unit that
+    is not Engaged with a unit friendly to the shooter (other than the shooter itself).
 
     Rule: core/shooting.md#target-legality
     """
     if target.side == shooter.side:
-        raise IllegalDeclaration(
+        return IllegalDeclaration(
             f"{OWNER}#target-legality",
             f"unit {shooter.id!r} cannot target {target.id!r}: it is a friendly unit, and only enemy units "
             f"are legal targets (Target Legality, {OWNER})",
         )
     for friend in bf.units:
         if friend.side == shooter.side and friend.id != shooter.id and engaged(target, friend):
-            raise IllegalDeclaration(
+            return IllegalDeclaration(
                 f"{OWNER}#target-legality",
                 f"unit {shooter.id!r} cannot target {target.id!r}: it is Engaged with the friendly unit "
                 f"{friend.id!r} (Target Legality, {OWNER})",
             )
+    return None
+
+
+def can_target(bf: Battlefield, shooter: Unit, target: Unit) -> bool:
+    """Whether ``target`` is an enemy unit not Engaged with a unit friendly to ``shooter``
+    (``check_target_legality`` is the refusal).
+
+    Rule: core/shooting.md#target-legality
+    """
+    return target_legality_refusal(bf, shooter, target) is None
+
+
+def check_target_legality(bf: Battlefield, shooter: Unit, target: Unit) -> None:
+    """Refuse a target that ``can_target`` rejects, saying why.
+
+    Rule: core/shooting.md#target-legality
+    """
+    refusal = target_legality_refusal(bf, shooter, target)
+    if refusal is not None:
+        raise refusal
 
 
 def _fire_reasons(
@@ -208,9 +228,7 @@ def is_legal_target(
 
     Rule: core/shooting.md#target-legality
     """
-    try:
-        check_target_legality(bf, shooter, target)
-    except IllegalDeclaration:
+    if not can_target(bf, shooter, target):
         return False
     return any(r is None for r in _fire_reasons(bf, shooter, target, pairs, rules))
 

@@ -50,6 +50,3 @@ class Casualty:
 
     def to_json(self) -> dict[str, str]:
         return {"model": self.model, "removed": self.removed}
-
-
-Record = Leadership | Rolled | Hit

@@ -78,8 +78,6 @@ class Resolution:
     models: dict[str, tuple[int, tuple[str, ...]]]
     trace: tuple[Event, ...]
 
-    legal = True
-
     def wounds(self, model_id: str) -> int:
         """A model's wounds left at the end."""
         return self.models[model_id][0]

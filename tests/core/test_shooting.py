@@ -5,8 +5,15 @@ from __future__ import annotations
 import pytest
 
 from rulespy.commands import rules_for
-from rulespy.core.shooting import FiringWeapon, TargetPlan, firing_weapons, why_not_firing
-from rulespy.errors import InvalidInput
+from rulespy.core.shooting import (
+    FiringWeapon,
+    TargetPlan,
+    can_target,
+    check_target_legality,
+    firing_weapons,
+    why_not_firing,
+)
+from rulespy.errors import IllegalDeclaration, InvalidInput
 from rulespy.state import (
     Battlefield,
     Command,
@@ -297,3 +304,15 @@ def test_second_target_illegal_refuses_the_whole_attack() -> None:
         field(ARMED, FOE, friend), "blue", target("foe", "e1", models=("L",)), target("friend", "f1")
     )
     assert err.rule == "core/shooting.md#target-legality"
+
+
+def test_target_legality_can_target_answers_what_check_target_legality_refuses() -> None:
+    friend = unit("friend", "blue", model("f1", 11.5, 0))  # Engaged with e1
+    alone = unit("alone", "red", model("a1", 30, 0))
+    bf = field(ARMED, FOE, friend, alone)
+    assert [can_target(bf, ARMED, u) for u in (alone, FOE, friend)] == [True, False, False]
+    check_target_legality(bf, ARMED, alone)
+    for illegal in (FOE, friend):
+        with pytest.raises(IllegalDeclaration) as refusal:
+            check_target_legality(bf, ARMED, illegal)
+        assert refusal.value.rule == "core/shooting.md#target-legality"
