@@ -6,15 +6,15 @@ from pathlib import Path
 
 import pytest
 
+from rulespy.coverage.rules import load_rule_files
 from rulespy.dice import ScriptedDice
 from rulespy.errors import IllegalDeclaration, InvalidInput
 from rulespy.scenario import parse_scenario
 from rulespy.sequences.resolution import resolve
 from rulespy.sequences.steps import STEPS
 
-CONTRACT = (Path(__file__).resolve().parents[2] / "examples/scenarios/contract_example.yaml").read_text(
-    encoding="utf-8"
-)
+ROOT = Path(__file__).resolve().parents[2]
+CONTRACT = (ROOT / "examples/scenarios/contract_example.yaml").read_text(encoding="utf-8")
 
 SPLIT = """
 weapons:
@@ -109,11 +109,16 @@ def test_explicit_dice_source_overrides_the_scenario() -> None:
     assert result.removed == {}
 
 
-def test_every_trace_entry_cites_a_rule_anchor() -> None:
-    result = resolve(parse_scenario(CONTRACT))
-    assert all("#" in event.rule and event.rule.endswith(event.rule.split("#")[1]) for event in result.trace)
-    cited_steps = {e.rule.split("#")[1] for e in result.trace if e.rule.startswith("sequences/")}
-    assert cited_steps <= set(STEPS)
+@pytest.mark.parametrize("scenario", [CONTRACT, SPLIT + "dice: [3, 3, 6, 6, 5, 5]\n"])
+def test_every_trace_entry_cites_a_rule_anchor(scenario: str) -> None:
+    rule_files = load_rule_files(ROOT)
+    result = resolve(parse_scenario(scenario))
+    for event in result.trace:
+        path, _, anchor = event.rule.partition("#")
+        assert path in rule_files, event
+        assert anchor in rule_files[path].anchors(), event
+    cited = [e.rule for e in result.trace if e.rule.startswith("sequences/shooting_sequence.md#step-")]
+    assert cited and {rule.partition("#")[2] for rule in cited} <= set(STEPS)
 
 
 def test_success_with_no_valid_model_is_lost() -> None:
