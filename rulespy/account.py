@@ -1,7 +1,7 @@
 """The readable account that ``rulespy resolve`` prints: the attack step by step, each line citing its rule.
 
 The steps come from the resolution's event log, in Shooting Sequence order; the outcome that follows
-is read from the contract's JSON (so the account and ``--json`` can never disagree). Every line ends
+is read from the ``--json`` document (so the account and ``--json`` can never disagree). Every line ends
 with the ``path#anchor`` of the rule that decided it.
 """
 

@@ -1,9 +1,18 @@
 """Short entry points for worked examples: a scenario written inline, played by the engine.
 
 ```python
-from rulespy.play import play, refused
-result = play('''...scenario YAML...''')
-assert result.removed == {"s1": "end_of_attack"}
+from rulespy.play import play
+
+result = play('''
+weapons:
+  rifle: {range: 24, dice: 1, lock: 4, damage: 1}
+units:
+  - {id: squad, side: blue, models: [{id: s1, at: [0, 0], leader: true, weapons: [rifle]}]}
+  - {id: foes, side: red, models: [{id: f1, at: [10, 0]}]}
+attack: {unit: squad, command: shoot, targets: [{unit: foes, mark: f1}]}
+dice: [4]
+''')
+assert result.removed == {"f1": "end_of_attack"}
 ```
 """
 

@@ -21,7 +21,7 @@ HELP_LIMIT = (
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("scenario", metavar="SCENARIO", help="the scenario file (YAML); dice, seed ignored")
-    parser.add_argument("--json", action="store_true", help="print the contract's JSON instead of text")
+    parser.add_argument("--json", action="store_true", help="print the odds as JSON instead of text")
     parser.add_argument(
         "--fractions", action="store_true", help="print exact fractions such as 1/4 instead of decimals"
     )

@@ -1,7 +1,7 @@
 """``rulespy resolve SCENARIO [--json]``: resolve a scenario's attack (or firefight) and explain it.
 
-Exit 0 resolved, 1 the declaration is illegal (nothing rolled), 2 malformed input. Checks run in the
-contract's order: the scenario's form, then the declaration's legality, then the scripted dice.
+Exit 0 resolved, 1 the declaration is illegal (nothing rolled), 2 malformed input. Checks run in this
+order: the scenario's form, then the declaration's legality, then the scripted dice.
 Malformed input prints ``SCENARIO:LINE: message`` on standard error and nothing on standard output;
 no input ever prints a Python traceback. Only what resolving needs is imported.
 """
@@ -15,7 +15,7 @@ import sys
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("scenario", metavar="SCENARIO", help="the scenario file (YAML)")
     parser.add_argument(
-        "--json", action="store_true", help="print the contract's JSON instead of the account"
+        "--json", action="store_true", help="print the resolution as JSON instead of the account"
     )
 
 
@@ -27,7 +27,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _resolve(path: str, as_json: bool) -> int:
-    """Form (exit 2), then legality (exit 1), then the scripted dice (exit 2), as the contract orders them."""
+    """Form (exit 2), then legality (exit 1), then the scripted dice (exit 2), in that order."""
     from rulespy.cli.scenario_errors import illegal, print_json
     from rulespy.errors import IllegalDeclaration
     from rulespy.scenario import load_scenario

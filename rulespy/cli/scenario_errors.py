@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 
 def answer(path: str, work: Callable[[], int], doing: str) -> int:
-    """Run ``work`` (which returns the exit status); turn every failure into the contract's message.
+    """Run ``work`` (which returns the exit status); turn every failure into a located message.
 
     ``doing`` names the work for the messages, e.g. "resolving" or "computing odds for".
     """
@@ -31,7 +31,7 @@ def answer(path: str, work: Callable[[], int], doing: str) -> int:
         print(f"{path}:1: the scenario is too deeply nested for {doing} it", file=sys.stderr)
     except MemoryError:
         print(f"{path}:1: the scenario is too large for {doing} it in memory", file=sys.stderr)
-    except Exception as error:  # the contract: never a traceback
+    except Exception as error:  # never a traceback
         print(
             f"{path}:1: internal error in rulespy while {doing} this scenario "
             f"({type(error).__name__}: {error}); please report it with the scenario file",
@@ -41,7 +41,7 @@ def answer(path: str, work: Callable[[], int], doing: str) -> int:
 
 
 def illegal(scenario: Scenario, error: IllegalDeclaration, as_json: bool) -> int:
-    """Exit 1 for an illegal declaration: the contract's JSON, or the account of what the rules forbid."""
+    """Exit 1 for an illegal declaration: the JSON document, or the account of what the rules forbid."""
     if as_json:
         print_json({"legal": False, "error": {"rule": error.rule, "message": error.message}})
     else:

@@ -19,7 +19,7 @@ TERRAIN_COVER: dict[TerrainKind, Cover] = {
 """The cover each terrain kind gives to a model standing in it (blocking terrain gives none)."""
 
 COVER_MODIFIERS: dict[Cover, int] = {Cover.NONE: 0, Cover.LIGHT: -1, Cover.HEAVY: -2}
-"""Target Lock modifier of the target unit's cover (brief section 6)."""
+"""Target Lock modifier of the target unit's cover (the table of core/cover.md#cover)."""
 
 
 def model_cover(model: Model, terrain: tuple[Terrain, ...]) -> Cover:
@@ -28,6 +28,10 @@ def model_cover(model: Model, terrain: tuple[Terrain, ...]) -> Cover:
     Rule: core/cover.md#cover
 
     Heavy wins over light; the polygon's boundary counts as inside.
+
+    >>> scrub = Terrain(TerrainKind.LIGHT, ((0, 0), (4, 0), (4, 4), (0, 4)))
+    >>> [model_cover(Model("m", at), (scrub,)).name for at in ((4, 2), (5, 2))]  # the edge counts
+    ['LIGHT', 'NONE']
     """
     if model.cover is not None:
         return model.cover
@@ -53,5 +57,8 @@ def cover_modifier(cover: Cover) -> int:
     Rule: core/cover.md#light-cover
     Rule: core/cover.md#heavy-cover
     Rule: core/cover.md#cover
+
+    >>> [cover_modifier(c) for c in (Cover.NONE, Cover.LIGHT, Cover.HEAVY)]
+    [0, -1, -2]
     """
     return COVER_MODIFIERS[cover]

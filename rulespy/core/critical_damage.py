@@ -12,5 +12,8 @@ def critical_wounds(weapon: Weapon) -> int:
     """Wounds one Critical Lock of ``weapon`` inflicts: ``damage + 1``; armour does not reduce them.
 
     Rule: core/critical_damage.md#critical-damage
+
+    >>> critical_wounds(Weapon("lance", 24, 1, 4, damage=2))
+    3
     """
     return weapon.damage + 1

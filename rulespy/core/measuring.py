@@ -13,7 +13,7 @@ import math
 from rulespy.state import Model, Unit
 
 EPSILON = 1e-9
-"""Tolerance of every comparison of lengths, in inches (brief section 3)."""
+"""Tolerance of every comparison of lengths, in inches (core/measuring.md#within)."""
 
 
 def distance(a: Model, b: Model) -> float:
@@ -22,6 +22,11 @@ def distance(a: Model, b: Model) -> float:
     Rule: core/measuring.md#distance
 
     Overlapping or touching bases are at distance 0.
+
+    >>> distance(Model("a", (0, 0)), Model("b", (13, 0)))  # 1" bases, centres 13" apart
+    12.0
+    >>> distance(Model("a", (0, 0)), Model("b", (0.5, 0)))
+    0.0
     """
     (ax, ay), (bx, by) = a.at, b.at  # written out: the hottest function of a large attack
     return max(math.hypot(bx - ax, by - ay) - (a.base + b.base) / 2, 0.0)
@@ -33,6 +38,9 @@ def within(a: Model, b: Model, inches: float) -> bool:
     Rule: core/measuring.md#within
 
     Boundary: a model exactly ``inches`` away is within.
+
+    >>> [within(Model("a", (0, 0)), Model("b", (x, 0)), 18) for x in (19, 19.5)]  # 18" and 18.5" apart
+    [True, False]
     """
     reach = inches + (a.base + b.base) / 2 + EPSILON
     if abs(b.at[0] - a.at[0]) > reach or abs(b.at[1] - a.at[1]) > reach:
@@ -46,6 +54,9 @@ def farther_than(a: Model, b: Model, inches: float) -> bool:
     Rule: core/measuring.md#within
 
     Boundary: a model exactly ``inches`` away is not farther (used by Minimum Range N).
+
+    >>> farther_than(Model("a", (0, 0)), Model("b", (7, 0)), 6)
+    False
     """
     return not within(a, b, inches)
 
@@ -56,6 +67,9 @@ def range_to_unit(model: Model, unit: Unit) -> float:
     Rule: core/measuring.md#range-to-a-unit
 
     A unit with no model in play is at ``math.inf``.
+
+    >>> range_to_unit(Model("s", (0, 0)), Unit("foe", "red", (Model("f1", (13, 0)), Model("f2", (21, 0)))))
+    12.0
     """
     return min((distance(model, other) for other in unit.models), default=math.inf)
 

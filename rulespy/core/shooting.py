@@ -2,9 +2,10 @@
 
 Rule: core/shooting.md#shooting-attack
 
-``plan_attack`` checks a whole declaration before any die is rolled (brief section 4) and returns one
-``TargetPlan`` per target; ``firing_weapons`` applies the per-weapon checks of brief section 5 to the
-battlefield as it stands when a target's dice are about to be rolled.
+``plan_attack`` checks a whole declaration before any die is rolled (core/shooting.md#target-legality,
+core/target_selection.md) and returns one ``TargetPlan`` per target; ``firing_weapons`` applies the
+per-weapon checks of core/shooting.md#which-weapons-fire to the battlefield as it stands when a target's
+dice are about to be rolled.
 """
 
 from __future__ import annotations

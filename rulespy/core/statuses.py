@@ -12,7 +12,7 @@ from rulespy.errors import IllegalDeclaration
 from rulespy.state import Battlefield, Model, ModelStatus, Unit, UnitStatus
 
 ENGAGEMENT_RANGE = 1.0
-"""Models within this many inches of each other engage their units (brief section 3)."""
+"""Models within this many inches of each other engage their units (core/statuses.md#engaged)."""
 
 
 def engaged(a: Unit, b: Unit) -> bool:

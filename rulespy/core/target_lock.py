@@ -40,6 +40,10 @@ def net_modifier(modifiers: tuple[Modifier, ...]) -> int:
     """The sum of all modifiers, capped to no lower than -2 and no higher than +1.
 
     Rule: core/target_lock.md#modifier-cap
+
+    >>> pinned_in_heavy_cover = (Modifier(-1, "Pinned", "x.md#p"), Modifier(-2, "Heavy cover", "x.md#h"))
+    >>> net_modifier(pinned_in_heavy_cover)  # -3, capped
+    -2
     """
     total = sum(m.amount for m in modifiers)
     return max(MODIFIER_FLOOR, min(MODIFIER_CEILING, total))
@@ -76,6 +80,12 @@ def judge(natural: int, weapon: Weapon, net: int) -> LockResult:
     Rule: core/target_lock.md#natural-1
     Rule: core/target_lock.md#critical-lock
     Rule: core/ranged_weapons.md#critical-n
+
+    >>> rifle = Weapon("rifle", 24, 1, lock=4, damage=1)
+    >>> [judge(natural, rifle, net=-1).value for natural in (1, 4, 5, 6)]
+    ['fail', 'fail', 'success', 'critical']
+    >>> judge(5, Weapon("needler", 24, 1, lock=4, damage=1, critical=5), net=0).value
+    'critical'
     """
     if natural == 1 or natural + net < weapon.lock:
         return LockResult.FAIL
@@ -88,6 +98,10 @@ def die_probabilities(weapon: Weapon, net: int) -> dict[LockResult, Fraction]:
     """The chance of each result for one die of ``weapon`` at net modifier ``net``.
 
     Rule: core/target_lock.md#target-lock
+
+    >>> chances = die_probabilities(Weapon("rifle", 24, 1, lock=4, damage=1), net=0)
+    >>> [str(chances[r]) for r in (LockResult.FAIL, LockResult.SUCCESS, LockResult.CRITICAL)]
+    ['1/2', '1/3', '1/6']
     """
     counts = {result: 0 for result in LockResult}
     for natural in range(1, 7):

@@ -25,7 +25,7 @@ from typing import Any
 
 
 def outcome(data: dict[str, Any]) -> dict[str, Any]:
-    """What play decided, from the contract's ``resolve --json`` dict: no trace wording, no dice."""
+    """What play decided, from the ``resolve --json`` dict: no trace wording, no dice."""
     successes = {}
     for attack in data.get("attacks", []):
         for target in attack.get("targets", []):

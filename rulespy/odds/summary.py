@@ -35,7 +35,7 @@ class Odds:
         return dict(self.models)[model_id]
 
     def to_json(self, fractions: bool = False) -> dict[str, Any]:
-        """The contract's ``odds --json`` dict: floats, or exact fractions as strings such as ``"1/4"``."""
+        """The ``odds --json`` dict: floats, or exact fractions as strings such as ``"1/4"``."""
 
         def number(p: Fraction) -> float | str:
             return str(p) if fractions else float(p)

@@ -1,7 +1,7 @@
 """The scenario loader: a YAML scenario file in, a frozen ``rulespy.state.Scenario`` out.
 
 ``parse_scenario(text, path)`` and ``load_scenario(path)`` raise ``rulespy.errors.InvalidInput`` with the
-line of the offending key or value for anything malformed (the contract's exit 2). They check form
+line of the offending key or value for anything malformed (exit 2 on the command line). They check form
 only: whether the declared attack is legal is the engine's question. Limits, so that no input can
 hang the loader: 1 MB of text, 200,000 values, 64 levels of nesting, 10,000 models, 10,000 Target
 Lock dice carried in all, 1,000 dice per weapon, positions and ranges within 100,000 inches.

@@ -1,4 +1,4 @@
-"""The keys, types and ranges of a scenario file (see the contract, section "Scenario file").
+"""The keys, types and ranges of a scenario file: the definition of the scenario format.
 
 ``Fields`` reads one mapping of the located tree: it refuses unknown keys (with a did-you-mean),
 missing required keys and values of the wrong type or out of range, always with the line of the

@@ -136,7 +136,7 @@ def dice_for(scenario: Scenario) -> DiceSource:
 def resolve(scenario: Scenario, dice: DiceSource | None = None) -> Resolution:
     """Resolve the scenario's attack (and its firefight) with its dice, step by step.
 
-    Checks run in the contract's order: the declaration first (``IllegalDeclaration``, nothing rolled),
+    Checks run in this order: the declaration first (``IllegalDeclaration``, nothing rolled),
     then the dice (``InvalidInput`` at the line of ``dice:``).
 
     Rule: sequences/shooting_sequence.md#shooting-sequence

@@ -49,7 +49,7 @@ ARMED = unit(
 FOE = unit("foe", "red", model("e1", 10, 0), model("e2", 10, 3))
 
 
-# --- which weapons fire (brief section 5) ---
+# --- which weapons fire (core/shooting.md#which-weapons-fire) ---
 
 
 def test_every_weapon_in_range_and_sight_fires_in_dice_order() -> None:

@@ -1,4 +1,4 @@
-"""Markdown examples are isolated (issue 7, item 4; issue 2's "a broken example fails with its .md line").
+"""Markdown examples are isolated, and a broken example fails with its .md line.
 
 Each test writes small rule files into a temporary folder and runs pytest on them in a subprocess, with
 the repository's conftest.py and the same options as pyproject.toml (``--markdown-docs

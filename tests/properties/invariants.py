@@ -1,7 +1,7 @@
-"""The engine's invariants (issue 7, item 3), checked on one resolved attack from the outside.
+"""The engine's invariants, checked on one resolved attack from the outside.
 
 Everything here is recomputed from the scenario and the structured result, never read from the engine's
-own bookkeeping: the wounds each success inflicts (brief section 7), which models are in play in each
+own bookkeeping: the wounds each success inflicts (core/damage.md), which models are in play in each
 allocation round, which models are valid for each weapon (``is_valid``, the one engine function used,
 because validity is geometry that other tests cover), the tiers, and the order of the dice.
 Each check raises ``AssertionError`` with a sentence saying which invariant broke and where.
@@ -22,8 +22,8 @@ from rulespy.state import Battlefield, Command, Model, ModelStatus, Scenario
 
 
 def inflicted(weapon: Weapon, model: Model, critical: bool) -> int:
-    """Brief section 7: a Critical Lock inflicts damage + 1 ignoring armour, any other success
-    max(damage - armour, 0)."""
+    """A Critical Lock inflicts damage + 1 ignoring armour (core/critical_damage.md), any other success
+    max(damage - armour, 0) (core/damage.md#armour)."""
     return weapon.damage + 1 if critical else max(weapon.damage - model.armour, 0)
 
 
@@ -34,7 +34,7 @@ def tier(model: Model) -> int:
 
 
 def check_all(scenario: Scenario, result: Resolution, faces: tuple[int, ...]) -> None:
-    """Every invariant of issue 7 item 3 on one resolution made with ``faces``."""
+    """Every invariant of this module on one resolution made with ``faces``."""
     check_dice_order(result, faces)
     check_replay(scenario, result, faces)
     check_successes_allocated(result)
@@ -45,7 +45,8 @@ def check_all(scenario: Scenario, result: Resolution, faces: tuple[int, ...]) ->
 
 
 def check_dice_order(result: Resolution, faces: tuple[int, ...]) -> None:
-    """Every die rolled shows up exactly once in the account, in Dice Order (brief section 9)."""
+    """Every die rolled shows up exactly once in the account, in Dice Order
+    (sequences/shooting_sequence.md#dice-order)."""
     shown: list[int] = []
     for attack in result.attacks:
         for target in attack.targets:

@@ -1,4 +1,4 @@
-"""Engine invariants over random legal attacks (issue 7, item 3).
+"""Engine invariants over random legal attacks (tests/properties/invariants.py).
 
 A few hundred derandomized examples run in the suite; bench/bench_properties.py runs 10,000. Every
 drawn scenario that the engine refuses as an illegal declaration is discarded, so each example is a

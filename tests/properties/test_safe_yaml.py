@@ -1,4 +1,4 @@
-"""Safe YAML (issue 7, item 5): Python tags in a scenario are refused with exit 2 and their line, nothing is
+"""Safe YAML: Python tags in a scenario are refused with exit 2 and their line, nothing is
 constructed, and no module reads YAML with a loader that could build Python objects.
 
 The source scan parses every module with ``ast`` (so a mention in a docstring or comment does not count)

@@ -1,5 +1,4 @@
-"""Fuzzing ``rulespy resolve`` and ``rulespy odds`` with random YAML and mutated example scenarios
-(issue 7, item 1).
+"""Fuzzing ``rulespy resolve`` and ``rulespy odds`` with random YAML and mutated example scenarios.
 
 Never a traceback, never a hang: exit 0 or 1 with an answer, or exit 2 with ``FILE:LINE: message`` and
 nothing on standard output. A few hundred derandomized cases here; bench/bench_fuzz.py runs 10,000.
