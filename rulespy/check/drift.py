@@ -8,7 +8,8 @@ Two pairs are compared, each in order:
   {#firefight-initiative-criticals}``) with ``FIREFIGHT_STEPS`` in ``rulespy/timing/firefight.py``.
 
 Both sides are read from the checked tree itself: the rule file with the checker's markdown parser, the
-engine file with ``ast`` (the constant must be a literal tuple or list of strings). The engine Python
+engine file with ``ast`` (the constant must be a literal tuple or list of strings, or ``tuple(Phase)`` of
+an enum class in the same file whose members are the step ids). The engine Python
 has imported is never consulted, so checking another checkout compares that checkout's rules with that
 checkout's engine. A tree without a ``rulespy/`` folder has no engine to compare and gets no RS060.
 
@@ -74,10 +75,14 @@ def rule_steps(pair: StepPair, text: str) -> list[Heading]:
 
 def engine_steps(pair: StepPair, source: str) -> EngineSteps | None:
     """The module-level ``pair.constant`` of an engine file's source, or ``None`` when the file does not
-    assign it a literal tuple or list of strings (or does not parse).
+    assign it a literal tuple or list of strings, or ``tuple(Name)`` of a class of that module whose
+    body assigns string constants (an enum of named phases), or does not parse.
 
     >>> engine_steps(PAIRS[0], 'STEPS = (\\n    "step-declare",\\n    "step-removal",\\n)\\n')
     EngineSteps(steps=('step-declare', 'step-removal'), line=1, lines={'step-declare': 2, 'step-removal': 3})
+    >>> phases = 'class Phase(StrEnum):\\n    DECLARE = "step-declare"\\n\\nSTEPS = tuple(Phase)\\n'
+    >>> engine_steps(PAIRS[0], phases)
+    EngineSteps(steps=('step-declare',), line=4, lines={'step-declare': 2})
     >>> engine_steps(PAIRS[0], "STEPS = tuple(names)") is None
     True
     """
@@ -85,21 +90,38 @@ def engine_steps(pair: StepPair, source: str) -> EngineSteps | None:
         module = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
+    classes = {node.name: node for node in module.body if isinstance(node, ast.ClassDef)}
     for node in module.body:
         value = node.value if isinstance(node, ast.Assign | ast.AnnAssign) else None
         targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
         if value is None or not any(isinstance(t, ast.Name) and t.id == pair.constant for t in targets):
             continue
-        if not isinstance(value, ast.Tuple | ast.List):
-            return None
-        items = value.elts
-        if not all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in items):
+        items = _listed(value, classes)
+        if items is None or not all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in items):
             return None
         steps = tuple(str(e.value) for e in items if isinstance(e, ast.Constant))
         lines: dict[str, int] = {}
         for element, step in zip(items, steps, strict=True):
             lines.setdefault(step, element.lineno)
         return EngineSteps(steps, node.lineno, lines)
+    return None
+
+
+def _listed(value: ast.expr, classes: dict[str, ast.ClassDef]) -> list[ast.expr] | None:
+    """The elements of a literal tuple or list, or the assigned values of the class in ``tuple(Class)``."""
+    if isinstance(value, ast.Tuple | ast.List):
+        return list(value.elts)
+    if (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Name)
+        and value.func.id in ("tuple", "list")
+        and len(value.args) == 1
+        and not value.keywords
+        and isinstance(value.args[0], ast.Name)
+        and value.args[0].id in classes
+    ):
+        body = classes[value.args[0].id].body
+        return [statement.value for statement in body if isinstance(statement, ast.Assign)]
     return None
 
 
