@@ -269,10 +269,11 @@ def test_target_no_declared_weapon_would_fire_at_is_illegal() -> None:
     assert "'cannon'" in err.message and "Heavy" in err.message
 
 
-def test_assault_without_assault_weapons_in_range_is_illegal() -> None:
+def test_r3_assault_without_assault_weapons_in_range_assaults_without_shooting() -> None:
     far = unit("foe", "red", model("e1", 20, 0))
-    err = refused(field(ARMED, far), "blue", target("foe", "e1"), command=Command.ASSAULT)
-    assert err.rule == "core/shooting.md#which-weapons-fire"
+    (only,) = plan(field(ARMED, far), "blue", target("foe", "e1"), command=Command.ASSAULT)
+    assert only.weapons == ()
+    assert only.stopped is not None and only.stopped.rule == "core/shooting.md#which-weapons-fire"
 
 
 def test_undeclared_target_left_with_no_weapon_is_illegal() -> None:
