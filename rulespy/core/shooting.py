@@ -154,7 +154,10 @@ def declared_weapons(shooter: Unit, targets: tuple[TargetDeclaration, ...]) -> t
     seen_targets: set[str] = set()
     for decl in targets:
         if decl.unit in seen_targets:
-            raise InvalidInput(f"unit {decl.unit!r} is declared as a target more than once")
+            raise InvalidInput(
+                f"unit {decl.unit!r} is declared as a target more than once: each target of a split is a "
+                f"different unit (Split Target, {OWNER}#split-target)"
+            )
         seen_targets.add(decl.unit)
         if decl.models is None and decl.weapons is None:
             if any(c is None for c in chosen):
@@ -174,7 +177,8 @@ def declared_weapons(shooter: Unit, targets: tuple[TargetDeclaration, ...]) -> t
             owner = claimed.setdefault((model_id, name), decl.unit)
             if owner != decl.unit:
                 raise InvalidInput(
-                    f"weapon {model_id}/{name} is declared at both {owner!r} and {decl.unit!r}"
+                    f"weapon {model_id}/{name} is declared at both {owner!r} and {decl.unit!r}: each weapon "
+                    f"fires at one target only (Split Target, {OWNER}#split-target)"
                 )
         chosen.append(set(pairs))
     everything = {(m.id, w) for m in shooter.models for w in m.weapons}
