@@ -340,8 +340,11 @@ class ShootingSequence:
             )
             events.append(Event(rule, text))
         if not fired and target.stopped is not None:
-            events.append(Event(target.stopped.rule, target.stopped.text))
-            text = f"{plan.unit} assaults {target.unit} without shooting: no die is rolled, and melee follows"
+            events.append(Event(target.stopped.rule, f"no shooting at {target.unit}: {target.stopped.text}"))
+            text = (
+                f"the Assault by {plan.unit} goes ahead without shooting at {target.unit}: no die is rolled, "
+                "and melee follows"
+            )
             events.append(Event(plan.rules.rule, text))
         elif not fired:
             events.append(step("step-firing-weapons", f"no weapon of {plan.unit} fires at {target.unit}"))
