@@ -156,7 +156,11 @@ def mark_is_legal(
     """
     leader = shooter.leader
     seen = sees(leader, mark, bf.terrain) if leader is not None else majority_sees(shooter, mark, bf)
-    return seen and any(is_valid(mark, weapon, (model,), bf.terrain) for model, weapon in firing)
+    return seen and _valid_for_a_firing_weapon(mark, firing, bf)
+
+
+def _valid_for_a_firing_weapon(mark: Model, firing: Sequence[tuple[Model, Weapon]], bf: Battlefield) -> bool:
+    return any(is_valid(mark, weapon, (model,), bf.terrain) for model, weapon in firing)
 
 
 def check_mark(
@@ -185,7 +189,7 @@ def check_mark(
             f"unit {shooter.id!r} cannot mark {mark.id!r} of {target.id!r}: it has no leader and only "
             f"{count} of its {len(shooter.models)} models in play see that model (Marked Model, {OWNER})",
         )
-    if not any(is_valid(mark, weapon, (model,), bf.terrain) for model, weapon in firing):
+    if not _valid_for_a_firing_weapon(mark, firing, bf):
         raise IllegalDeclaration(
             f"{OWNER}#marked-model",
             f"unit {shooter.id!r} cannot mark {mark.id!r} of {target.id!r}: it is not a valid model for any "

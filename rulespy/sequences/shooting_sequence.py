@@ -302,7 +302,8 @@ class ShootingSequence:
         target = plan.targets[index]
         events: list[Item] = []
         firing = {(fw.model.id, fw.weapon.name) for fw in fired}
-        shooter = self.battlefield.unit(plan.unit)
+        bf = self.battlefield
+        shooter = bf.unit(plan.unit)
         for model_id, weapon in target.weapons:
             if (model_id, weapon) in firing:
                 continue
@@ -311,7 +312,6 @@ class ShootingSequence:
                 events.append(Event("core/shooting.md#which-weapons-fire", text))
                 continue
             model = shooter.model(model_id)
-            bf = self.battlefield
             holds = why_not_firing(
                 bf, model, bf.weapon(weapon), bf.unit(target.unit), shooter.side, plan.rules
             )
