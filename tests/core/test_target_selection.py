@@ -313,3 +313,14 @@ def test_r6_candidate_test_ignores_holding_fire() -> None:
     far = unit("far", "red", model("f1", 16, 0))
     err = refused(field(held, close, far), "squad", target("far", "f1"))
     assert err.rule == "core/target_selection.md#unit-without-a-leader"
+
+
+def test_r6_closer_unit_whose_every_model_is_seen_by_only_half_is_no_candidate() -> None:
+    # A low wall along y = 3: q1 and q2 see only c1, q3 and q4 see only c2. The whole squad sees the unit,
+    # but no single model of it is seen by more than half, so none could be marked (Marked Model).
+    close = unit("close", "red", model("c1", 8, 1), model("c2", 8, 5))
+    far = unit("far", "red", model("f1", -16, 3))
+    bf = field(SQUAD, close, far, terrain=(wall(1, 2.9, 7, 3.1),))
+    assert majority_sees(SQUAD, close, bf)
+    assert plan(bf, "squad", target("far", "f1"))
+    assert refused(bf, "squad", target("close", "c1")).rule == "core/target_selection.md#marked-model"
