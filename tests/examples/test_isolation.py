@@ -90,7 +90,7 @@ def test_a_hanging_example_is_stopped_by_the_timeout_at_its_md_line(tmp_path: Pa
     assert "FAILED hang.md::" in report, report
 
 
-SCENARIO = """
+SCENARIO = '''
 weapons:
   carbine: {range: 18, dice: 3, lock: 4, damage: 1, traits: [assault]}
 units:
@@ -110,9 +110,9 @@ attack:
   targets:
     - {unit: drones, mark: d1}
 dice: [5, 5, 5]
-"""
+'''
 
-CHANGER = """
+CHANGER = '''
 import rulespy
 import rulespy.core.allocation as allocation
 import rulespy.sequences.rounds as rounds
@@ -125,7 +125,7 @@ rounds.wounds_lost = lambda inflicted, left: 0
 cover.COVER_MODIFIERS[Cover.LIGHT] = -5
 Unit.swarm = property(lambda self: True)
 rulespy.ADDED_BY_AN_EXAMPLE = True
-"""
+'''
 
 CHECKER = f'''
 import rulespy

@@ -57,7 +57,9 @@ def test_illegal_declaration_exits_1(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert data["legal"] is False and "#" in data["error"]["rule"]
 
 
-def test_beyond_the_size_limit_exits_2_quickly(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_beyond_the_size_limit_exits_2_quickly(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = _write(tmp_path, BINOMIAL.replace("dice: 2", "dice: 600"))
     start = time.monotonic()
     assert main(["odds", str(path)]) == 2
