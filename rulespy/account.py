@@ -81,6 +81,10 @@ def _attack(attack: Mapping[str, Any]) -> list[str]:
             lines += _cite(
                 f"Leadership Check {total} = {sum(dice)}: {verdict}", "core/leadership.md#leadership-check", 4
             )
+        if not target.get("fired") and command == Command.ASSAULT.value:  # brief ruling R3
+            text = "no die was rolled: the Assault goes ahead without shooting, and melee follows"
+            lines += _cite(text, rule, 4)
+            continue
         if not target.get("fired"):
             lines += _cite("no die was rolled at this target", "core/shooting.md#which-weapons-fire", 4)
             continue
