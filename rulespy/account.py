@@ -81,6 +81,11 @@ def _attack(attack: Mapping[str, Any]) -> list[str]:
             lines += _cite(
                 f"Leadership Check {total} = {sum(dice)}: {verdict}", "core/leadership.md#leadership-check", 4
             )
+        # commands/command_assault.md#assault: an Assault goes ahead even when it may not shoot
+        if not target.get("fired") and command == Command.ASSAULT.value:
+            text = "no die was rolled: the Assault goes ahead without shooting, and melee follows"
+            lines += _cite(text, rule, 4)
+            continue
         if not target.get("fired"):
             lines += _cite("no die was rolled at this target", "core/shooting.md#which-weapons-fire", 4)
             continue

@@ -15,7 +15,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 OUTSIDE = re.compile(
-    r"\bbrief\b|cli-contract|shared/design|\bthe contract\b|\bcontract's\b|\bissue \d+", re.IGNORECASE
+    r"\bbrief\b|cli-contract|shared/design|\bthe contract\b|\bcontract's\b|\bissue \d+|\bruling R\d",
+    re.IGNORECASE,
 )
 SOURCES = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "rulespy").rglob("*.py"))
 

@@ -26,3 +26,4 @@ class CommandRules:
     closest_target_rule: bool = True
     pins_hit_models: bool = False
     responding: bool = False
+    shooting_optional: bool = False  # the unit may not shoot and still carries out its command (Assault)

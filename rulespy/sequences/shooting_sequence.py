@@ -26,7 +26,7 @@ from rulespy.events import Event
 from rulespy.sequences import rounds
 from rulespy.sequences.records import Casualty, Hit, Leadership, Rolled
 from rulespy.sequences.steps import step
-from rulespy.state import AttackDeclaration, Battlefield, Command, Scenario, TargetDeclaration
+from rulespy.state import AttackDeclaration, Command, Scenario, TargetDeclaration
 from rulespy.timing.command_timing import check_response
 from rulespy.timing.firefight import initiative_event, step_event
 
@@ -215,17 +215,20 @@ class ShootingSequence:
         """Which declared weapons fire at each target, once the Leadership Checks are known.
 
         Rule: sequences/shooting_sequence.md#step-firing-weapons
+
+        Settled on the battlefield as declared (core/shooting.md#which-weapons-fire); only a model that has
+        left play since (in a Firefight) is left out.
         """
-        now = self.battlefield.without(state.removed)
         chosen: list[tuple[FiringWeapon, ...]] = []
         for index, target in enumerate(plan.targets):
             if index and not state.passed[index - 1]:
                 chosen.append(())
                 continue
-            fired = firing_weapons(now, plan.unit, target, plan.rules)
+            settled = firing_weapons(self.battlefield, plan.unit, target, plan.rules)
+            fired = tuple(fw for fw in settled if fw.model.id not in state.removed)
             chosen.append(fired)
             if self.explain:
-                items.extend(self._firing_events(plan, index, fired, state.removed, now))
+                items.extend(self._firing_events(plan, index, fired, state.removed))
         n = len(plan.targets)
         return state.evolve(
             target=0,
@@ -271,14 +274,14 @@ class ShootingSequence:
         index: int,
         fired: tuple[FiringWeapon, ...],
         removed: frozenset[str],
-        now: Battlefield,
     ) -> list[Item]:
-        """Why each declared weapon that does not fire holds, then the cover and each firing weapon's
-        modifiers. ``now`` is the battlefield without the models ``removed`` so far."""
+        """Why each declared weapon that does not fire holds (checked on the battlefield as declared, or its
+        model is among those ``removed`` so far), then the cover and each firing weapon's modifiers."""
         target = plan.targets[index]
         events: list[Item] = []
         firing = {(fw.model.id, fw.weapon.name) for fw in fired}
-        shooter = self.battlefield.unit(plan.unit)
+        bf = self.battlefield
+        shooter = bf.unit(plan.unit)
         for model_id, weapon in target.weapons:
             if (model_id, weapon) in firing:
                 continue
@@ -288,7 +291,7 @@ class ShootingSequence:
                 continue
             model = shooter.model(model_id)
             holds = why_not_firing(
-                now, model, self.battlefield.weapon(weapon), now.unit(target.unit), shooter.side, plan.rules
+                bf, model, bf.weapon(weapon), bf.unit(target.unit), shooter.side, plan.rules
             )
             if holds is not None:
                 events.append(Event(holds.rule, holds.text))
@@ -314,7 +317,14 @@ class ShootingSequence:
                 else "core/target_lock.md#target-lock-modifiers"
             )
             events.append(Event(rule, text))
-        if not fired:
+        if not fired and target.stopped is not None:
+            events.append(Event(target.stopped.rule, f"no shooting at {target.unit}: {target.stopped.text}"))
+            text = (
+                f"the Assault by {plan.unit} goes ahead without shooting at {target.unit}: no die is rolled, "
+                "and melee follows"
+            )
+            events.append(Event(plan.rules.rule, text))
+        elif not fired:
             events.append(step("step-firing-weapons", f"no weapon of {plan.unit} fires at {target.unit}"))
         return events
 
@@ -330,7 +340,7 @@ def declare(scenario: Scenario) -> tuple[tuple[AttackPlan, ...], list[Item]]:
     plans = [AttackPlan(attack.unit, rules, plan_attack(bf, attack, rules))]
     items: list[Item] = [_declared(attack, rules)]
     if scenario.response is not None:
-        check_response(rules, scenario.response.command)
+        check_response(rules, scenario.response.command, plans[0].targets[0].stopped is None)
         responder = attack.targets[0].unit
         reply = AttackDeclaration(
             responder, Command.SNAP_FIRE, (TargetDeclaration(attack.unit, scenario.response.mark),)
