@@ -7,7 +7,8 @@ costs one subprocess and well under a second per example, so it is on by default
 
 The report fails (``Report.failed``) when an owned concept with a mechanic has no executed example in its
 owner file, when code cites a rule that does not exist, when an ``exercises`` marker names a rule that
-does not exist, or when the steps of the rules and the engine drift apart (RS060).
+does not exist, when the steps of the rules and the engine drift apart (RS060), or when a worked example
+that ran failed (issue 13: a failing example is never a passing report).
 """
 
 from __future__ import annotations
@@ -79,7 +80,10 @@ class Report:
 
     @property
     def failed(self) -> bool:
-        return bool(self.uncovered() or self.problems or self.drift)
+        return bool(self.uncovered() or self.problems or self.drift or self.failing_examples())
+
+    def failing_examples(self) -> list[str]:
+        return sorted(name for name, run in self.example_runs.items() if run.get("error"))
 
     def totals(self) -> dict[str, int]:
         sections = [e for e in self.entries if e.heading and e.mechanic]
