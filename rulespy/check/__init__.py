@@ -3,8 +3,11 @@
 Output ``PATH:LINE:COLUMN: CODE message`` (paths relative to the repository root) and a total line;
 ``--format github`` (workflow annotations) or ``--format json``. Exit 0 clean, 1 findings, 2 cannot run
 (bad path; ``concepts.yml`` or ``mkdocs.yml`` that is not valid YAML or, for the registry, not in its
-fixed format: ``FILE:LINE: message`` on standard error). Nothing is ever written inside the repository;
-parsed files are cached by content in the user cache directory (``--no-cache`` for a cold run).
+fixed format, or not a regular file of at most 1 MiB: ``FILE:LINE: message`` on standard error; a root
+folder that cannot be listed). Paths and messages in text and github output have control characters,
+line breaks and bidirectional overrides escaped (``\\n``, ``\\u202e``); JSON holds them exactly.
+Nothing is ever written inside the repository; parsed files are cached by content in the user cache
+directory (``--no-cache`` for a cold run).
 
 =====  ==========================  ================================================================
 code   name                        reported when
@@ -15,9 +18,14 @@ RS001  missing-file                a relative link, image or reference definitio
 RS002  link-escapes-repo           a link resolves outside the repository (``../../x``, ``/../x``)
 RS003  missing-anchor              ``#anchor`` is not a heading id of the target page (toc slug or
                                    explicit ``{#id}``, case-sensitive) nor an HTML ``id``/``<a name>``;
-                                   also for mentions ``core/x.md#a`` and concepts.yml anchors
+                                   also for mentions ``core/x.md#a`` and concepts.yml anchors (an
+                                   empty or malformed concepts.yml anchor such as ``'#'`` included)
 RS004  missing-mention             a rule-file path written in prose or inline code
                                    (``core/damage.md``) does not exist (the rule: ``parse.py``)
+RS005  duplicate-id                two headings of one file are given the same explicit ``{#id}``
+                                   (reported once per id, at the second heading)
+RS006  too-deeply-nested           a file nests lists or quotes 49 or more levels deep, past what the
+                                   parser reads: links there would go unchecked
 RS010  two-owners                  concepts.yml gives one concept name or alias to two owners
 RS011  no-owner                    a sentence "X is owned by F" names a concept no file owns, or a
                                    retired term's ``current`` is owned by no file
@@ -27,13 +35,19 @@ RS013  restated-concept            a section of a non-owner file is headed with 
 RS020  orphan-page                 a page is neither in the mkdocs.yml ``nav`` nor linked from another
                                    page (``index.md`` at the root is the home page, never an orphan)
 RS021  nav-entry-to-nothing        a mkdocs.yml ``nav`` entry names no file
+RS022  two-pages-one-url           two pages would publish to the same site URL (``core/damage.md``
+                                   and ``core/damage/index.md``): one would replace the other
 RS030  missing-required-reference  a file does not link to a file that concepts.yml ``requires``
 RS031  retired-term                a retired term is used outside the section that explains it; the
                                    message names the current term
-RS040  not-utf8                    a markdown (or cited Python) file is not UTF-8 (line and column of
-                                   the first bad byte)
+RS040  not-utf8                    a markdown (or cited Python) file is not UTF-8 text (line and column
+                                   of the first bad byte; a NUL byte too, as in BOM-less UTF-16); also
+                                   a folder that cannot be listed (its files go unchecked)
 RS041  bad-front-matter            a leading ``---`` block is not a YAML mapping
 RS042  file-too-large              a markdown file over the size limit (2 MiB; ``check: max_file_kb``)
+RS043  symlink-leaves-repo         a file, folder or configuration file is a symbolic link resolving
+                                   outside the repository (the message gives its target): never read,
+                                   listed or published
 RS050  rule-heading-without-id     a heading of level 2+ in a rule file (``core/``, ``sequences/``,
                                    ``timing/``, ``commands/``) has no explicit ``{#id}``
 RS051  code-cites-missing-rule     a ``Rule: PATH#ANCHOR`` docstring line in ``rulespy/**/*.py`` cites
