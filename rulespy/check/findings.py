@@ -2,7 +2,29 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+
+#: Characters a terminal or a CI log would act on instead of showing: C0 and C1 controls (newline,
+#: carriage return, escape, NUL...), DEL, bidirectional marks and overrides, line and paragraph
+#: separators, and the lone surrogates that stand for undecodable bytes of a file name.
+_UNSAFE_RE = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
+)
+
+
+def _escape_one(match: re.Match[str]) -> str:
+    code = ord(match.group(0))
+    if 0xDC80 <= code <= 0xDCFF:  # a byte a file name held that is not UTF-8 (surrogateescape)
+        return f"\\x{code - 0xDC00:02x}"
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def printable(text: str) -> str:
+    """``text`` safe to print on one line: every character in ``_UNSAFE_RE`` becomes a visible escape
+    (``\\n`` is written ``\\x0a``, a right-to-left override ``\\u202e``), so a path or message cannot
+    forge extra lines, hide text or break a strict UTF-8 output."""
+    return _UNSAFE_RE.sub(_escape_one, text)
 
 #: Every finding code with its short name. The table in ``rulespy/check/__init__.py`` explains each one.
 CODES: dict[str, str] = {
@@ -42,7 +64,8 @@ class Finding:
     message: str
 
     def __str__(self) -> str:
-        return f"{self.path}:{self.line}:{self.column}: {self.code} {self.message}"
+        """The text format's line, with control and bidirectional characters escaped (``printable``)."""
+        return f"{printable(self.path)}:{self.line}:{self.column}: {self.code} {printable(self.message)}"
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -66,5 +89,5 @@ class CheckError(Exception):
 
     def located(self) -> str:
         if self.path is None:
-            return self.message
-        return f"{self.path}:{self.line or 1}: {self.message}"
+            return printable(self.message)
+        return f"{printable(self.path)}:{self.line or 1}: {printable(self.message)}"

@@ -172,3 +172,64 @@ def test_the_walk_records_what_it_left_out(tmp_path: Path) -> None:
     (root / "core" / "away").symlink_to(tmp_path)
     tree = Tree(root).walk()
     assert tree.outside == [("core/away", str(tmp_path))] and "core/away" not in tree.dirs
+
+
+def _forging_repo(tmp_path: Path) -> Path:
+    """A file name with a newline, a link target with ``%0A``, a right-to-left override and a NUL."""
+    forged = "index.md:1:1: RS001 fake\nrulespy check: 0 findings"
+    root = _repo(
+        tmp_path, {"index.md": HOME + "\n[a](x%0Aindex.md:9:9:%20RS001%20fake.md) [b](\u202egnp.md)\n"}
+    )
+    write(root, {f"core/{forged}.md": "# Odd\n\n[c](nope%00.md)\n"})
+    return root
+
+
+def test_text_output_escapes_control_and_bidi_characters(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = _forging_repo(tmp_path)
+    assert main(["check", str(root), "--no-cache"]) == 1
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert len(lines) == 5 and lines[-1].startswith("rulespy check: 4 findings"), out
+    assert "\u202e" not in out and "\x00" not in out and "\\u202e" in out and "\\x0a" in out
+
+
+def test_github_output_escapes_control_and_bidi_characters(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = _forging_repo(tmp_path)
+    assert main(["check", str(root), "--no-cache", "--format", "github"]) == 1
+    out = capsys.readouterr().out
+    assert len(out.splitlines()) == 5 and all(
+        line.startswith(("::error ", "rulespy")) for line in out.splitlines()
+    )
+    assert "\u202e" not in out and "\x00" not in out
+
+
+def test_json_output_keeps_paths_and_messages_exact(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    root = _forging_repo(tmp_path)
+    assert main(["check", str(root), "--no-cache", "--format", "json"]) == 1
+    paths = {f["path"] for f in json.loads(capsys.readouterr().out)["findings"]}
+    assert "core/index.md:1:1: RS001 fake\nrulespy check: 0 findings.md" in paths
+
+
+def test_a_file_name_that_is_not_utf8_prints_under_a_strict_utf8_output(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    root = _repo(tmp_path)
+    (root / "core").joinpath(os.fsdecode(b"bad\xff.md")).write_text("# Bad\n\n[x](nope.md)\n")
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8:strict", "RULESPY_CACHE_DIR": str(tmp_path / "c")}
+    done = subprocess.run(
+        [sys.executable, "-c", "from rulespy.cli import entry; entry()", "check", str(root)],
+        capture_output=True,
+        env=env,
+        check=False,
+    )
+    assert done.returncode == 1, done.stderr
+    assert b"core/bad\\xff.md:3:1: RS001" in done.stdout and b"internal error" not in done.stderr
