@@ -26,6 +26,7 @@ def printable(text: str) -> str:
     forge extra lines, hide text or break a strict UTF-8 output."""
     return _UNSAFE_RE.sub(_escape_one, text)
 
+
 #: Every finding code with its short name. The table in ``rulespy/check/__init__.py`` explains each one.
 CODES: dict[str, str] = {
     "RS001": "missing-file",
