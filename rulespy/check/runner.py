@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rulespy.check import checks_owner
-from rulespy.check.cache import VERSION, DocumentCache, digest
+from rulespy.check.cache import DocumentCache, code_key, digest
 from rulespy.check.files import Layout, Tree, read_config, same_url
 from rulespy.check.findings import CheckError, Finding
 from rulespy.check.incremental import Incremental
@@ -61,7 +61,7 @@ def _run_documents(root: Path, options: CheckOptions) -> Report:
     tree = Tree(root, options.layout or registry.layout).walk()
     concept_names = sorted({checks_owner.norm(n) for c in registry.concepts for n in c.names})
     terms = Terms(tuple(sorted(checks_owner.norm(r.term) for r in registry.retired)), tuple(concept_names))
-    cache.salt = f"{VERSION}:" + hashlib.sha256(repr((terms, tree.layout)).encode()).hexdigest()[:16]
+    cache.salt = f"{code_key()}:" + hashlib.sha256(repr((terms, tree.layout)).encode()).hexdigest()[:16]
     blobs = {}
     fingerprint = hashlib.sha256(tree.fingerprint().encode("utf-8", "surrogateescape"))
     fingerprint.update(registry_key + nav_key)
