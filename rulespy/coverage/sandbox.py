@@ -15,7 +15,11 @@ failing suite pass, leave a file in the repository or the site, or leave a proce
   signal handler can ignore; it is a Linux child subreaper (``PR_SET_CHILD_SUBREAPER``), so daemons
   that left the group (``setsid``, double fork) come back to it and are killed too once the example ends;
 * only an example that reached its end passes: the child writes its answer with a token it was given,
-  so ``os._exit(0)``, ``sys.exit()``, ``pytest.skip()``, a signal or a killed server is a failure.
+  so ``os._exit(0)``, ``sys.exit()``, ``pytest.skip()``, a signal or a killed server is a failure;
+* with ``trace`` (``rulespy coverage``), ``resolve`` is wrapped in the child so that every rule its
+  trace cites (and the rule of an illegal declaration) is answered in ``rules``.
+
+pytest runs the worked examples through it (``conftest.py``), and so does ``rulespy coverage``.
 
 This stops accidents and the hostile cases of issue 13 (an exit, a signal, a daemon, a write into the
 working folder); it is not a security sandbox: an example may still write through an absolute path or,
@@ -52,6 +56,8 @@ class Outcome:
     ok: bool
     report: str = ""
     output: str = ""
+    error: str = ""  # one line: the exception's type and text, or why the example did not end
+    rules: tuple[str, ...] = ()  # with ``trace``: the rules the example's resolutions cited
 
 
 # ---- the server (runs in its own interpreter; standard library only) --------------------------------
@@ -123,6 +129,34 @@ def _traceback_report(error: BaseException, filename: str) -> str:
     return "Traceback (most recent call last):\n" + "\n".join(lines) + ("\n" if lines else "") + text
 
 
+def _recorder() -> set[str]:
+    """Wrap the engine's ``resolve`` wherever it is imported, recording each rule its trace cites."""
+    import importlib
+
+    from rulespy.errors import IllegalDeclaration
+
+    try:
+        module = importlib.import_module("rulespy.sequences.resolution")
+    except ImportError:
+        module = importlib.import_module("rulespy.sequences.shooting_sequence")
+    original = module.resolve
+    seen: set[str] = set()
+
+    def recording(*args: Any, **kwargs: Any) -> Any:
+        try:
+            result = original(*args, **kwargs)
+        except IllegalDeclaration as error:
+            seen.add(error.rule)
+            raise
+        seen.update(event.rule for event in result.trace)
+        return result
+
+    for name, loaded in list(sys.modules.items()):  # helpers that imported resolve already
+        if name.startswith("rulespy") and getattr(loaded, "resolve", None) is original:
+            loaded.resolve = recording  # type: ignore[attr-defined]
+    return seen
+
+
 def _child(request: dict[str, Any], folder: str, answer: int) -> None:
     """In the forked child: run the example, write the answer line, end without any cleanup of Python's."""
     os.setpgid(0, 0)
@@ -136,19 +170,26 @@ def _child(request: dict[str, Any], folder: str, answer: int) -> None:
     token, filename = request["token"], request["filename"]
     where = os.open(os.path.join(folder, ".where"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     faulthandler.dump_traceback_later(max(0.05, float(request["limit"]) - 0.2), file=where)
-    report = ""
+    report = error_line = ""
+    rules: set[str] = set()
     try:
+        if request.get("trace"):
+            rules = _recorder()
         code = compile(request["code"], filename, "exec", dont_inherit=True)
         exec(code, {"__name__": "fence"})  # noqa: S102 - a worked example of the rules
         ok = True
     except BaseException as error:  # noqa: BLE001 - SystemExit and pytest's Skipped included
         ok, report = False, _traceback_report(error, filename)
+        error_line = f"{type(error).__name__}: {error}"[:300]
     try:
         sys.stdout.flush()
         sys.stderr.flush()
     except (OSError, ValueError):
         pass
-    line = json.dumps({"token": token, "ok": ok, "report": report}) + "\n"
+    line = json.dumps(
+        {"token": token, "ok": ok, "report": report, "error": error_line, "rules": sorted(rules)}
+    )
+    line += "\n"
     os.write(answer, line.encode("utf-8", "replace"))
     os._exit(0)
 
@@ -219,7 +260,7 @@ def run_one(request: dict[str, Any], scratch: str) -> dict[str, Any]:
         why = f"the example's process was killed by signal {os.WTERMSIG(status)} before it finished"
     else:
         why = "the example ended before it finished"
-    return {"ok": False, "report": why, "output": output}
+    return {"ok": False, "report": why, "output": output, "error": why}
 
 
 def _read(folder: str, name: str) -> str:
@@ -244,33 +285,49 @@ def _decode(line: bytes | None, token: str) -> dict[str, Any] | None:
         return None
     if not isinstance(answer, dict) or answer.get("token") != token:
         return None
-    return {"ok": answer.get("ok") is True, "report": str(answer.get("report", ""))}
+    rules = answer.get("rules")
+    return {
+        "ok": answer.get("ok") is True,
+        "report": str(answer.get("report", "")),
+        "error": str(answer.get("error", "")),
+        "rules": [str(rule) for rule in rules] if isinstance(rules, list) else [],
+    }
 
 
 def serve() -> None:
     """The server's loop: preload rulespy, then one answer line for each request line."""
-    root = sys.argv[1]
-    scratch = sys.argv[2]
+    root, scratch, own = sys.argv[1], sys.argv[2], sys.argv[3] == "own"
     sys.path.insert(0, root)
     os.chdir(scratch)
     tempfile.tempdir = scratch
     _subreaper()
+    engine_error = ""
     try:
         import pkgutil
 
         import rulespy
 
+        where = os.path.dirname(os.path.dirname(os.path.abspath(rulespy.__file__)))
+        if own and where != os.path.abspath(root):
+            engine_error = f"rulespy was imported from {where}, not from {root}"
         for info in pkgutil.walk_packages(rulespy.__path__, prefix="rulespy."):
             try:
                 __import__(info.name)
             except Exception:  # noqa: BLE001 - an example importing it will report the error
                 continue
-    except Exception:  # noqa: BLE001 - idem
-        pass
+    except Exception as error:  # noqa: BLE001 - idem; for ``own``, the engine cannot run at all
+        engine_error = engine_error or f"{type(error).__name__}: {error}"
     for raw in sys.stdin:
-        answer = run_one(json.loads(raw), scratch)
+        if own and engine_error:
+            answer = {"ok": False, "report": engine_error, "engine_error": engine_error}
+        else:
+            answer = run_one(json.loads(raw), scratch)
         sys.stdout.write(json.dumps(answer) + "\n")
         sys.stdout.flush()
+
+
+class EngineError(Exception):
+    """The tree's own engine cannot be imported (``own_engine``): no example can run."""
 
 
 # ---- the client --------------------------------------------------------------------------------------
@@ -284,10 +341,14 @@ def scrubbed_environment(home: str) -> dict[str, str]:
 
 
 class Sandbox:
-    """A server started on first use and restarted when it dies; ``close()`` ends it and its scratch."""
+    """A server started on first use and restarted when it dies; ``close()`` ends it and its scratch.
 
-    def __init__(self, root: Path) -> None:
+    ``own_engine``: the examples must run the engine of the tree at ``root`` (``rulespy coverage``);
+    otherwise every run answers ``EngineError``."""
+
+    def __init__(self, root: Path, own_engine: bool = False) -> None:
         self.root = Path(root).resolve()
+        self.own_engine = own_engine
         self._process: subprocess.Popen[str] | None = None
         self._scratch: str | None = None
 
@@ -296,7 +357,15 @@ class Sandbox:
         self._stderr: IO[bytes] = tempfile.TemporaryFile()
         source = Path(__file__).read_text(encoding="utf-8") + "\nserve()\n"
         self._process = subprocess.Popen(
-            [sys.executable, "-I", "-c", source, str(self.root), self._scratch],
+            [
+                sys.executable,
+                "-I",
+                "-c",
+                source,
+                str(self.root),
+                self._scratch,
+                "own" if self.own_engine else "-",
+            ],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self._stderr,
@@ -307,11 +376,12 @@ class Sandbox:
         )
         return self._process
 
-    def run(self, code: str, filename: str, limit: float = DEFAULT_LIMIT) -> Outcome:
+    def run(self, code: str, filename: str, limit: float = DEFAULT_LIMIT, trace: bool = False) -> Outcome:
         """Run one example's ``code`` as if it were the file ``filename``, for at most ``limit`` s."""
         process = self._process if self._process and self._process.poll() is None else self._start()
         assert process.stdin is not None and process.stdout is not None
         request = {"code": code, "filename": filename, "limit": limit, "token": os.urandom(16).hex()}
+        request["trace"] = trace
         try:
             process.stdin.write(json.dumps(request) + "\n")
             process.stdin.flush()
@@ -321,9 +391,17 @@ class Sandbox:
         except (OSError, ValueError):
             answer = None
         if not isinstance(answer, dict):
-            why = self._stopped()
-            return Outcome(False, f"the example runner stopped before answering ({why})")
-        return Outcome(answer.get("ok") is True, str(answer.get("report", "")), str(answer.get("output", "")))
+            why = f"the example runner stopped before answering ({self._stopped()})"
+            return Outcome(False, why, error=why)
+        if answer.get("engine_error"):
+            raise EngineError(str(answer["engine_error"]))
+        return Outcome(
+            answer.get("ok") is True,
+            str(answer.get("report", "")),
+            str(answer.get("output", "")),
+            str(answer.get("error", "")),
+            tuple(str(rule) for rule in answer.get("rules", ())),
+        )
 
     def _stopped(self) -> str:
         tail = ""

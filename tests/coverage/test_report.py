@@ -138,3 +138,14 @@ def test_a_bad_registry_is_refused_with_its_line(
 def test_a_missing_folder_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["coverage", str(tmp_path / "nowhere")]) == 2
     assert "no such folder" in capsys.readouterr().err
+
+
+def test_an_example_run_by_coverage_is_contained(tiny: Path, copy_engine) -> None:  # type: ignore[no-untyped-def]
+    """Issue 13: coverage runs examples as pytest does: an exit fails the example, not the report, and
+    nothing the example writes lands in the repository."""
+    copy_engine(tiny)
+    code = "x = 1\nopen('written.txt', 'w').write('x')\nimport os\nos._exit(0)\n"
+    (tiny / "core/alpha.md").write_text((tiny / "core/alpha.md").read_text().replace("x = 1\n", code))
+    report = build_report(tiny)
+    assert "ended its process (exit status 0)" in report.example_runs["core/alpha.md:9"]["error"]
+    assert report.failed and not list(tiny.rglob("written.txt"))
