@@ -1,4 +1,4 @@
-"""The script diff runs in a subprocess, against one tree's own engine (worked examples run in ``sandbox.py``).
+"""The script diff runs in a subprocess against one tree's own engine (examples run in ``sandbox.py``).
 
 It is passed to ``python -c`` as source text, so it imports nothing from the rulespy that runs it: only
 the standard library and the engine of the tree whose root comes first on ``sys.path``. It reads one JSON
