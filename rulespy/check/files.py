@@ -100,7 +100,7 @@ class Tree:
                     if name.startswith(".") or name in SKIP_ANYWHERE or (not rel and name in excluded):
                         continue  # like the folders of those names: outside what is checked
                     target = os.path.realpath(entry.path)
-                    if not target.startswith(real_root + os.sep):
+                    if target != real_root and not target.startswith(real_root + os.sep):
                         self.outside.append((path, _readlink(entry.path)))
                         continue
                     if not os.path.isfile(target):
