@@ -185,6 +185,14 @@ class ContainedRunner(_Runner):
         return f"Error in code block:\n{code}\n{excinfo.value.report}{printed}\n"
 
 
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """A file or folder that resolves outside the repository (a symlink, RS043) is never collected:
+    no example is read from outside (``rulespy check`` reports the symlink)."""
+    root = config.rootpath.resolve()
+    real = collection_path.resolve()
+    return None if real == root or root in real.parents else True
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addini(_LIMIT, "seconds one worked example may run (killed after)", default="5")
 

@@ -233,3 +233,13 @@ def test_a_file_name_that_is_not_utf8_prints_under_a_strict_utf8_output(tmp_path
     )
     assert done.returncode == 1, done.stderr
     assert b"core/bad\\xff.md:3:1: RS001" in done.stdout and b"internal error" not in done.stderr
+
+
+def test_rule_files_the_site_and_coverage_read_leave_out_symlinks_to_outside(tmp_path: Path) -> None:
+    """``rule_paths`` (the site build's and coverage's list of rule files) is the checker's walk."""
+    from rulespy.coverage.rules import rule_paths
+
+    root = _repo(tmp_path, {"core/.drafts/x.md": "# Draft\n"})
+    (root / "core" / "notes.md").symlink_to(_outside(tmp_path))
+    (root / "timing").symlink_to(tmp_path)
+    assert rule_paths(root) == ["core/cover.md"]

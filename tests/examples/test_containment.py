@@ -118,3 +118,15 @@ def _alive(pid: int) -> bool:
             return handle.read().split(") ", 1)[1][:1] != "Z"
     except (OSError, IndexError):
         return False
+
+
+def test_a_rule_file_symlinked_outside_is_not_collected(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.md").write_text("# Secret\n\n" + example("assert False, 'read from outside'"))
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "page.md").write_text("# Page\n\n" + example("assert True"), encoding="utf-8")
+    (root / "notes.md").symlink_to(outside / "secret.md")
+    status, report = run_pytest(root)
+    assert status == 0 and "1 passed" in report and "read from outside" not in report, report
