@@ -117,15 +117,15 @@ def check_document(graph: LinkGraph, anchors: Anchors, path: str, document: Docu
 def _duplicate_ids(path: str, document: Document) -> Iterator[Finding]:
     """RS005: an explicit ``{#id}`` given to a second heading of the same file (once per id)."""
     first: dict[str, int] = {}
-    count: dict[str, int] = {}
+    reported: set[str] = set()
     for heading in document.headings:
-        if heading.explicit:
-            first.setdefault(heading.anchor, heading.line)
-            count[heading.anchor] = count.get(heading.anchor, 0) + 1
-            if count[heading.anchor] == 2:
-                earlier = first[heading.anchor]
-                message = f"duplicate id #{heading.anchor}: also the id of the heading at line {earlier}"
-                yield Finding(path, heading.line, heading.column, "RS005", message)
+        if not heading.explicit:
+            continue
+        earlier = first.setdefault(heading.anchor, heading.line)
+        if earlier != heading.line and heading.anchor not in reported:
+            reported.add(heading.anchor)
+            message = f"duplicate id #{heading.anchor}: also the id of the heading at line {earlier}"
+            yield Finding(path, heading.line, heading.column, "RS005", message)
 
 
 def check_navigation(graph: LinkGraph, nav: Nav) -> Iterator[Finding]:
