@@ -8,9 +8,10 @@ failing suite pass, leave a file in the repository or the site, or leave a proce
   imports rulespy once, then **forks one child per example**. Each child starts from the same freshly
   imported modules, so nothing an example changes reaches the next one;
 * the child puts itself in its **own process group**, works in a **new temporary folder** (removed
-  afterwards), writes its output to a file there, and runs the code compiled under the ``.md`` path, so
-  tracebacks name the rule file and line (the code is padded to its line in the file, as
-  pytest-markdown-docs does);
+  afterwards) and, where the kernel has Landlock (Linux 5.13+), **cannot write, create or remove any
+  file outside that folder** (reading stays allowed); it writes its output to a file there, and runs
+  the code compiled under the ``.md`` path, so tracebacks name the rule file and line (the code is
+  padded to its line in the file, as pytest-markdown-docs does);
 * the server kills the child's whole process group with ``SIGKILL`` at the **wall-clock limit**, which no
   signal handler can ignore; it is a Linux child subreaper (``PR_SET_CHILD_SUBREAPER``), so daemons
   that left the group (``setsid``, double fork) come back to it and are killed too once the example ends;
@@ -22,9 +23,9 @@ failing suite pass, leave a file in the repository or the site, or leave a proce
 pytest runs the worked examples through it (``conftest.py``), and so does ``rulespy coverage``.
 
 This stops accidents and the hostile cases of issue 13 (an exit, a signal, a daemon, a write into the
-working folder); it is not a security sandbox: an example may still write through an absolute path or,
-reading its own process's memory, forge its answer. The server speaks one JSON object per line on its
-standard input and output; ``Sandbox`` is the client.
+repository); it is not a security sandbox: without Landlock an example may still write through an
+absolute path, and, reading its own process's memory, it could forge its answer. The server speaks one
+JSON object per line on its standard input and output; ``Sandbox`` is the client.
 """
 
 from __future__ import annotations
@@ -129,6 +130,61 @@ def _traceback_report(error: BaseException, filename: str) -> str:
     return "Traceback (most recent call last):\n" + "\n".join(lines) + ("\n" if lines else "") + text
 
 
+# Landlock (Linux 5.13+): the filesystem rights an example loses outside its own folder.
+_WRITE_RIGHTS = sum(1 << bit for bit in (1, 4, 5, 6, 7, 8, 9, 10, 11, 12))  # write, remove, make anything
+_REFER, _TRUNCATE = 1 << 13, 1 << 14  # ABI 2 and ABI 3
+
+
+def landlock_abi() -> int:
+    """The kernel's Landlock ABI version; 0 where there is none (not Linux, too old, or blocked)."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.syscall.restype = ctypes.c_long
+        return max(0, int(libc.syscall(444, None, ctypes.c_size_t(0), ctypes.c_uint32(1))))
+    except (OSError, AttributeError):
+        return 0
+
+
+def confine(folder: str) -> bool:
+    """Forbid this process (and whatever it starts) to write, create, remove or truncate anything outside
+    ``folder`` (and ``/dev/null``), with Landlock; reading stays allowed. ``False`` where the kernel has
+    no Landlock (then only the working folder keeps relative writes in the scratch area)."""
+    abi = landlock_abi()
+    if abi < 1:
+        return False
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    handled = _WRITE_RIGHTS | (_REFER if abi >= 2 else 0) | (_TRUNCATE if abi >= 3 else 0)
+
+    class PathBeneath(ctypes.Structure):
+        _pack_ = 1
+        _fields_ = [("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32)]
+
+    ruleset_attr = ctypes.c_uint64(handled)
+    ruleset = libc.syscall(444, ctypes.byref(ruleset_attr), ctypes.c_size_t(8), ctypes.c_uint32(0))
+    if ruleset < 0:
+        return False
+    try:
+        file_rights = (1 << 1) | (_TRUNCATE if abi >= 3 else 0)
+        for path, allowed in ((folder, handled), (os.devnull, file_rights)):
+            fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+            try:
+                rule = PathBeneath(allowed, fd)
+                if libc.syscall(445, ctypes.c_int(ruleset), ctypes.c_int(1), ctypes.byref(rule), 0) < 0:
+                    return False
+            finally:
+                os.close(fd)
+        if libc.prctl(38, 1, 0, 0, 0) < 0:  # PR_SET_NO_NEW_PRIVS, required to restrict oneself
+            return False
+        return libc.syscall(446, ctypes.c_int(ruleset), ctypes.c_uint32(0)) == 0
+    finally:
+        os.close(ruleset)
+
+
 def _recorder() -> set[str]:
     """Wrap the engine's ``resolve`` wherever it is imported, recording each rule its trace cites."""
     import importlib
@@ -169,6 +225,7 @@ def _child(request: dict[str, Any], folder: str, answer: int) -> None:
     os.dup2(null, 0)
     token, filename = request["token"], request["filename"]
     where = os.open(os.path.join(folder, ".where"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    confine(folder)
     faulthandler.dump_traceback_later(max(0.05, float(request["limit"]) - 0.2), file=where)
     report = error_line = ""
     rules: set[str] = set()

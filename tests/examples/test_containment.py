@@ -10,6 +10,9 @@ import os
 import time
 from pathlib import Path
 
+import pytest
+
+from rulespy.coverage.sandbox import Sandbox, landlock_abi
 from tests.examples.test_isolation import example, line_of, run_pytest
 
 LIMIT = ("-o", "markdown_example_limit=2")
@@ -91,25 +94,29 @@ def test_an_example_sees_a_scrubbed_environment_and_a_temporary_folder(tmp_path:
 
 
 def test_a_daemon_an_example_starts_does_not_outlive_it(tmp_path: Path) -> None:
-    pid_file = tmp_path / "daemon.pid"
+    """A double-forked, setsid daemon (out of the example's process group) is killed when it ends; the
+    example prints the daemon's pid, which the sandbox hands back as the example's output."""
     code = (
-        "import os, time\n"
+        "import os, sys, time\n"
         "if os.fork() == 0:\n"
         "    os.setsid()\n"
         "    if os.fork() == 0:\n"
-        f"        open({str(pid_file)!r}, 'w').write(str(os.getpid()))\n"
+        "        print('daemon', os.getpid(), flush=True)\n"
         "        time.sleep(600)\n"
         "    os._exit(0)\n"
-        "time.sleep(0.3)\n"
+        "time.sleep(0.5)\n"
     )
-    (tmp_path / "daemon.md").write_text("# Daemon\n\n" + example(code), encoding="utf-8")
-    status, report = run_pytest(tmp_path)
-    assert status == 0, report
-    pid = int(pid_file.read_text())
+    sandbox = Sandbox(tmp_path)
+    try:
+        outcome = sandbox.run(code, str(tmp_path / "daemon.md"))
+    finally:
+        sandbox.close()
+    assert outcome.ok, outcome.report
+    pid = int(outcome.output.split()[1])
     deadline = time.monotonic() + 5
     while _alive(pid) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert not _alive(pid), f"daemon {pid} outlived the run"
+    assert not _alive(pid), f"daemon {pid} outlived the example"
 
 
 def _alive(pid: int) -> bool:
@@ -130,3 +137,34 @@ def test_a_rule_file_symlinked_outside_is_not_collected(tmp_path: Path) -> None:
     (root / "notes.md").symlink_to(outside / "secret.md")
     status, report = run_pytest(root)
     assert status == 0 and "1 passed" in report and "read from outside" not in report, report
+
+
+def test_an_example_cannot_write_outside_its_folder(tmp_path: Path) -> None:
+    """Landlock: writing, creating or removing through an absolute path fails; reading still works."""
+    target = tmp_path / "written-by-an-example.txt"
+    kept = tmp_path / "kept.txt"
+    kept.write_text("still here", encoding="utf-8")
+    code = (
+        "import os\n"
+        f"assert open({str(kept)!r}).read() == 'still here'\n"
+        "for attempt in (\n"
+        f"    lambda: open({str(target)!r}, 'w'),\n"
+        f"    lambda: os.remove({str(kept)!r}),\n"
+        f"    lambda: open({str(kept)!r}, 'a'),\n"
+        "):\n"
+        "    try:\n"
+        "        attempt()\n"
+        "    except PermissionError:\n"
+        "        continue\n"
+        "    raise AssertionError('written outside')\n"
+        "open('inside.txt', 'w').write('fine')\n"
+    )
+    if not landlock_abi():
+        pytest.skip("this kernel has no Landlock: absolute writes cannot be refused here")
+    sandbox = Sandbox(tmp_path)
+    try:
+        outcome = sandbox.run(code, str(tmp_path / "page.md"))
+    finally:
+        sandbox.close()
+    assert outcome.ok, outcome.report
+    assert not target.exists() and kept.read_text(encoding="utf-8") == "still here"
