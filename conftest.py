@@ -14,6 +14,12 @@ pytest-markdown-docs fills autouse fixtures too) and puts it back afterwards:
 Every rulespy module is imported once at the start of the session, so a module first imported by a test
 is covered as well. Deeper changes (a function's ``__code__`` or defaults, an attribute of an object held
 in a global) are not undone; no example should need them.
+
+Worked examples do not run in this process at all (issue 13): the runner registered below hands each one
+to ``rulespy.coverage.sandbox`` (a forked child per example, in its own process group and temporary
+folder, with a scrubbed environment and a wall-clock limit enforced with SIGKILL; ini option
+``markdown_example_limit``, seconds). An example that exits, skips, is killed or overruns fails at its
+``.md`` file; and a run in which fewer examples passed or failed than were collected fails as a whole.
 """
 
 from __future__ import annotations
@@ -22,10 +28,12 @@ import importlib
 import pkgutil
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
+from pytest_markdown_docs._runners import _Runner, register_runner
 
 PACKAGE = "rulespy"
 _MUTABLE = (list, dict, set, bytearray)
@@ -130,3 +138,97 @@ def _rulespy_state_restored(_rulespy_imported: None) -> Iterator[None]:
     snapshot = _Snapshot()
     yield
     snapshot.restore()
+
+
+# ---- worked examples, contained --------------------------------------------------------------------
+
+_LIMIT = "markdown_example_limit"
+
+
+class ExampleFailed(Exception):
+    """An example that did not run to its end in the sandbox: ``report`` says why and where."""
+
+    def __init__(self, report: str, output: str) -> None:
+        super().__init__(report)
+        self.report, self.output = report, output
+
+
+class _Examples:
+    sandbox: Any = None
+    limit: float = 5.0
+    collected: set[str] = set()
+    ran: set[str] = set()
+
+
+@register_runner(default=True)
+class ContainedRunner(_Runner):
+    """pytest-markdown-docs' default runner, replaced: the code runs in the sandbox, not here."""
+
+    def runtest(self, test: Any, args: dict[str, Any], **_: Any) -> None:
+        if _Examples.sandbox is None:
+            from rulespy.coverage.sandbox import Sandbox
+
+            _Examples.sandbox = Sandbox(Path(__file__).resolve().parent)
+        outcome = _Examples.sandbox.run(test.source, str(test.source_path), _Examples.limit)
+        if not outcome.ok:
+            raise ExampleFailed(outcome.report, outcome.output)
+
+    def repr_failure(self, test: Any, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+        if not isinstance(excinfo.value, ExampleFailed):
+            return str(excinfo.getrepr(style=style))
+        lines = test.source.rstrip("\n").split("\n")
+        width = len(str(len(lines)))
+        code = "\n".join(
+            f"{i:>{width}}   {line}" for i, line in enumerate(lines[test.start_line :], test.start_line + 1)
+        )
+        printed = f"\nOutput:\n{excinfo.value.output}" if excinfo.value.output else ""
+        return f"Error in code block:\n{code}\n{excinfo.value.report}{printed}\n"
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """A file or folder that resolves outside the repository (a symlink, RS043) is never collected:
+    no example is read from outside (``rulespy check`` reports the symlink)."""
+    root = config.rootpath.resolve()
+    real = collection_path.resolve()
+    return None if real == root or root in real.parents else True
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addini(_LIMIT, "seconds one worked example may run (killed after)", default="5")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    _Examples.limit = float(config.getini(_LIMIT))
+    _Examples.collected, _Examples.ran = set(), set()
+
+
+def _is_example(item: pytest.Item) -> bool:
+    return type(item).__name__ == "MarkdownInlinePythonItem"
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    _Examples.collected = {item.nodeid for item in session.items if _is_example(item)}
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.when == "call" and report.outcome in ("passed", "failed"):
+        _Examples.ran.add(report.nodeid)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Fewer examples run (passed or failed) than collected fails a run that would otherwise pass."""
+    if _Examples.sandbox is not None:
+        _Examples.sandbox.close()
+        _Examples.sandbox = None
+    if session.config.option.collectonly or session.shouldstop or session.shouldfail:
+        return
+    missing = sorted(_Examples.collected - _Examples.ran)
+    if missing and exitstatus == 0:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is not None:
+            reporter.write_line(
+                f"FAILED: {len(missing)} of {len(_Examples.collected)} collected worked examples did not "
+                f"run (skipped or stopped): {', '.join(missing[:5])}",
+                red=True,
+            )

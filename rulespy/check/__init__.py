@@ -3,8 +3,11 @@
 Output ``PATH:LINE:COLUMN: CODE message`` (paths relative to the repository root) and a total line;
 ``--format github`` (workflow annotations) or ``--format json``. Exit 0 clean, 1 findings, 2 cannot run
 (bad path; ``concepts.yml`` or ``mkdocs.yml`` that is not valid YAML or, for the registry, not in its
-fixed format: ``FILE:LINE: message`` on standard error). Nothing is ever written inside the repository;
-parsed files are cached by content in the user cache directory (``--no-cache`` for a cold run).
+fixed format, or not a regular file of at most 1 MiB: ``FILE:LINE: message`` on standard error; a root
+folder that cannot be listed). Paths and messages in text and github output have control characters,
+line breaks and bidirectional overrides escaped (``\\n``, ``\\u202e``); JSON holds them exactly.
+Nothing is ever written inside the repository; parsed files are cached by content in the user cache
+directory (``--no-cache`` for a cold run).
 
 What is checked: every ``*.md`` under the repository except in hidden folders, ``node_modules``,
 ``__pycache__`` and the top-level ``site``, ``tests``, ``bench``, ``examples`` (``check: exclude`` in

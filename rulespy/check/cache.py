@@ -11,25 +11,40 @@ Files per repository (named by a hash of its real path):
 - ``NAME.config.pickle``: the parsed ``concepts.yml`` and ``mkdocs.yml`` by content hash.
 - ``NAME.result.pickle``: the last run's findings under a fingerprint of every input.
 
-Anything that changes how files are parsed (the registry's terms, the layout, this code's ``VERSION``)
-changes the ``salt`` and so starts fresh documents and state. Unreadable or foreign cache files are
-ignored; only the checker's own classes can be loaded from one.
+Anything that changes how files are parsed (the registry's terms, the layout) changes the ``salt`` and
+so starts fresh documents and state. So does the checker itself (a cache must never answer for another
+checker; its version follows from what is cached): every salt starts with ``code_key()``, a
+hash of the Python version, of every ``rulespy/check/*.py`` source as installed and of the installed
+versions of markdown-it-py, Python-Markdown (heading slugs) and PyYAML (front matter), computed once a
+process, so a cache written by another checker or parser is never read.
+
+Every file (and every journal record) carries a checksum of its bytes; a mismatch is a miss, so a
+flipped bit cannot change an answer. Unreadable or foreign cache files are ignored; only the checker's
+own classes can be loaded from one. Files are created 0600; a failed write leaves no temporary file.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import io
 import os
 import pickle
+import struct
+import sys
 import tempfile
 from collections.abc import Callable
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from rulespy.check.doc import Document
 
-VERSION = "rulespy-check-6"
+#: module -> distribution name prefix (lower case) of the libraries whose version changes what is parsed
+_LIBRARIES = {"markdown_it": "markdown_it_py-", "markdown": "markdown-", "yaml": "pyyaml-"}
+_MAGIC = b"RSCK1"
+_SUM = 16
+_FRAME = struct.Struct(">I")
 _ALLOWED = {
     ("rulespy.check.doc", name) for name in ("Document", "Heading", "Link", "Mention", "TermUse", "Claim")
 }
@@ -57,24 +72,89 @@ def safe_load(data: bytes) -> Any:
         return None
 
 
+@lru_cache(maxsize=1)
+def code_key() -> str:
+    """What the cached answers were computed by: this Python, the checker's sources, its parsers'
+    versions (their ``*.dist-info`` folder names, found without importing anything). Once a process."""
+    key = hashlib.blake2b(digest_size=12)
+    key.update(sys.version.encode())
+    folder = os.path.dirname(os.path.abspath(__file__))
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".py"):
+            with open(os.path.join(folder, name), "rb") as handle:
+                key.update(name.encode() + b"\0" + handle.read() + b"\0")
+    for module, distribution in sorted(_LIBRARIES.items()):
+        spec = importlib.util.find_spec(module)
+        origin = spec.origin if spec is not None else None
+        site = os.path.dirname(os.path.dirname(origin)) if origin else ""
+        try:
+            names = sorted(n for n in os.listdir(site) if n.lower().startswith(distribution))
+        except OSError:
+            names = []
+        key.update(f"{module}={names}".encode())
+    return key.hexdigest()
+
+
+def _sealed(payload: bytes) -> bytes:
+    return _MAGIC + digest(payload) + payload
+
+
+def _unsealed(data: bytes) -> bytes | None:
+    """The payload of ``_sealed`` bytes, or ``None`` when the magic or the checksum does not match."""
+    if not data.startswith(_MAGIC) or len(data) < len(_MAGIC) + _SUM:
+        return None
+    payload = data[len(_MAGIC) + _SUM :]
+    return payload if digest(payload) == data[len(_MAGIC) : len(_MAGIC) + _SUM] else None
+
+
 def read_pickle(path: Path) -> Any:
+    """A value ``write_pickle`` wrote, or ``None`` (absent, foreign, or its checksum does not match)."""
     try:
         with open(path, "rb") as handle:
-            return safe_load(handle.read())
+            payload = _unsealed(handle.read())
     except OSError:
         return None
+    return None if payload is None else safe_load(payload)
 
 
 def write_pickle(target: Path, value: object) -> None:
-    """Write atomically (a temporary file renamed into place); a failure only loses the cache."""
+    """Write atomically (a temporary file renamed into place) with a checksum; a failure only loses the
+    cache and leaves no temporary file behind."""
+    temporary = None
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=".check-", suffix=".tmp")
         with os.fdopen(fd, "wb") as handle:
-            pickle.dump(value, handle, protocol=pickle.HIGHEST_PROTOCOL)
+            handle.write(_sealed(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)))
         os.replace(temporary, target)
-    except OSError:
+        temporary = None
+    except (OSError, pickle.PicklingError):
         return
+    finally:
+        if temporary is not None:
+            try:
+                os.unlink(temporary)
+            except OSError:
+                pass
+
+
+def _frames(data: bytes) -> list[bytes]:
+    """The journal's records: each a length, a checksum, a pickle; reading stops at the first bad one."""
+    found: list[bytes] = []
+    at = 0
+    while at + _FRAME.size + _SUM <= len(data):
+        (size,) = _FRAME.unpack_from(data, at)
+        start = at + _FRAME.size + _SUM
+        payload = data[start : start + size]
+        if len(payload) != size or digest(payload) != data[at + _FRAME.size : start]:
+            break
+        found.append(payload)
+        at = start + size
+    return found
+
+
+def _frame(payload: bytes) -> bytes:
+    return _FRAME.pack(len(payload)) + digest(payload) + payload
 
 
 def digest(data: bytes) -> bytes:
@@ -95,7 +175,7 @@ class DocumentCache:
 
     def __init__(self, root: Path, salt: str, enabled: bool = True, directory: Path | None = None) -> None:
         self.enabled = enabled
-        self.salt = f"{VERSION}:{salt}"
+        self.salt = f"{code_key()}:{salt}"
         self.entries: dict[tuple[str, bytes], bytes] = {}
         self.used: set[tuple[str, bytes]] = set()
         real_root = os.path.realpath(root)
@@ -133,13 +213,13 @@ class DocumentCache:
             self.entries.update(data[1])
         try:
             with open(self.journal, "rb") as handle:
-                stream = io.BytesIO(handle.read())
-            while stream.tell() < len(stream.getbuffer()):
-                record = _Unpickler(stream).load()
-                if isinstance(record, tuple) and len(record) == 3 and record[0] == self.salt:
-                    self.entries.setdefault(record[1], record[2])
-        except _ERRORS:
+                data = handle.read()
+        except OSError:
             return
+        for payload in _frames(data):
+            record = safe_load(payload)
+            if isinstance(record, tuple) and len(record) == 3 and record[0] == self.salt:
+                self.entries.setdefault(record[1], record[2])
 
     def get(self, path: str, key: bytes) -> Document | None:
         if not self._loaded:
@@ -177,7 +257,7 @@ class DocumentCache:
         when the journal has grown past an eighth of the store (or there is no store yet)."""
         if not self.enabled or not self._new:
             return
-        records = [pickle.dumps((self.salt, key, self.entries[key]), protocol=5) for key in self._new]
+        records = [_frame(pickle.dumps((self.salt, key, self.entries[key]), protocol=5)) for key in self._new]
         try:
             base = self.file.stat().st_size
             journal = self.journal.stat().st_size if self.journal.exists() else 0
@@ -185,7 +265,8 @@ class DocumentCache:
             base = journal = 0
         if base and journal + sum(map(len, records)) <= max(64 << 10, base // 8):
             try:
-                with open(self.journal, "ab") as handle:
+                fd = os.open(self.journal, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+                with os.fdopen(fd, "ab") as handle:
                     handle.write(b"".join(records))
                 return
             except OSError:

@@ -82,6 +82,7 @@ def check_document(graph: LinkGraph, anchors: Anchors, path: str, document: Docu
     """RS001-RS004 and unreadable-file findings of one checked markdown file."""
     for line, column, code, message in document.problems:
         yield Finding(path, line, column, code, message)
+    yield from _duplicate_ids(path, document)
     for link, target in zip(document.links, graph.targets[path], strict=True):
         if target.external:
             continue
@@ -111,6 +112,20 @@ def check_document(graph: LinkGraph, anchors: Anchors, path: str, document: Docu
             if why is not None:
                 message = f"mention {mention.path}#{mention.fragment}: {why}"
                 yield Finding(path, mention.line, mention.column, "RS003", message)
+
+
+def _duplicate_ids(path: str, document: Document) -> Iterator[Finding]:
+    """RS005: an explicit ``{#id}`` given to a second heading of the same file (once per id)."""
+    first: dict[str, int] = {}
+    reported: set[str] = set()
+    for heading in document.headings:
+        if not heading.explicit:
+            continue
+        earlier = first.setdefault(heading.anchor, heading.line)
+        if earlier != heading.line and heading.anchor not in reported:
+            reported.add(heading.anchor)
+            message = f"duplicate id #{heading.anchor}: also the id of the heading at line {earlier}"
+            yield Finding(path, heading.line, heading.column, "RS005", message)
 
 
 def check_navigation(graph: LinkGraph, nav: Nav) -> Iterator[Finding]:

@@ -34,7 +34,14 @@ def check_registry(graph: LinkGraph, registry: Registry, anchors: Anchors) -> It
         if tree.kind(file) != "file":
             yield Finding(REGISTRY, line, column, "RS001", f"{file} does not exist")
     for concept in registry.concepts:
-        if tree.kind(concept.file) == "file":
+        if not concept.anchor or any(  # '#' would otherwise stand for the top of any page
+            c.isspace() or c in "#/?" for c in concept.anchor
+        ):
+            message = (
+                f"{concept.name}: anchor {concept.anchor!r} is empty or malformed (give the heading's id)"
+            )
+            yield Finding(REGISTRY, concept.line, concept.column, "RS003", message)
+        elif tree.kind(concept.file) == "file":
             why = anchors.missing(concept.file, concept.anchor)
             if why is not None:
                 yield Finding(REGISTRY, concept.line, concept.column, "RS003", f"{concept.name}: {why}")

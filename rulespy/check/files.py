@@ -3,8 +3,14 @@
 Markdown files checked: every ``*.md`` under the repository except inside hidden folders (``.git``,
 ``.venv``, ``.github``...), ``node_modules``, ``__pycache__``, and the top-level folders ``site``,
 ``tests``, ``bench``, ``examples`` (``check: exclude:`` in ``concepts.yml`` replaces that last list).
-Folder symlinks are never followed (no loops); a file symlink is read only when it points inside the
-repository. Existence is case-exact on every platform: ``Core/Damage.md`` does not name ``core/damage.md``.
+Symbolic links: folder symlinks are never followed (no loops); a file symlink is read only
+when it resolves inside the repository; any symlink (file, folder or configuration) that resolves outside
+it is recorded in ``Tree.outside`` (reported as RS043) and never read, listed or published, and a link
+through a symlinked folder exists only when it still resolves inside the repository. Existence is
+case-exact on every platform: ``Core/Damage.md`` does not name ``core/damage.md``.
+
+``rulespy.check.publish.publishable(root)`` is the one list of what the site may publish (the render step uses it); configuration
+files are read only through ``read_config`` (a regular file of bounded size, inside the repository).
 """
 
 from __future__ import annotations
@@ -21,6 +27,10 @@ NOT_PAGES = frozenset({"README.md", "CONTRIBUTING.md", "CHANGELOG.md"})
 RULE_DIRS = ("core", "sequences", "timing", "commands")
 CODE_DIRS = ("rulespy",)
 MAX_BYTES = 2 << 20
+#: the largest ``check: max_file_kb`` accepted (100 MiB): a file is read whole, so the limit is memory
+MAX_FILE_KB = 100 << 10
+#: ``concepts.yml`` and ``mkdocs.yml`` larger than this are refused before they are read
+MAX_CONFIG_BYTES = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -49,10 +59,15 @@ class Tree:
     #: when set, every ``kind`` and ``same_but_case`` answer is recorded here (a file's check dependencies)
     seen: dict[tuple[str, str], object] | None = None
     _lower: dict[str, tuple[str, ...]] | None = None
+    #: symlinks that resolve outside the repository: (path, target as written), never read
+    outside: list[tuple[str, str]] = field(default_factory=list)
+    #: folders that could not be listed: (path, reason); their files are not checked
+    unlisted: list[tuple[str, str]] = field(default_factory=list)
+    _real_root: str = ""
 
     def walk(self) -> Tree:
         root = str(self.root)
-        real_root = os.path.realpath(root)
+        real_root = self._real_root = os.path.realpath(root)
         excluded = set(self.layout.exclude)
         code_dirs = tuple(d.strip("/") + "/" for d in self.layout.code_dirs)
         stack = [""]
@@ -61,7 +76,12 @@ class Tree:
             try:
                 with os.scandir(os.path.join(root, rel) if rel else root) as entries:
                     listing = list(entries)
-            except OSError:
+            except OSError as error:
+                if not rel:
+                    from rulespy.check.findings import CheckError
+
+                    raise CheckError(f"{root}: cannot list the folder: {error.strerror or error}") from None
+                self.unlisted.append((rel, error.strerror or str(error)))
                 continue
             for entry in listing:
                 name = entry.name
@@ -77,8 +97,13 @@ class Tree:
                     stack.append(path)
                     continue
                 if stat.S_ISLNK(mode):
+                    if name.startswith(".") or name in SKIP_ANYWHERE or (not rel and name in excluded):
+                        continue  # like the folders of those names: outside what is checked
                     target = os.path.realpath(entry.path)
-                    if not target.startswith(real_root + os.sep) or not os.path.isfile(target):
+                    if target != real_root and not target.startswith(real_root + os.sep):
+                        self.outside.append((path, _readlink(entry.path)))
+                        continue
+                    if not os.path.isfile(target):
                         continue
                 elif not stat.S_ISREG(mode):
                     continue
@@ -134,6 +159,8 @@ class Tree:
             return None
         self.looked_outside = True
         full = os.path.join(self.root, path)
+        if not self.inside(full):
+            return None  # through a symlink that leaves the repository: never looked at
         if os.path.isdir(full):
             return "dir"
         return "file" if os.path.isfile(full) else None
@@ -147,9 +174,17 @@ class Tree:
                 self._listings[rel] = None
         return self._listings[rel]
 
+    def inside(self, full: str) -> bool:
+        """Whether ``full`` resolves (symlinks followed) inside the repository."""
+        real_root = self._real_root or os.path.realpath(self.root)
+        real = os.path.realpath(full)
+        return real == real_root or real.startswith(real_root + os.sep)
+
     def fingerprint(self) -> str:
-        """Every walked file and folder name, so that adding or removing any file changes it."""
-        return "\n".join(sorted(self.files)) + "\n\n" + "\n".join(sorted(self.dirs))
+        """Every walked file and folder name (and symlink left out), so that any change of them changes it."""
+        skipped = sorted(f"{path}\0{why}" for path, why in (*self.outside, *self.unlisted))
+        parts = ("\n".join(sorted(self.files)), "\n".join(sorted(self.dirs)), "\n".join(skipped))
+        return "\n\n".join(parts)
 
     def read(self, path: str) -> bytes | None:
         try:
@@ -157,3 +192,76 @@ class Tree:
                 return handle.read(self.layout.max_bytes + 1)
         except OSError:
             return None
+
+
+def _readlink(path: str) -> str:
+    try:
+        return os.readlink(path)
+    except OSError:
+        return "?"
+
+
+@dataclass(frozen=True)
+class Publishable:
+    """What the site may publish, from one walk: ``pages`` (checked markdown files, repository-relative,
+    sorted), ``files`` (every walked file), and ``refused`` (symlinks resolving outside: path, target)."""
+
+    pages: tuple[str, ...]
+    files: tuple[str, ...]
+    refused: tuple[tuple[str, str], ...]
+
+
+def page_url(path: str) -> str:
+    """The site URL (``use_directory_urls``) a page publishes to: ``core/damage.md`` and
+    ``core/damage/index.md`` both to ``core/damage/``; ``index.md`` to the empty URL (the home page)."""
+    stem = path[:-3] if path.endswith(".md") else path
+    folder, _, name = stem.rpartition("/")
+    if name in ("index", "README"):
+        return f"{folder}/" if folder else ""
+    return f"{stem}/"
+
+
+def same_url(pages: list[str] | tuple[str, ...]) -> list[tuple[str, str, str]]:
+    """Pages that would publish to a URL an earlier page (sorted order) already takes:
+    ``(page, url, earlier page)``, one for each page beyond the first of its URL."""
+    first: dict[str, str] = {}
+    clashes: list[tuple[str, str, str]] = []
+    for page in sorted(pages):
+        url = page_url(page)
+        earlier = first.setdefault(url, page)
+        if earlier != page:
+            clashes.append((page, url, earlier))
+    return clashes
+
+
+def read_config(root: Path, name: str) -> bytes | None:
+    """The bytes of configuration file ``name`` at the repository root, ``None`` when there is none or it
+    is a symlink resolving outside the repository (RS043: never read). ``CheckError`` (located at
+    ``name``) when it is not a regular file (a FIFO, a device) or is larger than ``MAX_CONFIG_BYTES``."""
+    from rulespy.check.findings import CheckError
+
+    full = os.path.join(root, name)
+    real_root = os.path.realpath(root)
+    real = os.path.realpath(full)
+    if not real.startswith(real_root + os.sep):
+        return None
+    try:
+        fd = os.open(real, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        if os.path.isdir(real):
+            return None
+        raise CheckError(f"cannot be read: {error.strerror or error}", name, 1) from None
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if stat.S_ISDIR(info.st_mode):
+            return None
+        if not stat.S_ISREG(info.st_mode):
+            raise CheckError("is not a regular file (a FIFO, a device or a socket); not read", name, 1)
+        if info.st_size > MAX_CONFIG_BYTES:
+            raise CheckError(f"is larger than {MAX_CONFIG_BYTES >> 10} KiB; not read", name, 1)
+        data = handle.read(MAX_CONFIG_BYTES + 1)
+    if len(data) > MAX_CONFIG_BYTES:
+        raise CheckError(f"is larger than {MAX_CONFIG_BYTES >> 10} KiB; not read", name, 1)
+    return data

@@ -2,8 +2,30 @@
 
 from __future__ import annotations
 
+import re
 import textwrap
 from dataclasses import dataclass
+
+#: Characters a terminal or a CI log would act on instead of showing: C0 and C1 controls (newline,
+#: carriage return, escape, NUL...), DEL, bidirectional marks and overrides, line and paragraph
+#: separators, and the lone surrogates that stand for undecodable bytes of a file name.
+_UNSAFE_RE = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
+)
+
+
+def _escape_one(match: re.Match[str]) -> str:
+    code = ord(match.group(0))
+    if 0xDC80 <= code <= 0xDCFF:  # a byte a file name held that is not UTF-8 (surrogateescape)
+        return f"\\x{code - 0xDC00:02x}"
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def printable(text: str) -> str:
+    """``text`` safe to print on one line: every character in ``_UNSAFE_RE`` becomes a visible escape
+    (``\\n`` is written ``\\x0a``, a right-to-left override ``\\u202e``), so a path or message cannot
+    forge extra lines, hide text or break a strict UTF-8 output."""
+    return _UNSAFE_RE.sub(_escape_one, text)
 
 
 @dataclass(frozen=True)
@@ -35,13 +57,25 @@ FINDING_CODES: tuple[FindingCode, ...] = (
         "missing-anchor",
         "``#anchor`` is not a heading id of the target page (toc slug or explicit ``{#id}``, "
         "case-sensitive) nor an HTML ``id``/``<a name>``; also for mentions ``core/x.md#a`` and "
-        "concepts.yml anchors",
+        "concepts.yml anchors (an empty or malformed concepts.yml anchor such as ``'#'`` included)",
     ),
     FindingCode(
         "RS004",
         "missing-mention",
         "a rule-file path written in prose or inline code (``core/damage.md``) does not exist "
         "(the rule: ``parse.py``)",
+    ),
+    FindingCode(
+        "RS005",
+        "duplicate-id",
+        "two headings of one file are given the same explicit ``{#id}`` (reported once per id, at the "
+        "second heading)",
+    ),
+    FindingCode(
+        "RS006",
+        "too-deeply-nested",
+        "a file nests lists or quotes 49 or more levels deep, past what the parser reads: links there "
+        "would go unchecked",
     ),
     FindingCode("RS010", "two-owners", "concepts.yml gives one concept name or alias to two owners"),
     FindingCode(
@@ -69,6 +103,12 @@ FINDING_CODES: tuple[FindingCode, ...] = (
     ),
     FindingCode("RS021", "nav-entry-to-nothing", "a mkdocs.yml ``nav`` entry names no file"),
     FindingCode(
+        "RS022",
+        "two-pages-one-url",
+        "two pages would publish to the same site URL (``core/damage.md`` and "
+        "``core/damage/index.md``): one would replace the other",
+    ),
+    FindingCode(
         "RS030",
         "missing-required-reference",
         "a file does not link to a file that concepts.yml ``requires``",
@@ -81,13 +121,20 @@ FINDING_CODES: tuple[FindingCode, ...] = (
     FindingCode(
         "RS040",
         "not-utf8",
-        "a markdown (or cited Python) file is not UTF-8 (line and column of the first bad byte)",
+        "a markdown (or cited Python) file is not UTF-8 text (line and column of the first bad byte; a "
+        "NUL byte too, as in BOM-less UTF-16); also a folder that cannot be listed (its files go unchecked)",
     ),
     FindingCode("RS041", "bad-front-matter", "a leading ``---`` block is not a YAML mapping"),
     FindingCode(
         "RS042",
         "file-too-large",
         "a markdown file over the size limit (2 MiB; ``check: max_file_kb``)",
+    ),
+    FindingCode(
+        "RS043",
+        "symlink-leaves-repo",
+        "a file, folder or configuration file is a symbolic link resolving outside the repository "
+        "(the message gives its target): never read, listed or published",
     ),
     FindingCode(
         "RS050",
@@ -148,7 +195,8 @@ class Finding:
     message: str
 
     def __str__(self) -> str:
-        return f"{self.path}:{self.line}:{self.column}: {self.code} {self.message}"
+        """The text format's line, with control and bidirectional characters escaped (``printable``)."""
+        return f"{printable(self.path)}:{self.line}:{self.column}: {self.code} {printable(self.message)}"
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -172,5 +220,5 @@ class CheckError(Exception):
 
     def located(self) -> str:
         if self.path is None:
-            return self.message
-        return f"{self.path}:{self.line or 1}: {self.message}"
+            return printable(self.message)
+        return f"{printable(self.path)}:{self.line or 1}: {printable(self.message)}"

@@ -15,6 +15,7 @@ from pathlib import Path
 import yaml
 
 from rulespy.check import yamlnodes as Y
+from rulespy.check.files import read_config
 from rulespy.check.graph import is_external
 
 CONFIG = "mkdocs.yml"
@@ -58,10 +59,10 @@ def _walk(node: yaml.Node, out: list[NavEntry]) -> None:
 
 
 def load_nav(root: Path) -> Nav:
-    path = root / CONFIG
-    if not path.is_file():
+    data = read_config(root, CONFIG)
+    if data is None:
         return Nav()
-    node = Y.compose(path, CONFIG)
+    node = Y.compose(data, CONFIG)
     docs_dir = "docs"
     nav_node = None
     for key_node, value_node in Y.pairs(node) if node is not None else []:

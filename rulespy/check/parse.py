@@ -74,10 +74,15 @@ def _positioned(rule: Callable[..., bool], kinds: tuple[str, ...]) -> Callable[.
     return wrapped
 
 
+#: markdown-it's nesting limit (its CommonMark preset has 20: ten list levels, whose content it then drops
+#: silently); deeper than ``MAX_NESTING - 1`` levels is finding RS006, since links there go unseen
+MAX_NESTING = 50
+
+
 @lru_cache(maxsize=1)
 def markdown_parser() -> MarkdownIt:
     """The shared parser: CommonMark with raw HTML and tables, link/image/code tokens carrying offsets."""
-    md = MarkdownIt("commonmark", {"html": True}).enable("table")
+    md = MarkdownIt("commonmark", {"html": True, "maxNesting": MAX_NESTING}).enable("table")
     rules = {rule.name: rule.fn for rule in md.inline.ruler.__rules__}
     md.inline.ruler.at("link", _positioned(rules["link"], ("link_open",)))
     md.inline.ruler.at("image", _positioned(rules["image"], ("image",)))
@@ -112,6 +117,11 @@ def parse_bytes(path: str, data: bytes, terms: Terms = NO_TERMS, max_bytes: int 
     if len(data) > max_bytes:
         message = f"file is larger than the {max_bytes // 1024} KiB limit; not checked"
         return Document(path, problems=((1, 1, "RS042", message),))
+    nul = data.find(b"\0")
+    if nul >= 0:  # valid UTF-8, but text never holds NUL: UTF-16 without a byte order mark, or binary
+        line = data.count(b"\n", 0, nul) + 1
+        column = nul - (data.rfind(b"\n", 0, nul) + 1) + 1
+        return Document(path, problems=((line, column, "RS040", "not UTF-8 text: NUL byte (UTF-16?)"),))
     try:
         text = data.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError as error:
@@ -310,10 +320,13 @@ def parse_markdown(path: str, text: str, terms: Terms = NO_TERMS) -> Document:
     tokens = markdown_parser().parse(text, env)
     heading_level = 0
     last_line = 0
+    deepest = 0
     for token in tokens:
         kind = token.type
         if token.map is not None:
             last_line = token.map[0]
+        if token.level >= MAX_NESTING - 1 and not deepest:
+            deepest = last_line + 1
         if kind == "inline":
             plain, _ = reader.inline(token, last_line)
             if heading_level:
@@ -329,6 +342,9 @@ def parse_markdown(path: str, text: str, terms: Terms = NO_TERMS) -> Document:
             reader.html(token.content)
     if env.get("references"):
         reader.definitions(env["references"])
+    if deepest:
+        message = f"nested {MAX_NESTING - 1} or more levels deep (lists, quotes): links there are not checked"
+        problems.append((deepest, 1, "RS006", message))
     anchors = page_anchors([(t, e) for t, e, _, _ in reader.headings])
     headings = tuple(
         Heading(t, level, anchor, line, 1, e is not None)

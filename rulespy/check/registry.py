@@ -29,7 +29,7 @@ from pathlib import Path
 import yaml
 
 from rulespy.check import yamlnodes as Y
-from rulespy.check.files import Layout
+from rulespy.check.files import MAX_FILE_KB, Layout, read_config
 from rulespy.check.findings import CheckError
 
 REGISTRY = "concepts.yml"
@@ -208,18 +208,20 @@ class _Reader:
                 changes[name] = tuple(self.texts(fields[name], name))
         if "max_file_kb" in fields:
             value = self.text(fields["max_file_kb"], "max_file_kb")
-            if not value.isdigit() or int(value) < 1:
-                raise self.fail(fields["max_file_kb"], "max_file_kb must be a positive whole number")
+            plain = value.isascii() and value.isdigit() and len(value) <= 9  # not '²', not 5,000 digits
+            if not (plain and 1 <= int(value) <= MAX_FILE_KB):
+                message = f"max_file_kb must be a whole number from 1 to {MAX_FILE_KB}, not {value[:20]!r}"
+                raise self.fail(fields["max_file_kb"], message)
             changes["max_bytes"] = int(value) * 1024
         self.layout = replace(self.layout, **changes)  # type: ignore[arg-type]
 
 
 def load_registry(root: Path) -> Registry:
     """Read ``concepts.yml`` from ``root``; an absent file gives an empty, not-present registry."""
-    path = root / REGISTRY
-    if not path.is_file():
+    data = read_config(root, REGISTRY)
+    if data is None:
         return Registry()
-    node = Y.compose(path, REGISTRY)
+    node = Y.compose(data, REGISTRY)
     reader = _Reader()
     if node is None or Y.is_null(node):
         return Registry(present=True)

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rulespy.check import checks_owner
-from rulespy.check.cache import VERSION, DocumentCache, digest
-from rulespy.check.files import Layout, Tree
+from rulespy.check.cache import DocumentCache, code_key, digest
+from rulespy.check.files import Layout, Tree, read_config, same_url
 from rulespy.check.findings import CheckError, Finding
 from rulespy.check.incremental import Incremental
 from rulespy.check.nav import Nav, load_nav
@@ -59,7 +59,7 @@ def _run_documents(root: Path, options: CheckOptions) -> Report:
     tree = Tree(root, options.layout or registry.layout).walk()
     concept_names = sorted({checks_owner.norm(n) for c in registry.concepts for n in c.names})
     terms = Terms(tuple(sorted(checks_owner.norm(r.term) for r in registry.retired)), tuple(concept_names))
-    cache.salt = f"{VERSION}:" + hashlib.sha256(repr((terms, tree.layout)).encode()).hexdigest()[:16]
+    cache.salt = f"{code_key()}:" + hashlib.sha256(repr((terms, tree.layout)).encode()).hexdigest()[:16]
     blobs = {}
     fingerprint = hashlib.sha256(tree.fingerprint().encode("utf-8", "surrogateescape"))
     fingerprint.update(registry_key + nav_key)
@@ -76,11 +76,29 @@ def _run_documents(root: Path, options: CheckOptions) -> Report:
     code = [path for path in tree.python if blobs[path][0] is not None]
     findings = set(run.file_findings((*tree.markdown, *code)))
     findings.update(run.cross_file_findings(nav))
+    findings.update(tree_findings(tree))
     run.save()
     report = Report(tuple(sorted(findings)), len(tree.markdown) + len(code))
     if not tree.looked_outside:  # every answer came from the fingerprinted inputs: safe to remember
         cache.save_blob(cache.result_file, memo, (report.findings, report.files))
     return report
+
+
+def tree_findings(tree: Tree) -> list[Finding]:
+    """What the walk found about files as a whole: symlinks resolving outside (RS043), folders it could
+    not list (RS040), two pages for one URL (RS022)."""
+    found = [
+        Finding(path, 1, 1, "RS043", f"symbolic link to {target}, outside the repository: never read")
+        for path, target in tree.outside
+    ]
+    pages = [path for path in tree.markdown if tree.is_page(path)]
+    for page, url, earlier in same_url(pages):
+        message = f"publishes to the same URL /{url} as {earlier}: one page would replace the other"
+        found.append(Finding(page, 1, 1, "RS022", message))
+    for path, why in tree.unlisted:
+        message = f"folder cannot be listed ({why}): its files are not checked"
+        found.append(Finding(path, 1, 1, "RS040", message))
+    return found
 
 
 def _configuration(root: Path, cache: DocumentCache) -> tuple[Registry, bytes, Nav, bytes]:
@@ -98,11 +116,9 @@ def _configuration(root: Path, cache: DocumentCache) -> tuple[Registry, bytes, N
 
 
 def _key(path: Path) -> bytes:
-    """The content hash of a configuration file, ``b"-"`` when it cannot be read (absent)."""
-    try:
-        return digest(path.read_bytes())
-    except OSError:
-        return b"-"
+    """The content hash of a configuration file, ``b"-"`` when absent (or a symlink out: RS043)."""
+    data = read_config(path.parent, path.name)
+    return b"-" if data is None else digest(data)
 
 
 def check_tree(root: Path, options: CheckOptions | None = None) -> list[Finding]:

@@ -6,8 +6,6 @@ composing (not loading) the document keeps them as plain values, so no code is i
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import yaml
 
 from rulespy.check.findings import CheckError
@@ -18,14 +16,13 @@ except AttributeError:  # pragma: no cover - libyaml missing
     _Loader = yaml.SafeLoader
 
 
-def compose(path: Path, shown: str) -> yaml.Node | None:
-    """The root node of YAML file ``path`` (``None`` if empty); ``CheckError`` with its line if not YAML."""
+def compose(data: bytes, shown: str) -> yaml.Node | None:
+    """The root node of YAML text ``data`` read from file ``shown`` (``None`` if empty); ``CheckError``
+    with its line if not YAML. Read the file with ``files.read_config`` (a bounded regular file)."""
     try:
-        text = path.read_bytes().decode("utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as error:
         raise CheckError(f"not UTF-8 (byte {error.start})", shown, 1) from None
-    except OSError as error:
-        raise CheckError(f"cannot be read: {error.strerror}", shown, 1) from None
     try:
         return yaml.compose(text, Loader=_Loader)  # noqa: S506 - composing builds nodes only
     except yaml.YAMLError as error:

@@ -24,7 +24,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _escape(value: str, property_value: bool = False) -> str:
-    value = value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """A workflow command's value: first ``printable`` (no control or bidirectional character reaches the
+    log), then GitHub's own escapes for what is left (``%``, and ``:`` ``,`` in properties)."""
+    from rulespy.check.findings import printable
+
+    value = printable(value).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
     if property_value:
         value = value.replace(":", "%3A").replace(",", "%2C")
     return value

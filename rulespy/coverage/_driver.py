@@ -1,12 +1,9 @@
-"""The script coverage and diff run in a subprocess, against one tree's own engine.
+"""The script diff runs in a subprocess against one tree's own engine (examples run in ``sandbox.py``).
 
 It is passed to ``python -c`` as source text, so it imports nothing from the rulespy that runs it: only
 the standard library and the engine of the tree whose root comes first on ``sys.path``. It reads one JSON
 request on standard input and writes one JSON answer on standard output.
 
-- ``{"root": R, "mode": "trace", "jobs": [{"id", "code", "path"}]}``: runs each worked example's code (as
-  pytest-markdown-docs would) with ``resolve`` wrapped so that every rule its trace cites is recorded,
-  and the rule of an illegal declaration too. Answer ``{"results": {id: {"rules": [...], "error": E}}}``.
 - ``{"root": R, "mode": "resolve", "jobs": [{"id", "yaml", "path"}]}``: parses and resolves each scenario
   with its own dice. Answer ``{"results": {id: OUTCOME}}``, OUTCOME as ``outcome()`` below.
 
@@ -15,9 +12,7 @@ An engine that cannot be imported answers ``{"engine_error": "..."}``.
 
 from __future__ import annotations
 
-import contextlib
 import importlib
-import io
 import json
 import os
 import sys
@@ -68,44 +63,6 @@ def _resolve(jobs: list[dict[str, Any]]) -> dict[str, Any]:
     return results
 
 
-def _trace(jobs: list[dict[str, Any]]) -> dict[str, Any]:
-    _, module, illegal, _ = _engine()
-    import rulespy.sequences.shooting_sequence as sequence
-
-    seen: set[str] = set()
-    original = module.resolve
-
-    def recording(*args: Any, **kwargs: Any) -> Any:
-        try:
-            result = original(*args, **kwargs)
-        except illegal as error:
-            seen.add(error.rule)
-            raise
-        seen.update(event.rule for event in result.trace)
-        return result
-
-    module.resolve = recording
-    if sequence is not module and hasattr(sequence, "resolve"):  # an older tree's second resolve
-        sequence.resolve = recording  # type: ignore[assignment]
-    for name, loaded in list(sys.modules.items()):  # helpers that imported resolve already
-        if name.startswith("rulespy") and getattr(loaded, "resolve", None) is original:
-            loaded.resolve = recording  # type: ignore[attr-defined]
-    results: dict[str, Any] = {}
-    for job in jobs:
-        seen.clear()
-        error = None
-        try:
-            code = compile(job["code"], job.get("path", "<example>"), "exec")
-            with contextlib.redirect_stdout(io.StringIO()):
-                exec(code, {"__name__": "__main__"})  # noqa: S102 - the repository's own examples
-        except KeyboardInterrupt:
-            raise
-        except BaseException as failure:  # noqa: BLE001 - a failing example is reported, not fatal
-            error = f"{type(failure).__name__}: {failure}"[:300]
-        results[job["id"]] = {"rules": sorted(seen), "error": error}
-    return results
-
-
 def main() -> None:
     request = json.load(sys.stdin)
     root = request["root"]
@@ -117,7 +74,7 @@ def main() -> None:
         where = os.path.dirname(os.path.abspath(rulespy.__file__))
         if os.path.dirname(where) != os.path.abspath(root):
             raise ImportError(f"rulespy was imported from {where}, not from {root}")
-        results = _trace(request["jobs"]) if request["mode"] == "trace" else _resolve(request["jobs"])
+        results = _resolve(request["jobs"])
         answer: dict[str, Any] = {"results": results}
     except Exception as error:  # an engine that does not import at all
         answer = {"engine_error": f"{type(error).__name__}: {error}"}

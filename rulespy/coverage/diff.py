@@ -83,15 +83,27 @@ def commit_of(repo: Path, rev: str) -> str:
     return done.stdout.decode().strip()
 
 
-def materialise(repo: Path, commit: str, into: Path) -> None:
-    """Write the tree of ``commit`` into the folder ``into`` (git archive; the repository is untouched)."""
+def materialise(repo: Path, commit: str, into: Path) -> list[str]:
+    """Write the tree of ``commit`` into the folder ``into`` (git archive; the repository is untouched).
+    Members tarfile's ``data`` filter refuses (a symlink pointing outside, an absolute path) are left
+    out; the answer names each one, for the notes."""
     done = _git(repo, "archive", "--format=tar", commit)
     if done.returncode != 0:
         raise CoverageError(
             f"git archive {commit[:12]} failed: {done.stderr.decode(errors='replace').strip()}"
         )
+    skipped: list[str] = []
+
+    def keep(member: tarfile.TarInfo, path: str) -> tarfile.TarInfo | None:
+        try:
+            return tarfile.data_filter(member, path)
+        except tarfile.FilterError as error:
+            skipped.append(f"{member.name} was left out of the copy of {commit[:12]} ({error})")
+            return None
+
     with tarfile.open(fileobj=io.BytesIO(done.stdout)) as archive:
-        archive.extractall(into, filter="data")
+        archive.extractall(into, filter=keep)
+    return skipped
 
 
 def jobs(root: Path) -> tuple[list[dict[str, Any]], dict[str, str]]:
@@ -177,7 +189,7 @@ def diff(path: Path, rev: str) -> tuple[str, list[Change], int, list[str]]:
     with tempfile.TemporaryDirectory(prefix="rulespy-diff-") as temp:
         tree = Path(temp) / "tree"
         tree.mkdir()
-        materialise(repo, commit, tree)
+        notes.extend(materialise(repo, commit, tree))
         before, _, error = outcomes(tree)
     if error:
         notes.append(f"the engine at {rev} could not run: {error}")

@@ -2,12 +2,14 @@
 
 An example exercises a section in three ways, all counted: it sits in the section (or in a section nested
 in it), it names it in a ``# exercises: PATH#ANCHOR`` line, or its trace cites it when it runs (each
-``resolve`` the example calls, and the rule of an illegal declaration it provokes). Running the examples
-costs one subprocess and well under a second per example, so it is on by default; ``run=False`` skips it.
+``resolve`` the example calls, and the rule of an illegal declaration it provokes). The examples run
+contained (``sandbox.py``: a forked process, temporary folder, scrubbed environment and 5 s limit each,
+well under a second per example in all), so it is on by default; ``run=False`` skips it.
 
 The report fails (``Report.failed``) when an owned concept with a mechanic has no executed example in its
 owner file, when code cites a rule that does not exist, when an ``exercises`` marker names a rule that
-does not exist, or when the steps of the rules and the engine drift apart (RS060).
+does not exist, when the steps of the rules and the engine drift apart (RS060), or when a worked example
+that ran failed (a failing example is never a passing report).
 """
 
 from __future__ import annotations
@@ -20,7 +22,6 @@ from typing import Any
 from rulespy.check import drift
 from rulespy.coverage.code import Citation, citations, named_anchors, unit_tests
 from rulespy.coverage.rules import Concept, CoverageError, Example, RuleFile, load_concepts, load_rule_files
-from rulespy.coverage.runner import run_engine
 
 
 @dataclass
@@ -79,7 +80,10 @@ class Report:
 
     @property
     def failed(self) -> bool:
-        return bool(self.uncovered() or self.problems or self.drift)
+        return bool(self.uncovered() or self.problems or self.drift or self.failing_examples())
+
+    def failing_examples(self) -> list[str]:
+        return sorted(name for name, run in self.example_runs.items() if run.get("error"))
 
     def totals(self) -> dict[str, int]:
         sections = [e for e in self.entries if e.heading and e.mechanic]
@@ -145,11 +149,24 @@ def _marker_target(example: Example, marker: str) -> str:
 
 
 def _run_examples(root: Path, examples: list[Example]) -> dict[str, dict[str, Any]]:
-    jobs = [{"id": e.name, "code": e.code, "path": str(root / e.path)} for e in examples]
-    answer = run_engine(root, "trace", jobs)
-    if "engine_error" in answer:
-        raise CoverageError(f"cannot run the examples: {answer['engine_error']}")
-    return dict(answer.get("results", {}))
+    """Each example run contained (``sandbox``: its own process, folder and time limit) by the engine of
+    the tree at ``root``, with the rules its trace cites and its error (``None`` when it passed)."""
+    from rulespy.coverage.sandbox import EngineError, Sandbox
+
+    sandbox = Sandbox(root, own_engine=True)
+    results: dict[str, dict[str, Any]] = {}
+    try:
+        for example in examples:
+            outcome = sandbox.run(example.code, str(root / example.path), trace=True)
+            results[example.name] = {
+                "rules": list(outcome.rules),
+                "error": None if outcome.ok else outcome.error,
+            }
+    except EngineError as error:
+        raise CoverageError(f"cannot run the examples: {error}") from None
+    finally:
+        sandbox.close()
+    return results
 
 
 def _assign_tests(root: Path, entries: dict[str, Entry], concepts: Sequence[Concept]) -> None:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rulespy.check.examples import markdown_tokens, worked_examples
-from rulespy.check.files import RULE_DIRS
+from rulespy.check.files import RULE_DIRS, Layout, Tree
 from rulespy.check.findings import CheckError
 from rulespy.check.registry import REGISTRY, Concept, load_registry
 from rulespy.check.slugs import split_attr_list
@@ -121,12 +121,14 @@ def _read(root: Path, relative: str) -> str:
 
 
 def rule_paths(root: Path) -> list[str]:
-    """Every rule file, repository-relative with ``/``, sorted."""
-    found: list[str] = []
-    for folder in RULE_DIRS:
-        if (root / folder).is_dir():
-            found.extend(p.relative_to(root).as_posix() for p in (root / folder).rglob("*.md") if p.is_file())
-    return sorted(found)
+    """Every rule file, repository-relative with ``/``, sorted: listed by the checker's walk
+    (``rulespy.check.files.Tree``), so a symlink resolving outside the repository (RS043) is never read,
+    run or published."""
+    try:
+        tree = Tree(root, Layout()).walk()
+    except CheckError as error:
+        raise CoverageError(error.message, error.path, error.line) from None
+    return [path for path in tree.markdown if path.split("/", 1)[0] in RULE_DIRS]
 
 
 def load_rule_files(root: Path) -> dict[str, RuleFile]:

@@ -3,12 +3,15 @@
 ``parse_scenario(text, path)`` and ``load_scenario(path)`` raise ``rulespy.errors.InvalidInput`` with the
 line of the offending key or value for anything malformed (exit 2 on the command line). They check form
 only: whether the declared attack is legal is the engine's question. Limits, so that no input can
-hang the loader: 1 MB of text, 200,000 values, 64 levels of nesting, 10,000 models, 10,000 Target
-Lock dice carried in all, 1,000 dice per weapon, positions and ranges within 100,000 inches.
+hang the loader: a regular file (never a FIFO or a device) of 1 MB of text, 200,000 values, 64 levels
+of nesting, integers of at most 4,300 digits, 10,000 models, 10,000 Target Lock dice carried in all,
+1,000 dice per weapon, positions and ranges within 100,000 inches.
 """
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 
 from rulespy.errors import InvalidInput
@@ -27,8 +30,13 @@ def parse_scenario(text: str, path: str = "<scenario>") -> Scenario:
 def load_scenario(path: str | Path) -> Scenario:
     """The scenario in the file at ``path`` (UTF-8). A missing or unreadable file is malformed input too."""
     where = str(path)
-    try:
-        with open(path, "rb") as handle:
+    try:  # non-blocking open: a FIFO must not hang us before we can see that it is not a file
+        with open(os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)), "rb") as handle:
+            mode = os.fstat(handle.fileno()).st_mode
+            if stat.S_ISDIR(mode):
+                raise IsADirectoryError
+            if not stat.S_ISREG(mode):
+                raise InvalidInput("the scenario path is not a regular file (a FIFO or a device)", 1, where)
             data = handle.read(MAX_BYTES + 1)
     except FileNotFoundError:
         raise InvalidInput("no such scenario file", 1, where) from None

@@ -122,7 +122,11 @@ class _Converter:
                 line,
                 self.path,
             )
-        value: Any = self.constructor.construct_object(node)
+        try:
+            value: Any = self.constructor.construct_object(node)
+        except ValueError:  # Python refuses integers of more than 4,300 digits
+            message = f"the number {node.value[:20]}... has too many digits"
+            raise InvalidInput(message, line, self.path) from None
         if isinstance(value, float) and not math.isfinite(value):
             raise InvalidInput(f"the number {node.value!r} is not finite", line, self.path)
         return value  # type: ignore[no-any-return]

@@ -135,3 +135,16 @@ def test_a_folder_outside_git_is_refused(tmp_path: Path, capsys: pytest.CaptureF
 def test_scenarios_given_to_the_play_helpers_are_found() -> None:
     code = 'from rulespy.play import play, refused\nplay("a: 1")\nrefused(scenario="b: 2")\n'
     assert scenario_texts(code) == ["a: 1", "b: 2"]
+
+
+def test_a_revision_holding_a_symlink_that_points_outside_is_a_note(
+    repo: Path, git: Callable[..., str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 13, item 8: the symlink is left out of the copy of REV and named, never an internal error."""
+    (repo / "core" / "notes.md").symlink_to("../../../etc/passwd")
+    git(repo, "add", ".")
+    git(repo, "commit", "-q", "-m", "a symlink out")
+    assert main(["diff", "HEAD", "--path", str(repo)]) == 0
+    captured = capsys.readouterr()
+    assert "internal error" not in captured.err
+    assert "rulespy diff: core/notes.md was left out of the copy of" in captured.err

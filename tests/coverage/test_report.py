@@ -113,10 +113,12 @@ def test_a_failing_example_is_reported_not_fatal(tiny: Path, copy_engine) -> Non
     (tiny / "core/alpha.md").write_text(text)
     report = build_report(tiny)
     assert report.example_runs["core/alpha.md:9"]["error"] == "AssertionError: wrong"
-    # pytest fails it; coverage only says so (the copied engine's citations of rule files this tiny
-    # repository lacks are problems of their own)
+    # the report goes on (the copied engine's citations of rule files this tiny repository lacks are
+    # problems of their own), but it fails: issue 13, a failing example never passes coverage
     assert report.uncovered() == []
     assert [p for p in report.problems if not p[0].startswith("rulespy/")] == []
+    assert report.failing_examples() == ["core/alpha.md:9"] and report.failed
+    assert main(["coverage", str(tiny)]) == 1
 
 
 @pytest.mark.parametrize(
@@ -136,3 +138,14 @@ def test_a_bad_registry_is_refused_with_its_line(
 def test_a_missing_folder_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["coverage", str(tmp_path / "nowhere")]) == 2
     assert "no such folder" in capsys.readouterr().err
+
+
+def test_an_example_run_by_coverage_is_contained(tiny: Path, copy_engine) -> None:  # type: ignore[no-untyped-def]
+    """Issue 13: coverage runs examples as pytest does: an exit fails the example, not the report, and
+    nothing the example writes lands in the repository."""
+    copy_engine(tiny)
+    code = "x = 1\nopen('written.txt', 'w').write('x')\nimport os\nos._exit(0)\n"
+    (tiny / "core/alpha.md").write_text((tiny / "core/alpha.md").read_text().replace("x = 1\n", code))
+    report = build_report(tiny)
+    assert "ended its process (exit status 0)" in report.example_runs["core/alpha.md:9"]["error"]
+    assert report.failed and not list(tiny.rglob("written.txt"))

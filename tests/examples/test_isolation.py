@@ -5,8 +5,12 @@ the repository's conftest.py and the same options as pyproject.toml (``--markdow
 --markdown-docs-syntax=superfences``), then reads the report:
 
 * a broken example fails, and the report names its ``.md`` file and the line that failed;
-* a hanging example is stopped by the per-test timeout and reported at its ``.md`` file and line, and
+* a hanging example is stopped by the per-example limit and reported at its ``.md`` file and line, and
   the examples after it still run;
+* (issue 13) no example can turn a failing run green or leave anything behind: an example that exits
+  the process, skips, or ignores signals and loops fails; a run with fewer examples run than collected
+  fails; examples see a scrubbed environment and a temporary working folder, and a daemon they start
+  does not outlive them (tests in ``test_containment.py``);
 * an example that changes rulespy's module state (a constant, a function, a dict, a class) or leaves a
   name in its namespace changes nothing for the next example; without the repository's conftest.py the
   same file fails, so it is the conftest that keeps examples apart.
@@ -81,7 +85,7 @@ def test_a_hanging_example_is_stopped_by_the_timeout_at_its_md_line(tmp_path: Pa
         + example("assert 'spins' not in globals()"),
         encoding="utf-8",
     )
-    status, report = run_pytest(tmp_path, "--timeout=2")
+    status, report = run_pytest(tmp_path, "-o", "markdown_example_limit=2")
     assert status == 1, report
     assert "Timeout" in report, report
     assert "1 failed, 1 passed" in report, report
