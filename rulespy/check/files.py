@@ -9,8 +9,9 @@ it is recorded in ``Tree.outside`` (reported as RS043) and never read, listed or
 through a symlinked folder exists only when it still resolves inside the repository. Existence is
 case-exact on every platform: ``Core/Damage.md`` does not name ``core/damage.md``.
 
-``rulespy.check.publish.publishable(root)`` is the one list of what the site may publish (the render step uses it); configuration
-files are read only through ``read_config`` (a regular file of bounded size, inside the repository).
+``rulespy.check.publish.publishable(root)`` is the one list of what the site may publish (the render
+step uses it); configuration files are read only through ``read_config`` (a regular file of bounded
+size, inside the repository).
 """
 
 from __future__ import annotations
