@@ -15,6 +15,7 @@ from rulespy.commands import rules_for
 from rulespy.errors import IllegalDeclaration
 from rulespy.events import Event
 from rulespy.state import Command, Scenario
+from rulespy.wording import command_name, count, it, the, verb
 
 _HEADING_RULES = ("sequences/shooting_sequence.md#step-", "timing/firefight.md#firefight-")
 _REMOVED = {
@@ -23,9 +24,13 @@ _REMOVED = {
     "end_of_firefight": "removed at the end of the firefight",
 }
 _WIDTH = 100
+# A line that opens with one of these words starts a sentence (a line opening with a model id does not).
+_SENTENCE_OPENERS = frozenset({"the", "no", "normal", "every", "a"})
 
 
 def _cite(text: str, rule: str, indent: int = 2) -> list[str]:
+    if text.partition(" ")[0] in _SENTENCE_OPENERS:
+        text = text[0].upper() + text[1:]
     pad = " " * indent
     body = textwrap.wrap(
         f"{text}  [{rule}]",
@@ -62,7 +67,8 @@ def render(scenario: Scenario, result: Mapping[str, Any], trace: Iterable[Event]
     lines += ["", "Final state"]
     for model, state in result.get("models", {}).items():
         statuses = ", ".join(state.get("status", [])) or "no status"
-        lines += _cite(f"{model}: {state.get('wounds')} wounds left, {statuses}", "core/damage.md#wounds")
+        left = count(int(state.get("wounds", 0)), "wound")
+        lines += _cite(f"{model}: {left} left, {statuses}", "core/damage.md#wounds")
     return "\n".join(lines) + "\n"
 
 
@@ -70,13 +76,18 @@ def _attack(attack: Mapping[str, Any]) -> list[str]:
     command = str(attack.get("command"))
     initiative = " with the Initiative" if attack.get("initiative") else ""
     rule = rules_for(Command(command)).rule
-    lines = _cite(f"Attack by {attack.get('unit')}: {command}{initiative}", rule, 0)
+    lines = _cite(f"Attack by {the(str(attack.get('unit')))}: {command_name(command)}{initiative}", rule, 0)
     for number, target in enumerate(attack.get("targets", []), start=1):
-        lines += _cite(f"Target {number}: {target.get('unit')}", "core/shooting.md#target-legality")
+        unit = str(target.get("unit"))
+        lines += _cite(f"Target {number}: {the(unit)}", "core/shooting.md#target-legality")
         leadership = target.get("leadership")
         if leadership:
             dice = leadership.get("dice", [])
-            verdict = "passed" if leadership.get("passed") else "failed: its weapons do not fire"
+            verdict = (
+                "passed"
+                if leadership.get("passed")
+                else f"failed: the weapons declared against {it(unit)} do not fire"
+            )
             total = " + ".join(str(d) for d in dice)
             lines += _cite(
                 f"Leadership Check {total} = {sum(dice)}: {verdict}", "core/leadership.md#leadership-check", 4
@@ -85,7 +96,7 @@ def _attack(attack: Mapping[str, Any]) -> list[str]:
             lines += _cite("no die was rolled at this target", "core/shooting.md#which-weapons-fire", 4)
             continue
         lines += _cite(
-            f"{target.get('successes')} successful dice, {target.get('criticals')} of them Critical Locks",
+            _successes(int(target.get("successes", 0)), int(target.get("criticals", 0))),
             "core/target_lock.md#critical-lock",
             4,
         )
@@ -101,9 +112,21 @@ def _attack(attack: Mapping[str, Any]) -> list[str]:
                     4,
                 )
             else:
-                taken = f"{hit.get('wounds')} wounds lost"
+                taken = f"{count(int(hit.get('wounds', 0)), 'wound')} lost"
                 lines += _cite(f"{hit.get('model')} takes a {kind} of {hit.get('weapon')}: {taken}", rule, 4)
     return lines
+
+
+def _successes(successes: int, criticals: int) -> str:
+    """How many dice succeeded at a target and how many of those were Critical Locks."""
+    if not successes:
+        return "no die succeeded"
+    if successes == 1:
+        return f"1 successful die, {'a' if criticals else 'not a'} Critical Lock"
+    if not criticals:
+        return f"{successes} successful dice, none of them a Critical Lock"
+    kind = "a Critical Lock" if criticals == 1 else "Critical Locks"
+    return f"{successes} successful dice, {'all' if criticals == successes else criticals} of them {kind}"
 
 
 def _casualties(casualties: list[Mapping[str, Any]]) -> list[str]:
@@ -117,7 +140,7 @@ def _casualties(casualties: list[Mapping[str, Any]]) -> list[str]:
 
 
 def describe_declaration(scenario: Scenario) -> str:
-    """The declaration in one sentence, such as ``rangers (shoot) at drones marking d1``."""
+    """The declaration in one sentence, such as ``the rangers declare Shoot at the drones, marking d1``."""
     attack = scenario.attack
     parts = []
     for target in attack.targets:
@@ -126,10 +149,12 @@ def describe_declaration(scenario: Scenario) -> str:
             fire += f" with {', '.join(target.models) or 'no models'}"
         if target.weapons is not None:
             fire += f"{' and' if fire else ' with'} {', '.join(f'{m}/{w}' for m, w in target.weapons)}"
-        parts.append(f"{target.unit}{fire}, marking {target.mark}")
-    text = f"{attack.unit} declares {attack.command.value} at " + "; then at ".join(parts)
+        parts.append(f"{the(target.unit)}{fire}, marking {target.mark}")
+    text = f"{verb(attack.unit, 'declares', 'declare')} {command_name(attack.command.value)} at "
+    text += "; then at ".join(parts)
     if scenario.response is not None:
-        text += f"; the response is {scenario.response.command.value} marking {scenario.response.mark}"
+        response = command_name(scenario.response.command.value)
+        text += f"; the response is {response} marking {scenario.response.mark}"
     return text
 
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from rulespy.events import Event
+from rulespy.wording import it, the
 
 
 def passes(dice: tuple[int, int], ld: int) -> bool:
@@ -48,12 +49,12 @@ class LeadershipChance:
         a, b = faces
         passed = passes((a, b), self.ld)
         verdict = (
-            "passed: its weapons may fire"
+            f"passed: the weapons declared against {it(self.target)} may fire"
             if passed
-            else "failed: the weapons declared against it do not fire"
+            else f"failed: the weapons declared against {it(self.target)} do not fire"
         )
         text = (
-            f"Leadership Check for {self.target} on {self.leader}'s ld {self.ld}: "
+            f"Leadership Check for {the(self.target)} on {self.leader}'s ld {self.ld}: "
             f"{a} + {b} = {a + b}, {verdict}"
         )
         return passed, [Event("core/leadership.md#leadership-check", text)]

@@ -15,6 +15,7 @@ from rulespy.events import Event
 from rulespy.sequences.records import Casualty, Hit
 from rulespy.state import Model
 from rulespy.timing.firefight import Removal, removal_timing, step_event
+from rulespy.wording import count, the
 
 if TYPE_CHECKING:
     from rulespy.sequences.shooting_sequence import Item, ShootingSequence, State
@@ -42,7 +43,9 @@ def _critical_round(
 
     successes = expand(state.crits[index])
     if seq.explain:
-        items.append(step("step-critical-round", f"{len(successes)} Critical Lock(s) at {target.unit}"))
+        items.append(
+            step("step-critical-round", f"{count(len(successes), 'Critical Lock')} at {the(target.unit)}")
+        )
     state = _allocate(seq, state, state.attack, index, target, successes, True, items)
     gone, timing = _casualties(seq, seq.battlefield.unit(target.unit).models, state, True, items)
     return state.evolve(
@@ -75,7 +78,8 @@ def _normal_round(
 
     successes = expand(state.normals[attack][index])
     if seq.explain:
-        items.append(step("step-normal-round", f"{len(successes)} other success(es) at {target.unit}"))
+        text = f"{count(len(successes), 'other success', 'other successes')} at {the(target.unit)}"
+        items.append(step("step-normal-round", text))
     return _allocate(seq, state, attack, index, target, successes, False, items)
 
 
@@ -205,17 +209,18 @@ def _hit_events(
     if critical:
         damage = Event(
             "core/critical_damage.md#critical-damage",
-            f"{model.id} suffers {inflicted} wounds, ignoring armour",
+            f"{model.id} suffers {count(inflicted, 'wound')}, ignoring armour",
         )
     elif model.armour:
         damage = Event(
-            "core/damage.md#armour", f"{model.id}'s armour {model.armour} leaves {inflicted} wound(s)"
+            "core/damage.md#armour", f"{model.id}'s armour {model.armour} leaves {count(inflicted, 'wound')}"
         )
     else:
-        damage = Event("core/damage.md#damage", f"{model.id} suffers {inflicted} wound(s)")
+        damage = Event("core/damage.md#damage", f"{model.id} suffers {count(inflicted, 'wound')}")
     events.append(damage)
     if inflicted > lost:
-        text = f"{model.id} had {left} wound(s) left; the other {inflicted - lost} are lost, never passed on"
+        other = "the other wound is" if inflicted - lost == 1 else f"the other {inflicted - lost} are"
+        text = f"{model.id} had {count(left, 'wound')} left; {other} lost, never passed on"
         events.append(Event("core/damage.md#target-limit", text))
     return events
 

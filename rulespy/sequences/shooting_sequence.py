@@ -27,6 +27,7 @@ from rulespy.sequences.records import Casualty, Hit, Leadership, Rolled
 from rulespy.state import AttackDeclaration, Battlefield, Command, Scenario, TargetDeclaration
 from rulespy.timing.command_timing import check_response
 from rulespy.timing.firefight import initiative_event, step_event
+from rulespy.wording import command_name, count, its, the, verb
 
 if TYPE_CHECKING:
     from rulespy.sequences.resolution import DiceSource, Resolution
@@ -218,7 +219,8 @@ class ShootingSequence:
                 if state.target == 0:
                     state = state.evolve(target=1)
                     if self.explain and len(plan.targets) > 1:
-                        text = f"{plan.unit} splits its fire: a Leadership Check for each later target"
+                        splits = f"{verb(plan.unit, 'splits', 'split')} {its(plan.unit)} fire"
+                        text = f"{splits}: a Leadership Check for each later target"
                         items.append(step("step-leadership", text))
                 if state.target < len(plan.targets):
                     return state
@@ -262,7 +264,11 @@ class ShootingSequence:
         if self.explain and self.firefight:
             name = "firefight-initiative-criticals" if state.attack == 0 else "firefight-reply-criticals"
             items.append(
-                step_event(name, f"{plan.unit} resolves its Critical Locks; those casualties go at once")
+                step_event(
+                    name,
+                    f"{verb(plan.unit, 'resolves', 'resolve')} {its(plan.unit)} Critical Locks; "
+                    "those casualties go at once",
+                )
             )
         for index, target in enumerate(plan.targets):
             state = rounds.critical_round(self, state, index, target, items)
@@ -305,7 +311,7 @@ class ShootingSequence:
             if (model_id, weapon) in firing:
                 continue
             if model_id in removed:
-                text = f"{model_id}'s {weapon} does not fire at {target.unit}: {model_id} has left play"
+                text = f"{model_id}'s {weapon} does not fire at {the(target.unit)}: {model_id} has left play"
                 events.append(Event("core/shooting.md#which-weapons-fire", text))
                 continue
             model = shooter.model(model_id)
@@ -317,17 +323,25 @@ class ShootingSequence:
         if fired:
             mark = self.battlefield.model(target.mark)
             cover = target_unit_cover(mark, self.battlefield.terrain)
-            text = f"{target.unit} takes its cover from the marked model {mark.id}: {cover.name.lower()}"
+            text = (
+                f"{verb(target.unit, 'takes', 'take')} {its(target.unit)} cover from the marked model "
+                f"{mark.id}: {cover.name.lower()}"
+            )
             events.append(Event("core/cover.md#target-unit-cover", text))
             dice = sum(fw.weapon.dice for fw in fired)
             events.append(
-                step("step-target-lock", f"{plan.unit} rolls {dice} Target Lock dice at {target.unit}")
+                step(
+                    "step-target-lock",
+                    f"{verb(plan.unit, 'rolls', 'roll')} {count(dice, 'Target Lock die', 'Target Lock dice')}"
+                    f" at {the(target.unit)}",
+                )
             )
         for fw in fired:
             mods = self._modifiers(plan, index, fw)
             net = net_modifier(mods)
             parts = ", ".join(f"{m.reason} {m.amount:+d}" for m in mods) or "no modifiers"
-            text = f"{fw.model.id} fires {fw.weapon.dice} dice of {fw.weapon.name} at {target.unit} ({parts}"
+            rolled = count(fw.weapon.dice, "die", "dice")
+            text = f"{fw.model.id} fires {rolled} of {fw.weapon.name} at {the(target.unit)} ({parts}"
             capped = sum(m.amount for m in mods)
             text += f"; {capped:+d} capped to {net:+d})" if capped != net else f"; net {net:+d})"
             rule = (
@@ -337,7 +351,9 @@ class ShootingSequence:
             )
             events.append(Event(rule, text))
         if not fired:
-            events.append(step("step-firing-weapons", f"no weapon of {plan.unit} fires at {target.unit}"))
+            events.append(
+                step("step-firing-weapons", f"no weapon of {the(plan.unit)} fires at {the(target.unit)}")
+            )
         return events
 
 
@@ -365,11 +381,11 @@ def declare(scenario: Scenario) -> tuple[tuple[AttackPlan, ...], list[Item]]:
 
 
 def _declared(attack: AttackDeclaration, rules: CommandRules) -> Event:
-    targets = "; ".join(f"{t.unit} (marking {t.mark})" for t in attack.targets)
+    targets = "; ".join(f"{the(t.unit)} (marking {t.mark})" for t in attack.targets)
     return step(
         "step-declare",
-        f"{attack.unit} declares {attack.command.value.replace('_', ' ')} at {targets}: a legal declaration "
-        f"(see {rules.rule})",
+        f"{verb(attack.unit, 'declares', 'declare')} {command_name(attack.command.value)} at {targets}: "
+        f"a legal declaration (see {rules.rule})",
     )
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import enum
 
 from rulespy.events import Event
+from rulespy.wording import the, they
 
 
 class Removal(enum.StrEnum):
@@ -45,7 +46,8 @@ def initiative_event(attacker: str, responder: str) -> Event:
     """
     return Event(
         "timing/firefight.md#initiative",
-        f"{attacker} started the firefight, so {attacker} has the Initiative over {responder}",
+        f"{the(attacker)} started the firefight, so {they(attacker, 'has', 'have')} the Initiative over "
+        f"{the(responder)}",
     )
 
 
