@@ -1,31 +1,194 @@
-"""The readable account that ``rulespy resolve`` prints: the attack step by step, each line citing its rule.
+"""The account of a resolution, in words: what ``rulespy resolve`` prints, and the ``trace`` of its JSON.
 
-The steps come from the resolution's event log, in Shooting Sequence order; the outcome that follows
-is read from the contract's JSON (so the account and ``--json`` can never disagree). Every line ends
-with the ``path#anchor`` of the rule that decided it.
+The rules and the Shooting Sequence log typed records and never word them (``rulespy.sequences.records``);
+this module alone writes them as English, one line a record, each line citing the record's rule. The
+step-by-step account is those lines in Shooting Sequence order; the outcome that follows is read from
+the contract's JSON (so the account and ``--json`` can never disagree).
 """
 
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, assert_never
 
 from rulespy.commands import rules_for
+from rulespy.core.allocation import KEY_PARTS, Choice, Why
+from rulespy.core.target_lock import LockRoll
 from rulespy.errors import IllegalDeclaration
-from rulespy.events import Event
+from rulespy.sequences.records import (
+    Casualty,
+    CriticalsFirst,
+    Damage,
+    Declared,
+    Fires,
+    Held,
+    Hit,
+    Initiative,
+    Leadership,
+    LeavePlay,
+    LockDice,
+    MeleeFollows,
+    NoneFire,
+    NormalDamage,
+    Pinned,
+    Record,
+    Rolled,
+    Round,
+    SplitFire,
+    Surplus,
+    TargetCover,
+)
+from rulespy.sequences.resolution import Resolution
 from rulespy.state import Command, Scenario
-from rulespy.wording import command_name, count, it, the, verb
+from rulespy.timing.firefight import Removal
+from rulespy.wording import command_name, count, it, its, the, they, verb
 
 _HEADING_RULES = ("sequences/shooting_sequence.md#step-", "timing/firefight.md#firefight-")
-_REMOVED = {
-    "immediate": "removed at once (a Critical Damage casualty)",
-    "end_of_attack": "removed at the end of the attack",
-    "end_of_firefight": "removed at the end of the firefight",
+# When a casualty leaves play, in words: the one wording of ``Removal``.
+_WHEN = {
+    Removal.IMMEDIATE: "at once",
+    Removal.END_OF_ATTACK: "at the end of the attack",
+    Removal.END_OF_FIREFIGHT: "at the end of the firefight",
 }
 _WIDTH = 100
 # A line that opens with one of these words starts a sentence (a line opening with a model id does not).
 _SENTENCE_OPENERS = frozenset({"the", "no", "normal", "every", "a"})
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of the account: the rule that decided it (``PATH#ANCHOR``) and what it says."""
+
+    rule: str
+    text: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"rule": self.rule, "text": self.text}
+
+
+def trace(resolution: Resolution) -> tuple[Line, ...]:
+    """Every record of the resolution's log as a line of the account, in order."""
+    return tuple(Line(record.rule, say(record)) for record in resolution.trace)
+
+
+def to_json(resolution: Resolution) -> dict[str, Any]:
+    """The contract's ``resolve --json`` answer: the outcome, then the trace in words."""
+    return {**resolution.to_json(), "trace": [line.to_json() for line in trace(resolution)]}
+
+
+def say(record: Record) -> str:
+    """One record in words."""
+    match record:
+        case Declared(unit, command, targets, command_rule):
+            at = "; ".join(f"{the(target)} (marking {mark})" for target, mark in targets)
+            declares = f"{verb(unit, 'declares', 'declare')} {command_name(command.value)}"
+            return f"{declares} at {at}: a legal declaration (see {command_rule})"
+        case Initiative(attacker, responder):
+            has = they(attacker, "has", "have")
+            return f"{the(attacker)} started the firefight, so {has} the Initiative over {the(responder)}"
+        case SplitFire(unit):
+            return (
+                f"{verb(unit, 'splits', 'split')} {its(unit)} fire: a Leadership Check for each later target"
+            )
+        case Leadership():
+            a, b = record.dice
+            fire = "may fire" if record.passed else "do not fire"
+            verdict = (
+                f"{'passed' if record.passed else 'failed'}: the weapons declared against {it(record.unit)}"
+            )
+            return (
+                f"Leadership Check for {the(record.unit)} on {record.leader}'s ld {record.ld}: "
+                f"{a} + {b} = {a + b}, {verdict} {fire}"
+            )
+        case Held(model, weapon, target, holds):
+            if holds is not None:
+                return holds.text
+            return f"{model}'s {weapon} does not fire at {the(target)}: {model} has left play"
+        case TargetCover(unit, mark, cover):
+            takes = f"{verb(unit, 'takes', 'take')} {its(unit)} cover"
+            return f"{takes} from the marked model {mark}: {cover.name.lower()}"
+        case LockDice(unit, target, dice):
+            rolls = f"{verb(unit, 'rolls', 'roll')} {count(dice, 'Target Lock die', 'Target Lock dice')}"
+            return f"{rolls} at {the(target)}"
+        case Fires():
+            return _fires(record)
+        case NoneFire(unit, target):
+            return f"no weapon of {the(unit)} fires at {the(target)}"
+        case Rolled():
+            return _die(record.roll)
+        case CriticalsFirst(unit):
+            return (
+                f"{verb(unit, 'resolves', 'resolve')} {its(unit)} Critical Locks; those casualties go at once"
+            )
+        case NormalDamage():
+            return "normal damage: the Initiative unit's first"
+        case Round(target, critical, successes):
+            if critical:
+                return f"{count(successes, 'Critical Lock')} at {the(target)}"
+            return f"{count(successes, 'other success', 'other successes')} at {the(target)}"
+        case Hit():
+            if record.model is None:
+                return f"a {record.weapon} success is lost: {_why(record.why)}"
+            kind = "Critical Lock" if record.critical else "success"
+            return f"the {record.weapon} {kind} goes to {record.model}: {_why(record.why)}"
+        case Damage(model, inflicted, armour, critical):
+            if critical:
+                return f"{model} suffers {count(inflicted, 'wound')}, ignoring armour"
+            if armour:
+                return f"{model}'s armour {armour} leaves {count(inflicted, 'wound')}"
+            return f"{model} suffers {count(inflicted, 'wound')}"
+        case Surplus(model, left, surplus):
+            other = "the other wound is" if surplus == 1 else f"the other {surplus} are"
+            return f"{model} had {count(left, 'wound')} left; {other} lost, never passed on"
+        case Casualty(model, removed):
+            return f"{model} is a casualty at 0 wounds, removed {_WHEN[removed]}"
+        case LeavePlay(firefight):
+            if firefight:
+                return "every other casualty of the firefight goes together"
+            return "the attack's other casualties leave play together"
+        case Pinned(model):
+            return f"{model} survives and becomes Pinned"
+        case MeleeFollows():
+            return "the shooting is over and the assault goes into melee; rulespy stops here"
+        case _:
+            assert_never(record)
+
+
+def _fires(record: Fires) -> str:
+    mods = record.modifiers
+    parts = ", ".join(f"{m.reason} {m.amount:+d}" for m in mods) or "no modifiers"
+    dice = count(record.dice, "die", "dice")
+    text = f"{record.model} fires {dice} of {record.weapon} at {the(record.target)} ({parts}"
+    total, net = sum(m.amount for m in mods), record.net
+    return text + (f"; {total:+d} capped to {net:+d})" if record.capped else f"; net {net:+d})")
+
+
+def _die(roll: LockRoll) -> str:
+    head = f"{roll.model} fires {roll.weapon}: natural {roll.natural}"
+    if roll.net:
+        head += f", {roll.net:+d} makes {roll.modified}"
+    if roll.natural == 1:
+        return f"{head}: a natural 1 always fails"
+    against = f"{head} against lock {roll.lock}"
+    if roll.critical:
+        return f"{against}: a success on a natural {roll.natural}, a Critical Lock"
+    if roll.success:
+        return f"{against}: a success"
+    if roll.natural >= roll.critical_on:
+        return f"{against}: fails, so the natural {roll.natural} is no Critical Lock"
+    return f"{against}: fails"
+
+
+def _why(why: Why) -> str:
+    if why.choice is Choice.MARKED:
+        return "the first success of the round goes to the Marked Model"
+    if why.choice is Choice.ONLY:
+        return "the only valid model"
+    if why.choice is Choice.LOST:
+        return "no model of the target unit is valid for it"
+    return f"smallest key ({KEY_PARTS[why.part]}: {why.chosen} against {why.against} for {why.runner})"
 
 
 def _cite(text: str, rule: str, indent: int = 2) -> list[str]:
@@ -51,15 +214,16 @@ def _header(scenario: Scenario) -> list[str]:
     return lines
 
 
-def render(scenario: Scenario, result: Mapping[str, Any], trace: Iterable[Event]) -> str:
+def render(scenario: Scenario, resolution: Resolution) -> str:
     """The account of a resolved scenario: its steps, each attack's and target's outcome, the casualties."""
+    result = resolution.to_json()
     lines = _header(scenario)
     lines += ["", "Step by step"]
-    for event in trace:
-        if event.rule.startswith(_HEADING_RULES):
-            lines += ["", *_cite(event.text, event.rule, 0)]
+    for line in trace(resolution):
+        if line.rule.startswith(_HEADING_RULES):
+            lines += ["", *_cite(line.text, line.rule, 0)]
         else:
-            lines += _cite(event.text, event.rule)
+            lines += _cite(line.text, line.rule)
     lines += ["", "Outcome"]
     for attack in result.get("attacks", []):
         lines += _attack(attack)
@@ -134,8 +298,10 @@ def _casualties(casualties: list[Mapping[str, Any]]) -> list[str]:
     if not casualties:
         return lines + _cite("none: no model was brought to 0 wounds", "core/damage.md#casualty")
     for casualty in casualties:
-        when = _REMOVED.get(str(casualty.get("removed")), str(casualty.get("removed")))
-        lines += _cite(f"{casualty.get('model')} is a casualty, {when}", "timing/firefight.md#removal-timing")
+        removed = Removal(str(casualty.get("removed")))
+        critical = " (a Critical Damage casualty)" if removed is Removal.IMMEDIATE else ""
+        text = f"{casualty.get('model')} is a casualty, removed {_WHEN[removed]}{critical}"
+        lines += _cite(text, "timing/firefight.md#removal-timing")
     return lines
 
 

@@ -8,9 +8,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from rulespy.events import Event
-from rulespy.wording import it, the
-
 
 def passes(dice: tuple[int, int], ld: int) -> bool:
     """A Leadership Check passes when the two dice total ``ld`` or less.
@@ -45,16 +42,7 @@ class LeadershipChance:
         p = pass_probability(self.ld)
         return [(passed, chance) for passed, chance in ((True, p), (False, 1 - p)) if chance]
 
-    def read(self, faces: tuple[int, ...]) -> tuple[bool, list[Event]]:
+    def read(self, faces: tuple[int, ...]) -> bool:
+        """Whether the two rolled ``faces`` pass the check."""
         a, b = faces
-        passed = passes((a, b), self.ld)
-        verdict = (
-            f"passed: the weapons declared against {it(self.target)} may fire"
-            if passed
-            else f"failed: the weapons declared against {it(self.target)} do not fire"
-        )
-        text = (
-            f"Leadership Check for {the(self.target)} on {self.leader}'s ld {self.ld}: "
-            f"{a} + {b} = {a + b}, {verdict}"
-        )
-        return passed, [Event("core/leadership.md#leadership-check", text)]
+        return passes((a, b), self.ld)
