@@ -32,10 +32,12 @@ from rulespy.sequences.records import (
     MeleeFollows,
     NoneFire,
     NormalDamage,
+    NoShooting,
     Pinned,
     Record,
     Rolled,
     Round,
+    ShootingStopped,
     SplitFire,
     Surplus,
     TargetCover,
@@ -116,6 +118,13 @@ def say(record: Record) -> str:
             return _fires(record)
         case NoneFire(unit, target):
             return f"no weapon of {the(unit)} fires at {the(target)}"
+        case NoShooting(target, holds):
+            return f"no shooting at {the(target)}: {holds.text}"
+        case ShootingStopped(unit, target):
+            return (
+                f"the Assault by {the(unit)} goes ahead without shooting at {the(target)}: no die is rolled, "
+                "and melee follows"
+            )
         case Rolled():
             return _die(record.roll)
         case CriticalsFirst(unit):
@@ -256,6 +265,10 @@ def _attack(attack: Mapping[str, Any]) -> list[str]:
             lines += _cite(
                 f"Leadership Check {total} = {sum(dice)}: {verdict}", "core/leadership.md#leadership-check", 4
             )
+        if not target.get("fired") and command == Command.ASSAULT.value:  # brief ruling R3
+            text = "no die was rolled: the Assault goes ahead without shooting, and melee follows"
+            lines += _cite(text, rule, 4)
+            continue
         if not target.get("fired"):
             lines += _cite("no die was rolled at this target", "core/shooting.md#which-weapons-fire", 4)
             continue

@@ -23,6 +23,7 @@ class CommandRules:
     closest_target_rule: bool = True
     pins_hit_models: bool = False
     responding: bool = False
+    shooting_optional: bool = False  # the unit may not shoot and still carries out its command (Assault)
 
 
 def rules_for(command: Command) -> CommandRules:

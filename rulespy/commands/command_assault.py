@@ -7,5 +7,9 @@ from rulespy.commands import CommandRules
 from rulespy.state import Command
 
 ASSAULT = CommandRules(
-    Command.ASSAULT, "commands/command_assault.md#assault", assault_weapons_only=True, split_target=False
+    Command.ASSAULT,
+    "commands/command_assault.md#assault",
+    assault_weapons_only=True,
+    split_target=False,
+    shooting_optional=True,
 )

@@ -3,21 +3,28 @@
 Rule: core/shooting.md#shooting-attack
 
 ``plan_attack`` checks a whole declaration before any die is rolled (brief section 4) and returns one
-``TargetPlan`` per target; ``firing_weapons`` applies the per-weapon checks of brief section 5 to the
-battlefield as it stands when a target's dice are about to be rolled.
+``TargetPlan`` per target; ``firing_weapons`` applies the per-weapon checks of brief section 5. Which
+weapons fire at every target is settled on the battlefield as declared (ruling R2): the sequence applies
+``firing_weapons`` to that battlefield and only leaves out models that left play before their unit rolled.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rulespy.commands import CommandRules
 from rulespy.core.line_of_sight import sees_unit
 from rulespy.core.measuring import farther_than, unit_within_range
 from rulespy.core.ranged_weapons import Weapon
 from rulespy.core.statuses import check_may_shoot, engaged, engaged_with_enemy, is_abandoned
-from rulespy.core.target_selection import check_closest, check_mark, check_split, check_target_seen
+from rulespy.core.target_selection import (
+    check_closest,
+    check_mark,
+    check_split,
+    check_target_seen,
+    mark_is_legal,
+)
 from rulespy.errors import IllegalDeclaration, InvalidInput
 from rulespy.state import AttackDeclaration, Battlefield, Model, TargetDeclaration, Unit
 
@@ -43,20 +50,25 @@ class FiringWeapon:
 
 
 @dataclass(frozen=True)
-class TargetPlan:
-    """A checked declaration for one target; ``weapons`` are (model id, weapon name) in Dice Order."""
-
-    unit: str
-    mark: str
-    weapons: tuple[Pair, ...]
-
-
-@dataclass(frozen=True)
 class Holds:
     """Why a declared weapon does not fire: the rule (``PATH#ANCHOR``) and a sentence for the account."""
 
     rule: str
     text: str
+
+
+@dataclass(frozen=True)
+class TargetPlan:
+    """A checked declaration for one target; ``weapons`` are (model id, weapon name) in Dice Order.
+
+    ``stopped`` is set (and ``weapons`` empty) when an Assault may not shoot at the unit it assaults: the
+    rule that stops the shooting and why (ruling R3). The Assault is still legal; nothing is rolled.
+    """
+
+    unit: str
+    mark: str
+    weapons: tuple[Pair, ...]
+    stopped: Holds | None = None
 
 
 def why_not_firing(
@@ -103,11 +115,12 @@ def why_not_firing(
 def firing_weapons(
     bf: Battlefield, shooter: str, plan: TargetPlan, rules: CommandRules
 ) -> tuple[FiringWeapon, ...]:
-    """Of ``plan.weapons``, those that fire at the target on ``bf`` as it is now, in Dice Order.
+    """Of ``plan.weapons``, those that fire at the target on ``bf``, in Dice Order.
 
     Rule: core/shooting.md#which-weapons-fire
 
-    A declared model no longer in play does not fire; a target with no model in play is fired at by none.
+    Called with the battlefield as declared: the checks are made once, for the whole declaration, and never
+    again when the dice are rolled (ruling R2). A model not on ``bf`` does not fire.
     """
     unit = bf.unit(shooter)
     target = bf.unit(plan.unit)
@@ -141,7 +154,10 @@ def declared_weapons(shooter: Unit, targets: tuple[TargetDeclaration, ...]) -> t
     seen_targets: set[str] = set()
     for decl in targets:
         if decl.unit in seen_targets:
-            raise InvalidInput(f"unit {decl.unit!r} is declared as a target more than once")
+            raise InvalidInput(
+                f"unit {decl.unit!r} is declared as a target more than once: each target of a split is a "
+                f"different unit (Split Target, {OWNER}#split-target)"
+            )
         seen_targets.add(decl.unit)
         if decl.models is None and decl.weapons is None:
             if any(c is None for c in chosen):
@@ -161,7 +177,8 @@ def declared_weapons(shooter: Unit, targets: tuple[TargetDeclaration, ...]) -> t
             owner = claimed.setdefault((model_id, name), decl.unit)
             if owner != decl.unit:
                 raise InvalidInput(
-                    f"weapon {model_id}/{name} is declared at both {owner!r} and {decl.unit!r}"
+                    f"weapon {model_id}/{name} is declared at both {owner!r} and {decl.unit!r}: each weapon "
+                    f"fires at one target only (Split Target, {OWNER}#split-target)"
                 )
         chosen.append(set(pairs))
     everything = {(m.id, w) for m in shooter.models for w in m.weapons}
@@ -175,12 +192,7 @@ def check_target_legality(bf: Battlefield, shooter: Unit, target: Unit) -> None:
 
     Rule: core/shooting.md#target-legality
     """
-    if target.side == shooter.side:
-        raise IllegalDeclaration(
-            f"{OWNER}#target-legality",
-            f"unit {shooter.id!r} cannot target {target.id!r}: it is a friendly unit, and only enemy units "
-            f"are legal targets (Target Legality, {OWNER})",
-        )
+    check_enemy(shooter, target)
     for friend in bf.units:
         if friend.side == shooter.side and friend.id != shooter.id and engaged(target, friend):
             raise IllegalDeclaration(
@@ -188,6 +200,19 @@ def check_target_legality(bf: Battlefield, shooter: Unit, target: Unit) -> None:
                 f"unit {shooter.id!r} cannot target {target.id!r}: it is Engaged with the friendly unit "
                 f"{friend.id!r} (Target Legality, {OWNER})",
             )
+
+
+def check_enemy(shooter: Unit, target: Unit) -> None:
+    """Only an enemy unit may be targeted (or assaulted).
+
+    Rule: core/shooting.md#target-legality
+    """
+    if target.side == shooter.side:
+        raise IllegalDeclaration(
+            f"{OWNER}#target-legality",
+            f"unit {shooter.id!r} cannot target {target.id!r}: it is a friendly unit, and only enemy units "
+            f"are legal targets (Target Legality, {OWNER})",
+        )
 
 
 def _fire_reasons(
@@ -200,55 +225,97 @@ def _fire_reasons(
     )
 
 
-def is_legal_target(
-    bf: Battlefield, shooter: Unit, target: Unit, pairs: tuple[Pair, ...], rules: CommandRules
-) -> bool:
-    """Legal apart from target priority: enemy, not Engaged with another friendly unit, and at least one of
-    ``pairs`` would fire at it.
+def could_declare(bf: Battlefield, shooter: Unit, target: Unit, rules: CommandRules) -> bool:
+    """Whether ``shooter`` could legally declare ``target`` apart from target priority: an enemy, not
+    Engaged with another friendly unit, with a model it could legally mark for a weapon that would fire.
 
-    Rule: core/shooting.md#target-legality
+    Rule: core/target_selection.md#unit-without-a-leader
+
+    This is the candidate test of a unit without a leader (ruling R6). Every weapon of the unit counts, and
+    holding fire is a choice made in the declaration, so it is ignored here: a unit could declare without
+    holding fire.
     """
     try:
         check_target_legality(bf, shooter, target)
     except IllegalDeclaration:
         return False
-    return any(r is None for r in _fire_reasons(bf, shooter, target, pairs, rules))
+    firing = []
+    for m in shooter.models:
+        free = replace(m, holds_fire=False) if m.holds_fire else m
+        for name in m.weapons:
+            weapon = bf.weapon(name)
+            if why_not_firing(bf, free, weapon, target, shooter.side, rules) is None:
+                firing.append((free, weapon))
+    return bool(firing) and any(mark_is_legal(shooter, mark, firing, bf) for mark in target.models)
+
+
+def _firing(
+    bf: Battlefield, shooter: Unit, target: Unit, pairs: tuple[Pair, ...], rules: CommandRules
+) -> list[tuple[Model, Weapon]]:
+    """The declared (model, weapon) pairs that would fire at ``target``, in Dice Order."""
+    return [
+        (shooter.model(mid), bf.weapon(name))
+        for (mid, name), reason in zip(pairs, _fire_reasons(bf, shooter, target, pairs, rules), strict=True)
+        if reason is None
+    ]
+
+
+def check_target(
+    bf: Battlefield, shooter: Unit, target: Unit, mark: Model, pairs: tuple[Pair, ...], rules: CommandRules
+) -> None:
+    """Every check of one target of a declaration, in order: Engaged with another friendly unit, seen (leader
+    / more than half), at least one declared weapon would fire, the closest candidate (leaderless, when the
+    command keeps that rule), the Marked Model (a valid model for a weapon that fires: ruling R1).
+
+    Rule: core/shooting.md#target-legality
+    """
+    check_target_legality(bf, shooter, target)
+    check_target_seen(shooter, target, bf)
+    firing = _firing(bf, shooter, target, pairs, rules)
+    if not firing:
+        reasons = list(_fire_reasons(bf, shooter, target, pairs, rules))
+        listed = "; ".join(r.text for r in reasons if r is not None) or "no weapon is declared against it"
+        raise IllegalDeclaration(
+            f"{OWNER}#which-weapons-fire",
+            f"unit {shooter.id!r} cannot target {target.id!r}: no weapon declared against it would fire "
+            f"({listed}) (Which Weapons Fire, {OWNER})",
+        )
+    if shooter.leader is None and rules.closest_target_rule:
+        check_closest(shooter, target, bf, lambda u: could_declare(bf, shooter, u, rules))
+    check_mark(shooter, target, mark, firing, bf)
 
 
 def plan_attack(bf: Battlefield, attack: AttackDeclaration, rules: CommandRules) -> tuple[TargetPlan, ...]:
     """Check the whole declaration and return one ``TargetPlan`` per declared target, in declared order.
 
     Rule: core/shooting.md#target-legality
+    Rule: commands/command_assault.md#assault
 
     Raises ``IllegalDeclaration`` on the first rule broken, nothing rolled. Order of the checks: Shaken,
-    Fleeing; Split Target; then per target in declared order: friendly, Engaged with another friendly
-    unit, seen (leader / more than half), at least one declared weapon would fire, the closest candidate
-    (leaderless, when the command keeps that rule), the Marked Model.
+    Fleeing; Split Target; then per target in declared order: friendly, then ``check_target``. In an
+    Assault the shooting is optional (ruling R3): only a Shaken or Fleeing unit, a split or a friendly
+    target makes the Assault itself impossible; any other broken rule of ``check_target`` means the unit
+    assaults without shooting, and the plan records that rule in ``stopped``.
     """
     shooter = bf.unit(attack.unit)
     check_may_shoot(shooter)
     if not attack.targets:
         raise InvalidInput(f"the attack by {shooter.id!r} declares no target")
     check_split(shooter, [t.unit for t in attack.targets], rules)
-    every_weapon = tuple((m.id, w) for m in shooter.models for w in m.weapons)
     plans = []
     for decl, pairs in zip(attack.targets, declared_weapons(shooter, attack.targets), strict=True):
         target = bf.unit(decl.unit)
-        check_target_legality(bf, shooter, target)
-        check_target_seen(shooter, target, bf)
-        if not any(r is None for r in _fire_reasons(bf, shooter, target, pairs, rules)):
-            reasons = list(_fire_reasons(bf, shooter, target, pairs, rules))
-            listed = "; ".join(r.text for r in reasons if r is not None) or "no weapon is declared against it"
-            raise IllegalDeclaration(
-                f"{OWNER}#which-weapons-fire",
-                f"unit {shooter.id!r} cannot target {target.id!r}: no weapon declared against it would fire "
-                f"({listed}) (Which Weapons Fire, {OWNER})",
-            )
-        if shooter.leader is None and rules.closest_target_rule:
-            check_closest(shooter, target, bf, lambda u: is_legal_target(bf, shooter, u, every_weapon, rules))
+        check_enemy(shooter, target)
         if not target.has(decl.mark):
             raise InvalidInput(f"the marked model {decl.mark!r} is not a model of {target.id!r}")
-        declared = [(shooter.model(mid), bf.weapon(name).range) for mid, name in pairs]
-        check_mark(shooter, target, target.model(decl.mark), declared, bf)
+        mark = target.model(decl.mark)
+        if not rules.shooting_optional:
+            check_target(bf, shooter, target, mark, pairs, rules)
+        else:
+            try:
+                check_target(bf, shooter, target, mark, pairs, rules)
+            except IllegalDeclaration as error:
+                plans.append(TargetPlan(decl.unit, decl.mark, (), Holds(error.rule, error.message)))
+                continue
         plans.append(TargetPlan(decl.unit, decl.mark, pairs))
     return tuple(plans)

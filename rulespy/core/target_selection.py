@@ -13,8 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from rulespy.commands import CommandRules
+from rulespy.core.allocation import is_valid
 from rulespy.core.line_of_sight import sees, sees_unit
-from rulespy.core.measuring import EPSILON, distance_between_units, within
+from rulespy.core.measuring import EPSILON, distance_between_units
+from rulespy.core.ranged_weapons import Weapon
 from rulespy.errors import IllegalDeclaration
 from rulespy.state import Battlefield, Model, Unit
 
@@ -109,7 +111,8 @@ def check_target_seen(shooter: Unit, target: Unit, bf: Battlefield) -> None:
 
 
 def candidates(shooter: Unit, bf: Battlefield, is_legal: Callable[[Unit], bool]) -> tuple[Unit, ...]:
-    """The candidates of a unit without a leader: legal enemy targets that more than half of it sees.
+    """The candidates of a unit without a leader: enemy units it could legally declare (``is_legal``: a
+    legal Marked Model included, ruling R6) that more than half of its models in play see.
 
     Rule: core/target_selection.md#unit-without-a-leader
     """
@@ -142,16 +145,34 @@ def check_closest(shooter: Unit, target: Unit, bf: Battlefield, is_legal: Callab
         )
 
 
-def check_mark(
-    shooter: Unit, target: Unit, mark: Model, declared: Sequence[tuple[Model, float]], bf: Battlefield
-) -> None:
-    """The Marked Model must be seen (by the leader, or by more than half of a leaderless unit's models in
-    play) and within range of at least one weapon declared against the target, measured from a model
-    that declared it. ``declared`` pairs each declaring model with that weapon's range.
+def mark_is_legal(
+    shooter: Unit, mark: Model, firing: Sequence[tuple[Model, Weapon]], bf: Battlefield
+) -> bool:
+    """Whether ``mark`` may be the Marked Model: seen as Target Priority requires (by the leader, or by more
+    than half of a leaderless unit's models in play) and a valid model for at least one of ``firing``, the
+    (model, weapon) pairs that fire at its unit.
 
     Rule: core/target_selection.md#marked-model
+    """
+    leader = shooter.leader
+    seen = sees(leader, mark, bf.terrain) if leader is not None else majority_sees(shooter, mark, bf)
+    return seen and _valid_for_a_firing_weapon(mark, firing, bf)
 
-    Only the weapon's range counts here, not Minimum Range N.
+
+def _valid_for_a_firing_weapon(mark: Model, firing: Sequence[tuple[Model, Weapon]], bf: Battlefield) -> bool:
+    return any(is_valid(mark, weapon, (model,), bf.terrain) for model, weapon in firing)
+
+
+def check_mark(
+    shooter: Unit, target: Unit, mark: Model, firing: Sequence[tuple[Model, Weapon]], bf: Battlefield
+) -> None:
+    """The Marked Model must be seen (by the leader, or by more than half of a leaderless unit's models in
+    play) and be a valid model for at least one weapon that fires at the target (ruling R1): a model that
+    fires that weapon sees it, has it within range and, with Minimum Range N, has it farther than N.
+    ``firing`` pairs each firing model with a weapon it fires at the target; a weapon that is declared
+    but does not fire (held, Abandoned, Heavy in an Advance...) never makes a mark legal.
+
+    Rule: core/target_selection.md#marked-model
     """
     leader = shooter.leader
     if leader is not None:
@@ -168,9 +189,10 @@ def check_mark(
             f"unit {shooter.id!r} cannot mark {mark.id!r} of {target.id!r}: it has no leader and only "
             f"{count} of its {len(shooter.models)} models in play see that model (Marked Model, {OWNER})",
         )
-    if not any(within(model, mark, reach) for model, reach in declared):
+    if not _valid_for_a_firing_weapon(mark, firing, bf):
         raise IllegalDeclaration(
             f"{OWNER}#marked-model",
-            f"unit {shooter.id!r} cannot mark {mark.id!r} of {target.id!r}: it is out of range of every "
-            f"weapon declared against {target.id!r} (Marked Model, {OWNER})",
+            f"unit {shooter.id!r} cannot mark {mark.id!r} of {target.id!r}: it is not a valid model for any "
+            f"weapon that fires at {target.id!r} (no model firing such a weapon sees it and has it in range "
+            f"and beyond any Minimum Range) (Marked Model, {OWNER})",
         )

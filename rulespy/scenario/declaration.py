@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from rulespy.errors import InvalidInput
 from rulespy.scenario import schema as s
-from rulespy.scenario.yamlnodes import Node, Scalar
+from rulespy.scenario.yamlnodes import Map, Node, Scalar
 from rulespy.state import AttackDeclaration, Command, ResponseDeclaration, TargetDeclaration
 
 ATTACK_COMMANDS = ("shoot", "advance", "assault", "covering_fire")
@@ -67,6 +67,7 @@ def attack_of(top: s.Fields, ids: Ids) -> AttackDeclaration:
     if not items:
         raise InvalidInput("the attack declares no targets", f.node("targets").line, f.path)
     declared: dict[str, tuple[int, int]] = {}  # "model" or "model/weapon" -> (target number, line)
+    target_units: dict[str, tuple[int, int]] = {}  # unit id -> (target number, line)
     open_target: int | None = None
     targets = []
     for number, item in enumerate(items, start=1):
@@ -80,6 +81,7 @@ def attack_of(top: s.Fields, ids: Ids) -> AttackDeclaration:
                     f.path,
                 )
             open_target = number
+        _once(target.unit, number, item, target_units, f.path)
         targets.append(target)
     return AttackDeclaration(unit_id, command, tuple(targets))
 
@@ -122,6 +124,24 @@ def _target(
     )
 
 
+SPLIT_TARGET = "Split Target, core/shooting.md#split-target"
+
+
+def _once(unit_id: str, number: int, item: Node, seen: dict[str, tuple[int, int]], path: str) -> None:
+    """Each target of a split is a different enemy unit: a unit declared twice is refused at the line of its
+    second declaration (brief ruling R5)."""
+    line = item.entries["unit"].value.line if isinstance(item, Map) and "unit" in item.entries else item.line
+    if unit_id in seen:
+        other, first_line = seen[unit_id]
+        raise InvalidInput(
+            f"unit {unit_id!r} is declared as target {number} and already as target {other} (line "
+            f"{first_line}): each target of a split is a different unit ({SPLIT_TARGET})",
+            line,
+            path,
+        )
+    seen[unit_id] = (number, line)
+
+
 def _check_carried(model_id: str, weapon: str, line: int, ids: Ids, path: str) -> None:
     carried = ids.carried[model_id]
     if weapon not in carried:
@@ -145,7 +165,7 @@ def _declare(
         what = f"{model}/{weapon}" if weapon else f"model {model!r}"
         raise InvalidInput(
             f"{what} is declared at target {other} (line {first_line}) and again at target {number}: "
-            "each weapon fires at one target",
+            f"each weapon fires at one target only ({SPLIT_TARGET})",
             line,
             path,
         )

@@ -139,6 +139,31 @@ class NoneFire:
 
 
 @dataclass(frozen=True, slots=True)
+class NoShooting:
+    """An Assault may not shoot at the unit it assaults: ``holds`` is the rule that stops it (ruling R3)."""
+
+    target: str
+    holds: Holds
+
+    @property
+    def rule(self) -> str:
+        return self.holds.rule
+
+
+@dataclass(frozen=True, slots=True)
+class ShootingStopped:
+    """The Assault goes ahead without shooting at the target: no die is rolled, and melee follows."""
+
+    unit: str
+    target: str
+    command_rule: str
+
+    @property
+    def rule(self) -> str:
+        return self.command_rule
+
+
+@dataclass(frozen=True, slots=True)
 class Rolled:
     """One Target Lock die rolled at a target."""
 
@@ -288,6 +313,8 @@ Record = (
     | LockDice
     | Fires
     | NoneFire
+    | NoShooting
+    | ShootingStopped
     | Rolled
     | CriticalsFirst
     | NormalDamage

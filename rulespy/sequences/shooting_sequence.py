@@ -33,12 +33,14 @@ from rulespy.sequences.records import (
     MeleeFollows,
     NoneFire,
     NormalDamage,
+    NoShooting,
     Record,
     Rolled,
+    ShootingStopped,
     SplitFire,
     TargetCover,
 )
-from rulespy.state import AttackDeclaration, Battlefield, Command, Scenario, TargetDeclaration
+from rulespy.state import AttackDeclaration, Command, Scenario, TargetDeclaration
 from rulespy.timing.command_timing import check_response
 
 if TYPE_CHECKING:
@@ -232,16 +234,19 @@ class ShootingSequence:
         """Which declared weapons fire at each target, once the Leadership Checks are known.
 
         Rule: sequences/shooting_sequence.md#step-firing-weapons
+
+        Settled on the battlefield as declared (ruling R2); only a model that has left play since (in a
+        Firefight) is left out.
         """
-        now = self.battlefield.without(state.removed)
         chosen: list[tuple[FiringWeapon, ...]] = []
         for index, target in enumerate(plan.targets):
             if index and not state.passed[index - 1]:
                 chosen.append(())
                 continue
-            fired = firing_weapons(now, plan.unit, target, plan.rules)
+            settled = firing_weapons(self.battlefield, plan.unit, target, plan.rules)
+            fired = tuple(fw for fw in settled if fw.model.id not in state.removed)
             chosen.append(fired)
-            items.extend(self._firing_records(plan, index, fired, state.removed, now))
+            items.extend(self._firing_records(plan, index, fired, state.removed))
         n = len(plan.targets)
         return state.evolve(
             target=0,
@@ -288,14 +293,14 @@ class ShootingSequence:
         index: int,
         fired: tuple[FiringWeapon, ...],
         removed: frozenset[str],
-        now: Battlefield,
     ) -> list[Item]:
-        """Why each declared weapon that does not fire holds, then the cover and each firing weapon's
-        modifiers. ``now`` is the battlefield without the models ``removed`` so far."""
+        """Why each declared weapon that does not fire holds (checked on the battlefield as declared, or its
+        model is among those ``removed`` so far), then the cover and each firing weapon's modifiers."""
         target = plan.targets[index]
         records: list[Item] = []
         firing = {(fw.model.id, fw.weapon.name) for fw in fired}
-        shooter = self.battlefield.unit(plan.unit)
+        bf = self.battlefield
+        shooter = bf.unit(plan.unit)
         for model_id, weapon in target.weapons:
             if (model_id, weapon) in firing:
                 continue
@@ -304,7 +309,7 @@ class ShootingSequence:
                 continue
             model = shooter.model(model_id)
             holds = why_not_firing(
-                now, model, self.battlefield.weapon(weapon), now.unit(target.unit), shooter.side, plan.rules
+                bf, model, bf.weapon(weapon), bf.unit(target.unit), shooter.side, plan.rules
             )
             if holds is not None:
                 records.append(Held(model_id, weapon, target.unit, holds))
@@ -317,7 +322,10 @@ class ShootingSequence:
         for fw in fired:
             mods = self._modifiers(plan, index, fw)
             records.append(Fires(fw.model.id, fw.weapon.name, fw.weapon.dice, target.unit, mods))
-        if not fired:
+        if not fired and target.stopped is not None:
+            records.append(NoShooting(target.unit, target.stopped))
+            records.append(ShootingStopped(plan.unit, target.unit, plan.rules.rule))
+        elif not fired:
             records.append(NoneFire(plan.unit, target.unit))
         return records
 
@@ -335,7 +343,7 @@ def declare(scenario: Scenario) -> tuple[tuple[AttackPlan, ...], list[Item]]:
     plans = [AttackPlan(attack.unit, rules, plan_attack(bf, attack, rules))]
     items: list[Item] = [_declared(attack, rules)]
     if scenario.response is not None:
-        check_response(rules, scenario.response.command)
+        check_response(rules, scenario.response.command, plans[0].targets[0].stopped is None)
         responder = attack.targets[0].unit
         reply = AttackDeclaration(
             responder, Command.SNAP_FIRE, (TargetDeclaration(attack.unit, scenario.response.mark),)

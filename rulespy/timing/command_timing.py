@@ -10,11 +10,12 @@ from rulespy.errors import IllegalDeclaration
 from rulespy.state import Command
 
 
-def check_response(attack: CommandRules, response: Command) -> None:
-    """A Snap Fire response is declared when a unit is targeted, before any die; it cannot answer
-    Covering Fire.
+def check_response(attack: CommandRules, response: Command, shooting: bool = True) -> None:
+    """A Snap Fire response is declared when a unit is targeted by a shooting attack, before any die; it
+    cannot answer Covering Fire, nor an Assault that makes no shooting attack (``shooting`` false).
 
     Rule: timing/command_timing.md#responding-command
+    Rule: commands/command_snap_fire.md#snap-fire
     """
     if response is not Command.SNAP_FIRE:
         raise IllegalDeclaration(
@@ -25,4 +26,10 @@ def check_response(attack: CommandRules, response: Command) -> None:
         raise IllegalDeclaration(
             "commands/command_covering_fire.md#covering-fire",
             "a unit targeted by Covering Fire cannot answer it with Snap Fire",
+        )
+    if not shooting:
+        raise IllegalDeclaration(
+            "commands/command_snap_fire.md#snap-fire",
+            f"Snap Fire answers a shooting attack, and this {attack.command.value} makes none: the unit "
+            "assaults without shooting, so there is nothing to answer",
         )

@@ -186,3 +186,22 @@ def test_every_account_line_names_its_rule(
         line for line in body if not _CITATION.search(line) and not line.strip().startswith("The rule is")
     ]
     assert uncited == []
+
+
+def test_r3_assault_without_shooting_resolves_legal_with_the_target_not_fired(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The contract: exit 0, ``legal: true``, the target with ``fired: false`` and no dice; the account says
+    that the Assault goes ahead without shooting and that melee follows."""
+    path = str(ROOT / "examples" / "scenarios" / "assault_without_shooting.yaml")
+    assert main(["resolve", path, "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["legal"] is True
+    (target,) = result["attacks"][0]["targets"]
+    assert (target["unit"], target["fired"], target["locks"]) == ("rangers", False, [])
+    assert result["casualties"] == []
+    assert main(["resolve", path]) == 0
+    account = capsys.readouterr().out
+    assert "goes ahead without shooting" in account and "melee follows" in account
+    assert main(["odds", path, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["casualties"] == {"0": 1.0, "1": 0.0, "2": 0.0}

@@ -7,6 +7,7 @@ import pytest
 from rulespy.commands import rules_for
 from rulespy.core.shooting import FiringWeapon, TargetPlan, firing_weapons, why_not_firing
 from rulespy.errors import InvalidInput
+from rulespy.play import play
 from rulespy.state import (
     Battlefield,
     Command,
@@ -269,10 +270,11 @@ def test_target_no_declared_weapon_would_fire_at_is_illegal() -> None:
     assert "'cannon'" in err.message and "Heavy" in err.message
 
 
-def test_assault_without_assault_weapons_in_range_is_illegal() -> None:
+def test_r3_assault_without_assault_weapons_in_range_assaults_without_shooting() -> None:
     far = unit("foe", "red", model("e1", 20, 0))
-    err = refused(field(ARMED, far), "blue", target("foe", "e1"), command=Command.ASSAULT)
-    assert err.rule == "core/shooting.md#which-weapons-fire"
+    (only,) = plan(field(ARMED, far), "blue", target("foe", "e1"), command=Command.ASSAULT)
+    assert only.weapons == ()
+    assert only.stopped is not None and only.stopped.rule == "core/shooting.md#which-weapons-fire"
 
 
 def test_undeclared_target_left_with_no_weapon_is_illegal() -> None:
@@ -297,3 +299,71 @@ def test_second_target_illegal_refuses_the_whole_attack() -> None:
         field(ARMED, FOE, friend), "blue", target("foe", "e1", models=("L",)), target("friend", "f1")
     )
     assert err.rule == "core/shooting.md#target-legality"
+
+
+# --- ruling R2: which weapons fire is settled at declaration; every die is rolled before any target ---
+
+SETTLED = """
+weapons:
+  carbine: {range: 12, dice: 1, lock: 4, damage: 1, traits: [assault]}
+  rifle: {range: 24, dice: 1, lock: 4, damage: 1}
+units:
+  - id: squad
+    side: blue
+    models:
+      - {id: s1, at: [0, 0], leader: true, weapons: [carbine, rifle]}
+      - {id: s2, at: [0, 3], weapons: [rifle]}
+  - id: raiders
+    side: red
+    models: [{id: x1, at: [1.5, 0]}]
+  - id: walker
+    side: red
+    models: [{id: w1, at: [12, 2], wounds: 3}]
+attack:
+  unit: squad
+  command: shoot
+  targets:
+    - {unit: raiders, mark: x1, weapons: [s1/carbine]}
+    - {unit: walker, mark: w1, weapons: [s1/rifle, s2/rifle]}
+"""
+
+
+def test_r2_critical_removing_the_only_enemy_within_1_inch_does_not_free_a_weapon_at_a_later_target() -> None:
+    result = play(SETTLED + "dice: [3, 4, 6, 4]\n")
+    raiders, walker = result.attacks[0].targets
+    assert result.removed == {"x1": "immediate"}
+    assert [(r.roll.model, r.roll.weapon) for r in walker.locks] == [("s2", "rifle")]
+
+
+def test_r2_every_target_lock_die_is_rolled_before_any_target_is_resolved() -> None:
+    result = play(SETTLED + "dice: [3, 4, 6, 4]\n")
+    anchors = [
+        e.rule.split("#")[1] for e in result.trace if e.rule.startswith("sequences/shooting_sequence.md")
+    ]
+    rolls = [i for i, a in enumerate(anchors) if a == "step-target-lock"]
+    rounds = [i for i, a in enumerate(anchors) if a in ("step-critical-round", "step-normal-round")]
+    assert len(rolls) == 2 and rounds and max(rolls) < min(rounds)
+
+
+def test_r2_firefight_reply_fires_the_weapons_settled_at_declaration_less_removed_models() -> None:
+    duel = """
+weapons:
+  rifle: {range: 24, dice: 1, lock: 4, damage: 1}
+units:
+  - id: blue
+    side: blue
+    models: [{id: b1, at: [0, 0], leader: true, weapons: [rifle]}]
+  - id: red
+    side: red
+    models:
+      - {id: r1, at: [10, 0], leader: true, weapons: [rifle]}
+      - {id: r2, at: [10, 2], weapons: [rifle], holds_fire: true}
+      - {id: r3, at: [10, 4], weapons: [rifle]}
+attack: {unit: blue, command: shoot, targets: [{unit: red, mark: r3}]}
+response: {command: snap_fire, mark: b1}
+dice: [6, 2]
+"""
+    result = play(duel)
+    reply = result.attacks[1].targets[0]
+    assert [r.roll.model for r in reply.locks] == ["r1"]  # r2 holds fire, r3 removed at once
+    assert result.removed == {"r3": "immediate"}

@@ -8,6 +8,7 @@ from rulespy.core.shooting import TargetPlan
 from rulespy.core.target_selection import majority_sees, more_than_half
 from rulespy.state import (
     Command,
+    ModelStatus,
 )
 
 from .declarations import field, model, plan, refused, target, unit, wall
@@ -200,7 +201,7 @@ def test_mark_must_be_in_range_of_a_weapon_declared_against_the_target() -> None
     pair = unit("near", "red", model("n1", 8, 0), model("n2", 40, 0))
     err = refused(field(LED, pair), "led", target("near", "n2"))
     assert err.rule == "core/target_selection.md#marked-model"
-    assert "out of range" in err.message
+    assert "not a valid model for any weapon that fires" in err.message
 
 
 def test_mark_in_range_only_of_a_weapon_declared_at_another_target_is_refused() -> None:
@@ -235,7 +236,91 @@ def test_mark_range_is_measured_from_a_model_that_declared_the_weapon() -> None:
     assert err.rule == "core/target_selection.md#marked-model"
 
 
-def test_mark_within_minimum_range_is_still_in_range() -> None:
+def test_r1_mark_within_minimum_range_of_the_only_weapon_is_refused() -> None:
     armed = unit("led", "blue", model("L", 0, leader=True, weapons=("mortar",)))
     pair = unit("near", "red", model("n1", 4, 0), model("n2", 20, 0))
+    err = refused(field(armed, pair), "led", target("near", "n1"))
+    assert err.rule == "core/target_selection.md#marked-model"
+    assert plan(field(armed, pair), "led", target("near", "n2"))
+
+
+def test_r1_mark_in_range_only_of_a_weapon_that_holds_fire_is_refused() -> None:
+    armed = unit(
+        "led",
+        "blue",
+        model("L", 0, leader=True, weapons=("pistol",)),
+        model("h", 0, 2, weapons=("mortar",), holds_fire=True),
+    )
+    pair = unit("near", "red", model("n1", 8, 0), model("n2", 30, 2))
+    assert (
+        refused(field(armed, pair), "led", target("near", "n2")).rule
+        == "core/target_selection.md#marked-model"
+    )
     assert plan(field(armed, pair), "led", target("near", "n1"))
+
+
+def test_r1_mark_in_range_only_of_an_abandoned_models_weapon_is_refused() -> None:
+    armed = unit(
+        "led",
+        "blue",
+        model("L", 0, leader=True, weapons=("pistol",)),
+        model("h", 0, 2, weapons=("mortar",), status=frozenset({ModelStatus.ABANDONED})),
+    )
+    pair = unit("near", "red", model("n1", 8, 0), model("n2", 30, 2))
+    assert (
+        refused(field(armed, pair), "led", target("near", "n2")).rule
+        == "core/target_selection.md#marked-model"
+    )
+
+
+def test_r1_mark_in_range_only_of_a_heavy_weapon_in_an_advance_is_refused() -> None:
+    armed = unit("led", "blue", model("L", 0, leader=True, weapons=("pistol", "cannon")))
+    pair = unit("near", "red", model("n1", 8, 0), model("n2", 30, 0))
+    bf = field(armed, pair)
+    assert plan(bf, "led", target("near", "n2"))  # a Shoot: the cannon fires and reaches n2
+    err = refused(bf, "led", target("near", "n2"), command=Command.ADVANCE)
+    assert err.rule == "core/target_selection.md#marked-model"
+
+
+def test_r1_mark_must_be_seen_by_a_model_that_fires_the_weapon() -> None:
+    # The leader sees n2; the only model whose rifle reaches it (s) is walled off from it.
+    armed = unit(
+        "led", "blue", model("L", 0, leader=True, weapons=("pistol",)), model("s", 20, 10, weapons=("rifle",))
+    )
+    pair = unit("near", "red", model("n1", 8, 0), model("n2", 30, 0))
+    bf = field(armed, pair, terrain=(wall(24, 3, 25, 8),))
+    err = refused(bf, "led", target("near", "n2"))
+    assert err.rule == "core/target_selection.md#marked-model"
+    assert plan(field(armed, pair), "led", target("near", "n2"))  # without the wall, s sees it
+
+
+def test_r6_closer_unit_none_of_whose_models_could_be_marked_does_not_stop_a_farther_target() -> None:
+    # "close": c1 is 8" away but hidden from every model; c2 is seen but 30" away, out of rifle range.
+    # The rifles would fire at "close" (range to a unit is to its closest model, seen or not), yet no
+    # model of it could be marked, so it is no candidate and the farther "far" is the closest one.
+    close = unit("close", "red", model("c1", 8, 0), model("c2", 0, 40))
+    far = unit("far", "red", model("f1", -16, 0))
+    bf = field(SQUAD, close, far, terrain=(wall(5, -1, 6, 7),))
+    assert plan(bf, "squad", target("far", "f1"))
+    err = refused(bf, "squad", target("close", "c2"))
+    assert err.rule == "core/target_selection.md#marked-model"
+
+
+def test_r6_candidate_test_ignores_holding_fire() -> None:
+    # Holding fire is a choice made in the declaration: it never turns a closer unit into a non-candidate.
+    held = unit("squad", "blue", model("q1", 0, 0, holds_fire=True), model("q2", 0, 2, weapons=("mortar",)))
+    close = unit("close", "red", model("c1", 3, 0))  # only q1's rifle could fire at it (mortar: min 6)
+    far = unit("far", "red", model("f1", 16, 0))
+    err = refused(field(held, close, far), "squad", target("far", "f1"))
+    assert err.rule == "core/target_selection.md#unit-without-a-leader"
+
+
+def test_r6_closer_unit_whose_every_model_is_seen_by_only_half_is_no_candidate() -> None:
+    # A low wall along y = 3: q1 and q2 see only c1, q3 and q4 see only c2. The whole squad sees the unit,
+    # but no single model of it is seen by more than half, so none could be marked (Marked Model).
+    close = unit("close", "red", model("c1", 8, 1), model("c2", 8, 5))
+    far = unit("far", "red", model("f1", -16, 3))
+    bf = field(SQUAD, close, far, terrain=(wall(1, 2.9, 7, 3.1),))
+    assert majority_sees(SQUAD, close, bf)
+    assert plan(bf, "squad", target("far", "f1"))
+    assert refused(bf, "squad", target("close", "c1")).rule == "core/target_selection.md#marked-model"

@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 import yaml
 from hypothesis import strategies as st
 
+from rulespy.core.measuring import distance
 from rulespy.core.ranged_weapons import Weapon
 from rulespy.state import (
     AttackDeclaration,
@@ -213,10 +214,12 @@ def make_declaration(src: Source, bf: Battlefield) -> tuple[AttackDeclaration, R
     may_split = (
         shooter.leader is not None and not shooter.swarm and command in (Command.SHOOT, Command.ADVANCE)
     )
-    if len(order) > 1 and may_split and src.chance(3):
+    if len(order) > 1 and may_split and src.chance(2):
         count = src.integer(2, len(order))
     chosen = order[:count]
-    marks = [src.pick(u.models).id for u in chosen]
+    # A mark must be a valid model for a weapon that fires (brief ruling R1), which a random model of a
+    # far-flung unit seldom is: half the time mark the model nearest the shooting unit instead.
+    marks = [(src.pick(u.models) if src.flag() else _nearest(shooter, u)).id for u in chosen]
     if count == 1:
         targets: tuple[TargetDeclaration, ...] = (TargetDeclaration(chosen[0].id, marks[0]),)
     else:
@@ -225,6 +228,10 @@ def make_declaration(src: Source, bf: Battlefield) -> tuple[AttackDeclaration, R
     if command is not Command.COVERING_FIRE and src.chance(3):
         response = ResponseDeclaration(Command.SNAP_FIRE, src.pick(shooter.models).id)
     return AttackDeclaration(ATTACKER, command, targets), response
+
+
+def _nearest(shooter: Unit, target: Unit) -> Model:
+    return min(target.models, key=lambda t: min(distance(m, t) for m in shooter.models))
 
 
 def _split(src: Source, shooter: Unit, chosen: list[Unit], marks: list[str]) -> tuple[TargetDeclaration, ...]:

@@ -179,3 +179,47 @@ def test_too_many_models_and_dice_are_refused() -> None:
         "\n".join(f"      - {{id: r{i}, at: [0, {i}], weapons: [carbine]}}" for i in range(11)),
     )
     assert "Target Lock dice in all" in _error(many).message
+
+
+SPLIT = """\
+weapons:
+  rifle: {range: 24, dice: 1, lock: 4, damage: 1}
+units:
+  - id: squad
+    side: blue
+    models:
+      - {id: s1, at: [0, 0], leader: true, weapons: [rifle]}
+      - {id: s2, at: [0, 2], weapons: [rifle]}
+  - id: raiders
+    side: red
+    models: [{id: x1, at: [10, 0]}, {id: x2, at: [10, 2]}]
+  - id: walker
+    side: red
+    models: [{id: w1, at: [10, 8]}]
+attack:
+  unit: squad
+  command: shoot
+  targets:
+    - {unit: raiders, mark: x1, models: [s1]}
+    - {unit: walker, mark: w1, weapons: [s2/rifle]}
+    - {unit: raiders, mark: x2, models: [s2]}
+dice: [4, 4, 4]
+"""
+
+
+def test_r5_split_target_unit_declared_twice_is_refused_at_the_second_declaration() -> None:
+    error = _error(SPLIT.replace("weapons: [s2/rifle]", "models: []"))
+    assert error.line == 21  # the third target, the second declaration of "raiders"
+    assert "already as target 1 (line 19)" in error.message
+    assert "Split Target, core/shooting.md#split-target" in error.message
+
+
+def test_r5_split_target_weapon_declared_twice_is_refused_at_the_second_declaration() -> None:
+    error = _error(
+        SPLIT.replace("{unit: raiders, mark: x2, models: [s2]}", "{unit: raiders, mark: x2}").replace(
+            "models: [s1]}", "weapons: [s1/rifle, s2/rifle]}"
+        )
+    )
+    assert error.line == 20  # s2/rifle again, at the walker (target 2)
+    assert "s2/rifle is declared at target 1 (line 19) and again at target 2" in error.message
+    assert "Split Target, core/shooting.md#split-target" in error.message

@@ -64,3 +64,38 @@ def test_removal_timing_outside_a_firefight_is_end_of_attack() -> None:
     text = DUEL.replace("response: {command: snap_fire, mark: b1}\n", "") + "dice: [4, 1, 1, 1]\n"
     result = resolve(parse_scenario(text))
     assert result.removed == {"r1": "end_of_attack"}
+
+
+SPLIT_DUEL = """
+weapons:
+  rifle: {range: 24, dice: 1, lock: 4, damage: 1}
+units:
+  - id: blue
+    side: blue
+    models:
+      - {id: b1, at: [0, 0], leader: true, weapons: [rifle]}
+      - {id: b2, at: [0, 2], weapons: [rifle]}
+  - id: red
+    side: red
+    models: [{id: r1, at: [10, 0], leader: true, weapons: [rifle]}]
+  - id: walker
+    side: red
+    models: [{id: w1, at: [10, 8]}, {id: w2, at: [10, 10]}]
+attack:
+  unit: blue
+  command: shoot
+  targets: [{unit: red, mark: r1, models: [b1]}, {unit: walker, mark: w1, models: [b2]}]
+response: {command: snap_fire, mark: b1}
+"""
+
+
+def test_r4_firefight_normal_casualties_of_every_split_target_leave_at_its_end() -> None:
+    """The walker, the second target, never fired back; its normal casualty still waits for the end of the
+    firefight (step 4), like those of the unit that answered."""
+    result = resolve(parse_scenario(SPLIT_DUEL + "dice: [1, 2, 4, 4, 5]\n"))
+    assert result.removed == {"r1": "end_of_firefight", "w1": "end_of_firefight", "b1": "end_of_firefight"}
+
+
+def test_r4_firefight_critical_casualties_of_a_later_split_target_still_leave_at_once() -> None:
+    result = resolve(parse_scenario(SPLIT_DUEL + "dice: [1, 2, 2, 6, 1]\n"))
+    assert result.removed == {"w1": "immediate"}
