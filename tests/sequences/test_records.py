@@ -24,7 +24,7 @@ from rulespy.timing.firefight import Removal
 ROOT = Path(__file__).resolve().parents[2]
 RULES = [ROOT / "rulespy" / folder for folder in ("core", "sequences", "timing", "commands")]
 SCENARIOS = sorted((ROOT / "examples" / "scenarios").glob("*.yaml"))
-LEGAL = [p for p in SCENARIOS if not p.stem.startswith("illegal")]
+LEGAL = [p for p in SCENARIOS if (load_scenario(p).expect or {}).get("legal")]
 
 
 def _modules() -> list[Path]:
