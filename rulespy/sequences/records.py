@@ -16,9 +16,6 @@ from rulespy.core.target_lock import LockRoll, Modifier, net_modifier
 from rulespy.state import Command, Cover
 from rulespy.timing.firefight import Removal
 
-_STEP = "sequences/shooting_sequence.md#"
-_FIREFIGHT = "timing/firefight.md#"
-
 
 @dataclass(frozen=True, slots=True)
 class Declared:
@@ -29,7 +26,7 @@ class Declared:
     targets: tuple[tuple[str, str], ...]
     command_rule: str
 
-    rule = f"{_STEP}step-declare"
+    rule = "sequences/shooting_sequence.md#step-declare"
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +36,7 @@ class Initiative:
     attacker: str
     responder: str
 
-    rule = f"{_FIREFIGHT}initiative"
+    rule = "timing/firefight.md#initiative"
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +45,7 @@ class SplitFire:
 
     unit: str
 
-    rule = f"{_STEP}step-leadership"
+    rule = "sequences/shooting_sequence.md#step-leadership"
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +97,7 @@ class LockDice:
     target: str
     dice: int
 
-    rule = f"{_STEP}step-target-lock"
+    rule = "sequences/shooting_sequence.md#step-target-lock"
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,7 +132,7 @@ class NoneFire:
     unit: str
     target: str
 
-    rule = f"{_STEP}step-firing-weapons"
+    rule = "sequences/shooting_sequence.md#step-firing-weapons"
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,9 +183,9 @@ class CriticalsFirst:
     @property
     def rule(self) -> str:
         return (
-            f"{_FIREFIGHT}firefight-reply-criticals"
+            "timing/firefight.md#firefight-reply-criticals"
             if self.reply
-            else f"{_FIREFIGHT}firefight-initiative-criticals"
+            else "timing/firefight.md#firefight-initiative-criticals"
         )
 
 
@@ -196,7 +193,7 @@ class CriticalsFirst:
 class NormalDamage:
     """In a firefight, normal damage follows the Critical Locks, the Initiative unit's first."""
 
-    rule = f"{_FIREFIGHT}firefight-normal-damage"
+    rule = "timing/firefight.md#firefight-normal-damage"
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,7 +206,11 @@ class Round:
 
     @property
     def rule(self) -> str:
-        return f"{_STEP}step-critical-round" if self.critical else f"{_STEP}step-normal-round"
+        return (
+            "sequences/shooting_sequence.md#step-critical-round"
+            if self.critical
+            else "sequences/shooting_sequence.md#step-normal-round"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,7 +285,11 @@ class LeavePlay:
 
     @property
     def rule(self) -> str:
-        return f"{_FIREFIGHT}firefight-removal" if self.firefight else f"{_STEP}step-removal"
+        return (
+            "timing/firefight.md#firefight-removal"
+            if self.firefight
+            else "sequences/shooting_sequence.md#step-removal"
+        )
 
 
 @dataclass(frozen=True, slots=True)
