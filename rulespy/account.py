@@ -105,9 +105,10 @@ def say(record: Record) -> str:
                 f"{a} + {b} = {a + b}, {verdict} {fire}"
             )
         case Held(model, weapon, target, holds):
-            if holds is not None:
+            if holds is not None and not holds.reason:
                 return holds.text
-            return f"{model}'s {weapon} does not fire at {the(target)}: {model} has left play"
+            reason = f"{model} has left play" if holds is None else holds.reason
+            return f"{model}'s {weapon} does not fire at {the(target)}: {reason}"
         case TargetCover(unit, mark, cover):
             takes = f"{verb(unit, 'takes', 'take')} {its(unit)} cover"
             return f"{takes} from the marked model {mark}: {cover.name.lower()}"
