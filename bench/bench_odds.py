@@ -3,9 +3,9 @@
 The attack: ten models fire 30 Target Lock dice from two weapon profiles (six rifles and four launchers,
 three dice each; the unit lists its riflemen first) at ten two-wound models with armour 1. Reports, in
 one run, the exact distribution's CPU time (goal: <= 1 s) and the time of a ``--trials`` simulation
-(default 100,000) driven through the same ``ShootingSequence`` with ``SeededDice`` and ``explain`` off,
-measured on ``--measure`` trials (default 10,000) and extrapolated linearly when fewer than ``--trials``,
-and the largest gap between the two distributions in simulation standard errors.
+(default 100,000) driven through the same ``ShootingSequence`` with ``SeededDice`` and the odds
+engine's ``StepMemo``, measured on ``--measure`` trials (default 10,000) and extrapolated linearly when
+fewer than ``--trials``, and the largest gap between the two distributions in simulation standard errors.
 Run: ``.venv/bin/python bench/bench_odds.py [--trials N] [--measure N]``.
 """
 
@@ -18,6 +18,7 @@ from collections import Counter
 
 from rulespy.dice import SeededDice
 from rulespy.odds import odds
+from rulespy.odds.memo import StepMemo
 from rulespy.scenario import parse_scenario
 from rulespy.sequences.shooting_sequence import ShootingSequence
 from rulespy.state import Scenario
@@ -52,8 +53,8 @@ def scenario() -> Scenario:
 
 
 def simulate(sc: Scenario, trials: int, seed: int = 1) -> Counter[int]:
-    """Casualty counts of ``trials`` seeded resolutions by the same state machine, explain off."""
-    sequence = ShootingSequence(sc, explain=False)
+    """Casualty counts of ``trials`` seeded resolutions by the same state machine and step memo."""
+    sequence = ShootingSequence(sc, StepMemo())
     dice = SeededDice(seed)
     targets = {m.id for m in sc.battlefield.unit("foes").models}
     counts: Counter[int] = Counter()

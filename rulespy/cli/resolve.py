@@ -40,9 +40,11 @@ def _resolve(path: str, as_json: bool) -> int:
     except IllegalDeclaration as error:
         return illegal(scenario, error, as_json)
     if as_json:
-        print_json(resolution.to_json())
+        from rulespy.account import to_json
+
+        print_json(to_json(resolution))
     else:
         from rulespy.account import render
 
-        sys.stdout.write(render(scenario, resolution.to_json(), resolution.trace))
+        sys.stdout.write(render(scenario, resolution))
     return 0

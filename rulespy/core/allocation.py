@@ -7,6 +7,7 @@ to the valid model with the smallest allocation key.
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -61,13 +62,37 @@ def band(model: Model, firers: Sequence[Model]) -> int:
     return 0 if any(within(model, f, NEAR_BAND) for f in firers) else 1
 
 
+class Choice(enum.Enum):
+    """Why a success went where it went."""
+
+    MARKED = "marked"  # the round's first success, to the Marked Model
+    ONLY = "only"  # the only valid model
+    KEY = "key"  # the valid model with the smallest allocation key
+    LOST = "lost"  # no valid model: the success is lost
+
+
+@dataclass(frozen=True, slots=True)
+class Why:
+    """The reason for one allocation. For ``Choice.KEY``: the part of the key (an index into
+    ``KEY_PARTS``) that put the chosen model ahead of the ``runner``-up, and both models' values of it."""
+
+    choice: Choice
+    part: int = 0
+    chosen: int = 0
+    against: int = 0
+    runner: str = ""
+
+
 @dataclass(frozen=True)
 class Allocation:
     """One success given to a model (``model`` None: no valid model, the success is lost)."""
 
     weapon: str
     model: str | None
-    reason: str
+    why: Why
+
+
+_MARKED, _ONLY, _LOST = Why(Choice.MARKED), Why(Choice.ONLY), Why(Choice.LOST)
 
 
 def allocate_round(
@@ -77,13 +102,11 @@ def allocate_round(
     unit_order: Sequence[str],
     marked: str,
     bands: Mapping[str, int] | None = None,
-    explain: bool = True,
 ) -> tuple[Allocation, ...]:
     """Allocate one round's successes (weapon names in Dice Order) among the valid models.
 
     ``valid`` maps each weapon to the models in play valid for it; ``firers`` are every model that fired
-    at this target (for the band); ``unit_order`` is the target unit's listed order. With ``explain``
-    false the reasons are left empty (the odds engine never reads them).
+    at this target (for the band); ``unit_order`` is the target unit's listed order.
 
     Rule: core/allocation.md#allocation-rounds
     Rule: core/allocation.md#lost-successes
@@ -101,28 +124,28 @@ def allocate_round(
     for index, weapon in enumerate(successes):
         models = valid.get(weapon, ())
         if not models:
-            result.append(Allocation(weapon, None, "no model of the target unit is valid for it"))
+            result.append(Allocation(weapon, None, _LOST))
             continue
         if index == 0 and any(m.id == marked for m in models):
-            chosen, reason = marked, "the first success of the round goes to the Marked Model"
+            chosen, why = marked, _MARKED
+        elif len(models) == 1:
+            chosen, why = models[0].id, _ONLY
         else:
             same, total = per_weapon.get, per_model.get
             keys = {m.id: (same((m.id, weapon), 0), total(m.id, 0), *fixed[m.id]) for m in models}
-            if explain:
-                ranked = sorted(models, key=lambda m: keys[m.id])
-                chosen, reason = ranked[0].id, _why(ranked, keys)
-            else:
-                chosen, reason = min(keys, key=keys.__getitem__), ""
+            chosen, why = _smallest(keys)
         per_weapon[(chosen, weapon)] = per_weapon.get((chosen, weapon), 0) + 1
         per_model[chosen] = per_model.get(chosen, 0) + 1
-        result.append(Allocation(weapon, chosen, reason))
+        result.append(Allocation(weapon, chosen, why))
     return tuple(result)
 
 
-def _why(ranked: Sequence[Model], keys: Mapping[str, tuple[int, ...]]) -> str:
-    """Which part of the allocation key put the chosen model ahead of the next one."""
-    if len(ranked) == 1:
-        return "the only valid model"
-    best, runner = keys[ranked[0].id], keys[ranked[1].id]
-    part = next(i for i in range(len(best)) if best[i] != runner[i])
-    return f"smallest key ({KEY_PARTS[part]}: {best[part]} against {runner[part]} for {ranked[1].id})"
+def _smallest(keys: Mapping[str, tuple[int, ...]]) -> tuple[str, Why]:
+    """The model with the smallest key (the first listed on a tie), and which part of the key put it
+    ahead of the runner-up."""
+    first, second = sorted(keys, key=keys.__getitem__)[:2]
+    best, runner = keys[first], keys[second]
+    part = 0
+    while best[part] == runner[part]:
+        part += 1
+    return first, Why(Choice.KEY, part, best[part], runner[part], second)

@@ -8,8 +8,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from rulespy.events import Event
-
 
 def passes(dice: tuple[int, int], ld: int) -> bool:
     """A Leadership Check passes when the two dice total ``ld`` or less.
@@ -44,16 +42,7 @@ class LeadershipChance:
         p = pass_probability(self.ld)
         return [(passed, chance) for passed, chance in ((True, p), (False, 1 - p)) if chance]
 
-    def read(self, faces: tuple[int, ...]) -> tuple[bool, list[Event]]:
+    def read(self, faces: tuple[int, ...]) -> bool:
+        """Whether the two rolled ``faces`` pass the check."""
         a, b = faces
-        passed = passes((a, b), self.ld)
-        verdict = (
-            "passed: its weapons may fire"
-            if passed
-            else "failed: the weapons declared against it do not fire"
-        )
-        text = (
-            f"Leadership Check for {self.target} on {self.leader}'s ld {self.ld}: "
-            f"{a} + {b} = {a + b}, {verdict}"
-        )
-        return passed, [Event("core/leadership.md#leadership-check", text)]
+        return passes((a, b), self.ld)

@@ -52,10 +52,12 @@ class FiringWeapon:
 
 @dataclass(frozen=True)
 class Holds:
-    """Why a declared weapon does not fire: the rule (``PATH#ANCHOR``) and a sentence for the account."""
+    """Why a declared weapon does not fire: the rule (``PATH#ANCHOR``), a sentence naming the model, weapon
+    and target (refusals quote it), and the condition alone (``reason``, empty when ``text`` is all)."""
 
     rule: str
     text: str
+    reason: str = ""
 
 
 @dataclass(frozen=True)
@@ -87,30 +89,30 @@ def why_not_firing(
     to the weapon's range is in range; with Minimum Range N a model exactly N away is not farther than N.
     """
     what = f"{model.id!r} does not fire {weapon.name!r} at {target.id!r}"
+
+    def held(rule: str, reason: str) -> Holds:
+        return Holds(rule, f"{what}: {reason}", reason)
+
     if is_abandoned(model):
-        return Holds("core/statuses.md#abandoned", f"{what}: it is Abandoned")
+        return held("core/statuses.md#abandoned", "it is Abandoned")
     if model.holds_fire:
-        return Holds(f"{OWNER}#which-weapons-fire", f"{what}: it holds fire")
+        return held(f"{OWNER}#which-weapons-fire", "it holds fire")
     if not sees_unit(model, target, bf.terrain):
-        return Holds("core/line_of_sight.md#line-of-sight", f"{what}: it sees no model of that unit")
+        return held("core/line_of_sight.md#line-of-sight", "it sees no model of that unit")
     if not unit_within_range(model, target, weapon.range):
-        return Holds(
-            f"{OWNER}#which-weapons-fire", f'{what}: the unit is out of its range of {weapon.range:g}"'
-        )
+        return held(f"{OWNER}#which-weapons-fire", f'the unit is out of its range of {weapon.range:g}"')
     n = weapon.minimum_range
     if n is not None and not any(farther_than(model, other, n) for other in target.models):
-        return Holds(
-            "core/ranged_weapons.md#minimum-range", f'{what}: no model of that unit is farther than {n:g}"'
-        )
+        return held("core/ranged_weapons.md#minimum-range", f'no model of that unit is farther than {n:g}"')
     if not weapon.assault and engaged_with_enemy(model, bf, side):
-        return Holds(
+        return held(
             f"{OWNER}#engagement-restriction",
-            f'{what}: it is within 1" of an enemy model and only Assault weapons fire',
+            'it is within 1" of an enemy model and only Assault weapons fire',
         )
     if weapon.heavy and not rules.heavy_weapons_fire:
-        return Holds(rules.rule, f"{what}: Heavy weapons do not fire in {rules.command.value}")
+        return held(rules.rule, f"Heavy weapons do not fire in {rules.command.value}")
     if not weapon.assault and rules.assault_weapons_only:
-        return Holds(rules.rule, f"{what}: only Assault weapons fire in {rules.command.value}")
+        return held(rules.rule, f"only Assault weapons fire in {rules.command.value}")
     return None
 
 

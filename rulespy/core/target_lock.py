@@ -14,7 +14,6 @@ from math import comb
 from rulespy.core.command_rules import CommandRules
 from rulespy.core.cover import cover_modifier
 from rulespy.core.ranged_weapons import Weapon
-from rulespy.events import Event
 from rulespy.state import Cover
 
 MODIFIER_FLOOR = -2
@@ -111,7 +110,8 @@ def die_probabilities(weapon: Weapon, net: int) -> dict[LockResult, Fraction]:
 
 @dataclass(frozen=True)
 class LockRoll:
-    """One rolled die, as the account and ``resolve --json`` show it."""
+    """One rolled die: its natural and modified result against the weapon's ``lock`` (``net`` is the
+    capped modifier, ``critical_on`` the natural result from which a success is a Critical Lock)."""
 
     model: str
     weapon: str
@@ -119,6 +119,21 @@ class LockRoll:
     modified: int
     success: bool
     critical: bool
+    lock: int
+    net: int
+    critical_on: int
+
+    @property
+    def rule(self) -> str:
+        """The rule that decided this die: a natural 1, a Critical Lock (made or missed), or the lock.
+
+        Rule: core/target_lock.md#target-lock
+        """
+        if self.natural == 1:
+            return "core/target_lock.md#natural-1"
+        if self.critical or self.natural >= self.critical_on:
+            return "core/target_lock.md#critical-lock"
+        return "core/target_lock.md#target-lock"
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -170,10 +185,9 @@ class LockChance:
                     result.append((LockTally(c, s), weight))
         return result
 
-    def read(self, faces: tuple[int, ...]) -> tuple[LockTally, tuple[LockRoll, ...], list[Event]]:
-        """The tally of rolled ``faces``, each die as the account shows it, and the events."""
+    def read(self, faces: tuple[int, ...]) -> tuple[LockTally, tuple[LockRoll, ...]]:
+        """The tally of rolled ``faces``, and each die."""
         rolls = []
-        events = []
         for natural in faces:
             result = judge(natural, self.weapon, self.net)
             modified = natural + self.net
@@ -184,29 +198,10 @@ class LockChance:
                 modified,
                 result is not LockResult.FAIL,
                 result is LockResult.CRITICAL,
+                self.weapon.lock,
+                self.net,
+                self.weapon.critical,
             )
             rolls.append(roll)
-            events.append(_describe(roll, self.weapon, self.net))
         tally = LockTally(sum(r.critical for r in rolls), sum(r.success and not r.critical for r in rolls))
-        return tally, tuple(rolls), events
-
-
-def _describe(roll: LockRoll, weapon: Weapon, net: int) -> Event:
-    head = f"{roll.model} fires {roll.weapon}: natural {roll.natural}"
-    if net:
-        head += f", {net:+d} makes {roll.modified}"
-    if roll.natural == 1:
-        return Event("core/target_lock.md#natural-1", f"{head}: a natural 1 always fails")
-    if roll.critical:
-        return Event(
-            "core/target_lock.md#critical-lock",
-            f"{head} against lock {weapon.lock}: a success on a natural {roll.natural}, a Critical Lock",
-        )
-    if roll.success:
-        return Event("core/target_lock.md#target-lock", f"{head} against lock {weapon.lock}: a success")
-    if roll.natural >= weapon.critical:
-        return Event(
-            "core/target_lock.md#critical-lock",
-            f"{head} against lock {weapon.lock}: fails, so the natural {roll.natural} is no Critical Lock",
-        )
-    return Event("core/target_lock.md#target-lock", f"{head} against lock {weapon.lock}: fails")
+        return tally, tuple(rolls)

@@ -16,6 +16,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rulespy.odds.exact import MAX_STATES, MAX_TRANSITIONS, TooLarge, final_states
+from rulespy.odds.memo import StepMemo
 from rulespy.odds.render import bar_chart
 from rulespy.odds.render import markdown_table as _markdown
 from rulespy.odds.summary import Odds, summarise
@@ -40,7 +41,7 @@ def odds(scenario: Scenario) -> Odds:
     Raises ``IllegalDeclaration`` for a declaration the rules forbid (nothing enumerated) and
     ``TooLarge`` beyond the size limit.
     """
-    sequence = ShootingSequence(scenario, explain=False)
+    sequence = ShootingSequence(scenario, StepMemo())
     try:
         finals = final_states(sequence)
     except TooLarge as error:

@@ -1,4 +1,4 @@
-"""Resolving a scenario with dice, and the result as ``resolve --json`` prints it.
+"""Resolving a scenario with dice: what happened, as typed records (``rulespy/account.py`` words them).
 
 Rule: sequences/shooting_sequence.md#dice-order
 """
@@ -10,8 +10,7 @@ from typing import Any, Protocol
 
 from rulespy.dice import ScriptedDice, SeededDice
 from rulespy.errors import InvalidInput
-from rulespy.events import Event
-from rulespy.sequences.records import Casualty, Hit, Leadership, Rolled
+from rulespy.sequences.records import Casualty, Hit, Leadership, Record, Rolled
 from rulespy.sequences.shooting_sequence import Item, ShootingSequence, State
 from rulespy.state import ModelStatus, Scenario
 
@@ -70,33 +69,46 @@ class AttackResult:
 
 
 @dataclass(frozen=True)
+class ModelOutcome:
+    """A model's state at the end: its wounds left and its statuses (sorted)."""
+
+    wounds: int
+    status: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"wounds": self.wounds, "status": list(self.status)}
+
+
+@dataclass(frozen=True)
 class Resolution:
-    """What happened: every attack and target, the casualties, every model's final state, the trace."""
+    """What happened: every attack and target, the casualties, every model's final state, and ``trace``,
+    the log of every record in the order it happened (each citing its rule; the account words it)."""
 
     attacks: tuple[AttackResult, ...]
     casualties: tuple[Casualty, ...]
-    models: dict[str, tuple[int, tuple[str, ...]]]
-    trace: tuple[Event, ...]
+    models: dict[str, ModelOutcome]
+    trace: tuple[Record, ...]
 
     def wounds(self, model_id: str) -> int:
         """A model's wounds left at the end."""
-        return self.models[model_id][0]
+        return self.models[model_id].wounds
 
     def status(self, model_id: str) -> tuple[str, ...]:
-        return self.models[model_id][1]
+        return self.models[model_id].status
 
     @property
     def removed(self) -> dict[str, str]:
         """Each casualty and when it left play."""
-        return {c.model: c.removed for c in self.casualties}
+        return {c.model: c.removed.value for c in self.casualties}
 
     def to_json(self) -> dict[str, Any]:
+        """The outcome in the ``resolve --json`` form, without the ``trace`` (words, which
+        ``rulespy.account.to_json`` adds)."""
         return {
             "legal": True,
             "attacks": [a.to_json() for a in self.attacks],
             "casualties": [c.to_json() for c in self.casualties],
-            "models": {m: {"wounds": w, "status": list(s)} for m, (w, s) in self.models.items()},
-            "trace": [e.to_json() for e in self.trace],
+            "models": {m: outcome.to_json() for m, outcome in self.models.items()},
         }
 
 
@@ -185,10 +197,5 @@ def _build(sequence: ShootingSequence, state: State, log: list[Item]) -> Resolut
         status = {s.value for s in model.status}
         if model.id in state.pins:
             status.add(ModelStatus.PINNED.value)
-        models[model.id] = (wounds.get(model.id, model.wounds), tuple(sorted(status)))
-    return Resolution(
-        tuple(attacks),
-        tuple(i for i in log if isinstance(i, Casualty)),
-        models,
-        tuple(i for i in log if isinstance(i, Event)),
-    )
+        models[model.id] = ModelOutcome(wounds.get(model.id, model.wounds), tuple(sorted(status)))
+    return Resolution(tuple(attacks), tuple(i for i in log if isinstance(i, Casualty)), models, tuple(log))

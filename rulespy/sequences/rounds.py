@@ -11,14 +11,42 @@ from typing import TYPE_CHECKING
 from rulespy.core.allocation import allocate_round, band, is_valid
 from rulespy.core.damage import is_casualty, wounds_inflicted, wounds_lost
 from rulespy.core.shooting import FiringWeapon, TargetPlan
-from rulespy.events import Event
-from rulespy.sequences.records import Casualty, Hit
-from rulespy.sequences.steps import step
+from rulespy.sequences.records import Casualty, Damage, Hit, LeavePlay, Pinned, Round, Surplus
 from rulespy.state import Model
-from rulespy.timing.firefight import Removal, removal_timing, step_event
+from rulespy.timing.firefight import Removal, removal_timing
 
 if TYPE_CHECKING:
     from rulespy.sequences.shooting_sequence import Item, ShootingSequence, State
+
+# Per weapon, the ids of the target unit's models it may hit; per model, its band.
+Geometry = tuple[dict[str, frozenset[str]], dict[str, int]]
+
+
+class Memo:
+    """What one sequence remembers while it runs: the geometry of each target and firing group, worked
+    out once (models do not move during an attack). A driver that explores many states, such as the odds
+    engine, passes a subclass that also remembers whole steps (``rulespy/odds/memo.py``); ``resolve``
+    runs every step."""
+
+    def __init__(self) -> None:
+        self._geometry: dict[tuple[str, object], Geometry] = {}
+
+    def step(
+        self,
+        key: tuple[object, ...],
+        state: State,
+        items: list[Item],
+        work: Callable[[State, list[Item]], State],
+    ) -> State:
+        """Run one deterministic step ``work`` on ``state``, appending its records to ``items``; ``key``
+        names the step and everything it reads apart from the state."""
+        return work(state, items)
+
+    def geometry(self, key: tuple[str, object], work: Callable[[], Geometry]) -> Geometry:
+        found = self._geometry.get(key)
+        if found is None:
+            found = self._geometry[key] = work()
+        return found
 
 
 def expand(runs: tuple[tuple[str, int], ...]) -> tuple[str, ...]:
@@ -38,15 +66,14 @@ def critical_round(
     if not state.crits[index]:
         return state
     key = ("critical", state.attack, index, state.crits[index], state.firing[state.attack])
-    return _remembered(seq, key, state, items, lambda s, found: _critical_round(seq, s, index, target, found))
+    return seq.memo.step(key, state, items, lambda s, found: _critical_round(seq, s, index, target, found))
 
 
 def _critical_round(
     seq: ShootingSequence, state: State, index: int, target: TargetPlan, items: list[Item]
 ) -> State:
     successes = expand(state.crits[index])
-    if seq.explain:
-        items.append(step("step-critical-round", f"{len(successes)} Critical Lock(s) at {target.unit}"))
+    items.append(Round(target.unit, True, len(successes)))
     state = _allocate(seq, state, state.attack, index, target, successes, True, items)
     gone, timing = _casualties(seq, seq.battlefield.unit(target.unit).models, state, True, items)
     return state.evolve(
@@ -67,8 +94,8 @@ def normal_round(
     if not state.normals[attack][index]:
         return state
     key = ("normal", attack, index, state.normals[attack][index], state.firing[attack])
-    return _remembered(
-        seq, key, state, items, lambda s, found: _normal_round(seq, s, attack, index, target, found)
+    return seq.memo.step(
+        key, state, items, lambda s, found: _normal_round(seq, s, attack, index, target, found)
     )
 
 
@@ -76,8 +103,7 @@ def _normal_round(
     seq: ShootingSequence, state: State, attack: int, index: int, target: TargetPlan, items: list[Item]
 ) -> State:
     successes = expand(state.normals[attack][index])
-    if seq.explain:
-        items.append(step("step-normal-round", f"{len(successes)} other success(es) at {target.unit}"))
+    items.append(Round(target.unit, False, len(successes)))
     return _allocate(seq, state, attack, index, target, successes, False, items)
 
 
@@ -88,54 +114,21 @@ def remove_casualties(seq: ShootingSequence, state: State, items: list[Item]) ->
     Rule: core/statuses.md#status-timing
     Rule: timing/firefight.md#firefight-removal
     """
-    return _remembered(seq, ("removal",), state, items, lambda s, found: _remove_casualties(seq, s, found))
+    return seq.memo.step(("removal",), state, items, lambda s, found: _remove_casualties(seq, s, found))
 
 
 def _remove_casualties(seq: ShootingSequence, state: State, items: list[Item]) -> State:
-    if seq.explain:
-        if seq.firefight:
-            items.append(
-                step_event("firefight-removal", "every other casualty of the firefight goes together")
-            )
-        else:
-            items.append(step("step-removal", "the attack's other casualties leave play together"))
+    items.append(LeavePlay(seq.firefight))
     gone, timing = _casualties(seq, seq.battlefield.models(), state, False, items)
     removed = state.removed | frozenset(gone)
     pins = frozenset(m for m in state.pins if m not in removed)
-    if seq.explain:
-        for model_id in sorted(pins):
-            items.append(Event("core/statuses.md#status-timing", f"{model_id} survives and becomes Pinned"))
+    items.extend(Pinned(model_id) for model_id in sorted(pins))
     return state.evolve(
         removed=removed,
         pins=pins,
         casualties=state.casualties | {(m, timing) for m in gone},
         done=True,
     )
-
-
-def _remembered(
-    seq: ShootingSequence,
-    key: tuple[object, ...],
-    state: State,
-    items: list[Item],
-    work: Callable[[State, list[Item]], State],
-) -> State:
-    """Run one deterministic step of the sequence on ``state``. Without an account to write (``explain``
-    off, as the odds engine runs it) its outcome is remembered under ``key`` and every state field it
-    reads (wounds, pins, removals, casualties), so the many dice outcomes that reach the same step with
-    the same inputs work it out only once; the result is the same either way."""
-    if seq.explain:
-        return work(state, items)
-    full = key + (state.wounds, state.pins, state.removed, state.casualties)
-    known = seq.remembered.get(full)
-    if known is None:
-        found: list[Item] = []
-        after = work(state, found)
-        known = (after.wounds, after.pins, after.removed, after.casualties, after.done, tuple(found))
-        seq.remembered[full] = known
-    wounds, pins, removed, casualties, done, found_items = known
-    items.extend(found_items)
-    return state.evolve(wounds=wounds, pins=pins, removed=removed, casualties=casualties, done=done)
 
 
 def _allocate(
@@ -152,10 +145,10 @@ def _allocate(
     firing: tuple[FiringWeapon, ...] = state.firing[attack][index]
     firers = list({fw.model.id: fw.model for fw in firing}.values())
     everyone = bf.unit(target.unit).models
-    # Which models each weapon may hit, and each model's band, depend only on who fired: work them out
-    # once per firing groups (models do not move during an attack).
-    geometry = seq.geometry.get((target.unit, firing))
-    if geometry is None:
+
+    def geometry() -> Geometry:
+        # Which models each weapon may hit, and each model's band, depend only on who fired (models do not
+        # move during an attack).
         reach = {
             name: frozenset(
                 m.id
@@ -166,21 +159,19 @@ def _allocate(
             )
             for name in {fw.weapon.name for fw in firing}
         }
-        geometry = seq.geometry[(target.unit, firing)] = (reach, {m.id: band(m, firers) for m in everyone})
-    reach, bands = geometry
+        return reach, {m.id: band(m, firers) for m in everyone}
+
+    reach, bands = seq.memo.geometry((target.unit, firing), geometry)
     in_play = [m for m in everyone if m.id not in state.removed]
     valid = {name: [m for m in in_play if m.id in reach.get(name, ())] for name in set(successes)}
     order = [m.id for m in everyone]
     plan = seq.attacks[attack]
     wounds = dict(state.wounds)
     pins = set(state.pins)
-    for allocation in allocate_round(successes, valid, firers, order, target.mark, bands, seq.explain):
+    for allocation in allocate_round(successes, valid, firers, order, target.mark, bands):
         weapon = bf.weapon(allocation.weapon)
         if allocation.model is None:
-            items.append(Hit(attack, index, None, weapon.name, critical, 0))
-            if seq.explain:
-                text = f"a {weapon.name} success is lost: {allocation.reason}"
-                items.append(Event("core/allocation.md#lost-successes", text))
+            items.append(Hit(attack, index, None, weapon.name, critical, 0, allocation.why))
             continue
         model = bf.model(allocation.model)
         left = wounds.get(model.id, model.wounds)
@@ -189,54 +180,19 @@ def _allocate(
         wounds[model.id] = left - lost
         if weapon.pinning or plan.rules.pins_hit_models:
             pins.add(model.id)
-        items.append(Hit(attack, index, model.id, weapon.name, critical, lost))
-        if seq.explain:
-            items.extend(_hit_events(model, weapon.name, allocation.reason, critical, inflicted, left, lost))
+        items.append(Hit(attack, index, model.id, weapon.name, critical, lost, allocation.why))
+        items.append(Damage(model.id, inflicted, model.armour, critical))
+        if inflicted > lost:
+            items.append(Surplus(model.id, left, inflicted - lost))
     return state.evolve(wounds=tuple(sorted(wounds.items())), pins=frozenset(pins))
-
-
-def _hit_events(
-    model: Model, weapon: str, reason: str, critical: bool, inflicted: int, left: int, lost: int
-) -> list[Item]:
-    marked = reason.startswith("the first success")
-    rule = "core/target_selection.md#marked-model" if marked else "core/allocation.md#allocation-key"
-    kind = "Critical Lock" if critical else "success"
-    events: list[Item] = [Event(rule, f"the {weapon} {kind} goes to {model.id}: {reason}")]
-    if critical:
-        damage = Event(
-            "core/critical_damage.md#critical-damage",
-            f"{model.id} suffers {inflicted} wounds, ignoring armour",
-        )
-    elif model.armour:
-        damage = Event(
-            "core/damage.md#armour", f"{model.id}'s armour {model.armour} leaves {inflicted} wound(s)"
-        )
-    else:
-        damage = Event("core/damage.md#damage", f"{model.id} suffers {inflicted} wound(s)")
-    events.append(damage)
-    if inflicted > lost:
-        text = f"{model.id} had {left} wound(s) left; the other {inflicted - lost} are lost, never passed on"
-        events.append(Event("core/damage.md#target-limit", text))
-    return events
 
 
 def _casualties(
     seq: ShootingSequence, models: Iterable[Model], state: State, critical: bool, items: list[Item]
-) -> tuple[list[str], str]:
+) -> tuple[list[str], Removal]:
     """The ``models`` still in play brought to 0 wounds, each recorded as a casualty, and when they go."""
     timing = removal_timing(critical, seq.firefight)
     left = dict(state.wounds)
     gone = [m.id for m in models if m.id not in state.removed and is_casualty(left.get(m.id, m.wounds))]
-    for model_id in gone:
-        items.append(Casualty(model_id, timing.value))
-        if seq.explain:
-            text = f"{model_id} is a casualty at 0 wounds, removed {_WHEN[timing]}"
-            items.append(Event("timing/firefight.md#removal-timing", text))
-    return gone, timing.value
-
-
-_WHEN = {
-    Removal.IMMEDIATE: "at once",
-    Removal.END_OF_ATTACK: "at the end of the attack",
-    Removal.END_OF_FIREFIGHT: "at the end of the firefight",
-}
+    items.extend(Casualty(model_id, timing) for model_id in gone)
+    return gone, timing

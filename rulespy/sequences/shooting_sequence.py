@@ -22,20 +22,31 @@ from rulespy.core.leadership import LeadershipChance
 from rulespy.core.shooting import FiringWeapon, TargetPlan, firing_weapons, plan_attack, why_not_firing
 from rulespy.core.statuses import is_pinned
 from rulespy.core.target_lock import LockChance, LockTally, Modifier, lock_modifiers, net_modifier
-from rulespy.events import Event
 from rulespy.sequences import rounds
-from rulespy.sequences.records import Casualty, Hit, Leadership, Rolled
-from rulespy.sequences.steps import step
+from rulespy.sequences.records import (
+    CriticalsFirst,
+    Declared,
+    Fires,
+    Held,
+    Initiative,
+    Leadership,
+    LockDice,
+    MeleeFollows,
+    NoneFire,
+    NormalDamage,
+    NoShooting,
+    Record,
+    Rolled,
+    ShootingStopped,
+    SplitFire,
+    TargetCover,
+)
 from rulespy.state import AttackDeclaration, Command, Scenario, TargetDeclaration
 from rulespy.timing.command_timing import check_response
-from rulespy.timing.firefight import initiative_event, step_event
 
 Run = tuple[str, int]
 Chance = LeadershipChance | LockChance
-Item = Event | Leadership | Rolled | Hit | Casualty
-# A deterministic step's outcome: wounds, pins, removed, casualties and done after it, and its records.
-Wounds = tuple[tuple[str, int], ...]
-Remembered = tuple[Wounds, frozenset[str], frozenset[str], frozenset[tuple[str, str]], bool, tuple[Item, ...]]
+Item = Record
 
 
 @dataclass(frozen=True)
@@ -111,16 +122,13 @@ class ShootingSequence:
     Creating it checks every declaration (``IllegalDeclaration``, before any die).
     """
 
-    def __init__(self, scenario: Scenario, explain: bool = True) -> None:
+    def __init__(self, scenario: Scenario, memo: rounds.Memo | None = None) -> None:
         self.scenario = scenario
         self.battlefield = scenario.battlefield
-        self.explain = explain
         self.attacks, self.opening = declare(scenario)
         self.firefight = len(self.attacks) == 2
-        # Rounds and removals already worked out, by everything they depend on (used when not explaining).
-        self.remembered: dict[tuple[object, ...], Remembered] = {}
-        # Per target unit and firing groups: the models each weapon may hit, and each model's band.
-        self.geometry: dict[tuple[str, object], tuple[dict[str, frozenset[str]], dict[str, int]]] = {}
+        # What the deterministic steps may remember (the odds engine passes one that remembers more).
+        self.memo = memo if memo is not None else rounds.Memo()
 
     # -- driving -----------------------------------------------------------------------------------
 
@@ -145,17 +153,16 @@ class ShootingSequence:
         return LockChance(fw.model.id, fw.weapon, self._net(plan, state.target, fw), fw.weapon.dice)
 
     def read(self, state: State, chance: Chance, faces: tuple[int, ...]) -> tuple[object, list[Item]]:
-        """The outcome of rolled ``faces`` at this chance step, with its records and events."""
-        items: list[Item] = []
+        """The outcome of rolled ``faces`` at this chance step, with its records."""
         if isinstance(chance, LeadershipChance):
-            passed, events = chance.read(faces)
-            items.append(Leadership(state.attack, state.target, (faces[0], faces[1]), passed))
-            items.extend(events)
-            return passed, items
-        tally, rolls, events = chance.read(faces)
-        items.extend(Rolled(state.attack, state.target, roll) for roll in rolls)
-        items.extend(events)
-        return tally, items
+            passed = chance.read(faces)
+            dice = (faces[0], faces[1])
+            check = Leadership(
+                state.attack, state.target, chance.target, chance.leader, chance.ld, dice, passed
+            )
+            return passed, [check]
+        tally, rolls = chance.read(faces)
+        return tally, [Rolled(state.attack, state.target, roll) for roll in rolls]
 
     def apply(self, state: State, outcome: object) -> tuple[State, list[Item]]:
         """The state after ``outcome`` at the current chance step, advanced to the next one."""
@@ -195,9 +202,8 @@ class ShootingSequence:
             if state.group < 0:
                 if state.target == 0:
                     state = state.evolve(target=1)
-                    if self.explain and len(plan.targets) > 1:
-                        text = f"{plan.unit} splits its fire: a Leadership Check for each later target"
-                        items.append(step("step-leadership", text))
+                    if len(plan.targets) > 1:
+                        items.append(SplitFire(plan.unit))
                 if state.target < len(plan.targets):
                     return state
                 state = self._choose_firing(state, plan, items)
@@ -227,8 +233,7 @@ class ShootingSequence:
             settled = firing_weapons(self.battlefield, plan.unit, target, plan.rules)
             fired = tuple(fw for fw in settled if fw.model.id not in state.removed)
             chosen.append(fired)
-            if self.explain:
-                items.extend(self._firing_events(plan, index, fired, state.removed))
+            items.extend(self._firing_records(plan, index, fired, state.removed))
         n = len(plan.targets)
         return state.evolve(
             target=0,
@@ -239,25 +244,26 @@ class ShootingSequence:
         )
 
     def _after_rolls(self, state: State, items: list[Item]) -> State:
+        """Once an attack's dice are rolled: its critical rounds; then, alone or once both attacks of a
+        firefight have rolled (the Initiative's first), the normal rounds and the removal.
+
+        Rule: timing/firefight.md#firefight
+        """
         plan = self.attacks[state.attack]
-        if self.explain and self.firefight:
-            name = "firefight-initiative-criticals" if state.attack == 0 else "firefight-reply-criticals"
-            items.append(
-                step_event(name, f"{plan.unit} resolves its Critical Locks; those casualties go at once")
-            )
+        if self.firefight:
+            items.append(CriticalsFirst(plan.unit, reply=state.attack == 1))
         for index, target in enumerate(plan.targets):
             state = rounds.critical_round(self, state, index, target, items)
         if self.firefight and state.attack == 0:
             return state.evolve(attack=1, target=0, group=-1, passed=(), crits=())
-        if self.explain and self.firefight:
-            items.append(step_event("firefight-normal-damage", "normal damage: the Initiative unit's first"))
+        if self.firefight:
+            items.append(NormalDamage())
         for attack in range(len(self.attacks)) if self.firefight else (state.attack,):
             for index, target in enumerate(self.attacks[attack].targets):
                 state = rounds.normal_round(self, state, attack, index, target, items)
         state = rounds.remove_casualties(self, state, items)
-        if self.explain and self.attacks[0].rules.command is Command.ASSAULT:
-            text = "the shooting is over and the assault goes into melee; rulespy stops here"
-            items.append(Event("core/melee.md#melee", text))
+        if self.attacks[0].rules.command is Command.ASSAULT:
+            items.append(MeleeFollows())
         return state
 
     def _net(self, plan: AttackPlan, target: int, fw: FiringWeapon) -> int:
@@ -268,7 +274,7 @@ class ShootingSequence:
         cover = target_unit_cover(mark, self.battlefield.terrain)
         return lock_modifiers(fw.weapon, is_pinned(fw.model), cover, plan.rules)
 
-    def _firing_events(
+    def _firing_records(
         self,
         plan: AttackPlan,
         index: int,
@@ -278,7 +284,7 @@ class ShootingSequence:
         """Why each declared weapon that does not fire holds (checked on the battlefield as declared, or its
         model is among those ``removed`` so far), then the cover and each firing weapon's modifiers."""
         target = plan.targets[index]
-        events: list[Item] = []
+        records: list[Item] = []
         firing = {(fw.model.id, fw.weapon.name) for fw in fired}
         bf = self.battlefield
         shooter = bf.unit(plan.unit)
@@ -286,53 +292,37 @@ class ShootingSequence:
             if (model_id, weapon) in firing:
                 continue
             if model_id in removed:
-                text = f"{model_id}'s {weapon} does not fire at {target.unit}: {model_id} has left play"
-                events.append(Event("core/shooting.md#which-weapons-fire", text))
+                records.append(Held(model_id, weapon, target.unit, None))
                 continue
             model = shooter.model(model_id)
             holds = why_not_firing(
                 bf, model, bf.weapon(weapon), bf.unit(target.unit), shooter.side, plan.rules
             )
             if holds is not None:
-                events.append(Event(holds.rule, holds.text))
+                records.append(Held(model_id, weapon, target.unit, holds))
         if fired:
             mark = self.battlefield.model(target.mark)
-            cover = target_unit_cover(mark, self.battlefield.terrain)
-            text = f"{target.unit} takes its cover from the marked model {mark.id}: {cover.name.lower()}"
-            events.append(Event("core/cover.md#target-unit-cover", text))
-            dice = sum(fw.weapon.dice for fw in fired)
-            events.append(
-                step("step-target-lock", f"{plan.unit} rolls {dice} Target Lock dice at {target.unit}")
+            records.append(
+                TargetCover(target.unit, mark.id, target_unit_cover(mark, self.battlefield.terrain))
             )
+            records.append(LockDice(plan.unit, target.unit, sum(fw.weapon.dice for fw in fired)))
         for fw in fired:
             mods = self._modifiers(plan, index, fw)
-            net = net_modifier(mods)
-            parts = ", ".join(f"{m.reason} {m.amount:+d}" for m in mods) or "no modifiers"
-            text = f"{fw.model.id} fires {fw.weapon.dice} dice of {fw.weapon.name} at {target.unit} ({parts}"
-            capped = sum(m.amount for m in mods)
-            text += f"; {capped:+d} capped to {net:+d})" if capped != net else f"; net {net:+d})"
-            rule = (
-                "core/target_lock.md#modifier-cap"
-                if capped != net
-                else "core/target_lock.md#target-lock-modifiers"
-            )
-            events.append(Event(rule, text))
+            records.append(Fires(fw.model.id, fw.weapon.name, fw.weapon.dice, target.unit, mods))
         if not fired and target.stopped is not None:
-            events.append(Event(target.stopped.rule, f"no shooting at {target.unit}: {target.stopped.text}"))
-            text = (
-                f"the Assault by {plan.unit} goes ahead without shooting at {target.unit}: no die is rolled, "
-                "and melee follows"
-            )
-            events.append(Event(plan.rules.rule, text))
+            records.append(NoShooting(target.unit, target.stopped))
+            records.append(ShootingStopped(plan.unit, target.unit, plan.rules.rule))
         elif not fired:
-            events.append(step("step-firing-weapons", f"no weapon of {plan.unit} fires at {target.unit}"))
-        return events
+            records.append(NoneFire(plan.unit, target.unit))
+        return records
 
 
 def declare(scenario: Scenario) -> tuple[tuple[AttackPlan, ...], list[Item]]:
-    """Check the attack and its response when declared, before any die.
+    """Check the attack and its response when declared, before any die. With a response, the attack
+    has the Initiative: it is planned, and resolves its Critical Locks, first.
 
     Rule: sequences/shooting_sequence.md#step-declare
+    Rule: timing/firefight.md#initiative
     """
     bf = scenario.battlefield
     attack = scenario.attack
@@ -348,17 +338,12 @@ def declare(scenario: Scenario) -> tuple[tuple[AttackPlan, ...], list[Item]]:
         reply_rules = rules_for(Command.SNAP_FIRE)
         plans.append(AttackPlan(responder, reply_rules, plan_attack(bf, reply, reply_rules)))
         items.append(_declared(reply, reply_rules))
-        items.append(initiative_event(attack.unit, responder))
+        items.append(Initiative(attack.unit, responder))
     return tuple(plans), items
 
 
-def _declared(attack: AttackDeclaration, rules: CommandRules) -> Event:
-    targets = "; ".join(f"{t.unit} (marking {t.mark})" for t in attack.targets)
-    return step(
-        "step-declare",
-        f"{attack.unit} declares {attack.command.value.replace('_', ' ')} at {targets}: a legal declaration "
-        f"(see {rules.rule})",
-    )
+def _declared(attack: AttackDeclaration, rules: CommandRules) -> Declared:
+    return Declared(attack.unit, attack.command, tuple((t.unit, t.mark) for t in attack.targets), rules.rule)
 
 
 def _push(runs: tuple[Run, ...], weapon: str, count: int) -> tuple[Run, ...]:

@@ -7,8 +7,6 @@ Rule: sequences/shooting_sequence.md#shooting-sequence
 
 from __future__ import annotations
 
-from rulespy.events import Event
-
 STEPS = (
     "step-declare",
     "step-leadership",
@@ -19,12 +17,3 @@ STEPS = (
     "step-removal",
 )
 
-
-def step(name: str, text: str) -> Event:
-    """An event citing one numbered step of the Shooting Sequence.
-
-    Rule: sequences/shooting_sequence.md#shooting-sequence
-    """
-    if name not in STEPS:
-        raise ValueError(f"unknown sequence step {name!r}")
-    return Event(f"sequences/shooting_sequence.md#{name}", text)

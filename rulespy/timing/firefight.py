@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import enum
 
-from rulespy.events import Event
-
 
 class Removal(enum.StrEnum):
     """When a casualty leaves play."""
@@ -36,24 +34,3 @@ def removal_timing(critical: bool, firefight: bool) -> Removal:
     if critical:
         return Removal.IMMEDIATE
     return Removal.END_OF_FIREFIGHT if firefight else Removal.END_OF_ATTACK
-
-
-def initiative_event(attacker: str, responder: str) -> Event:
-    """The unit whose command started the firefight has the Initiative.
-
-    Rule: timing/firefight.md#initiative
-    """
-    return Event(
-        "timing/firefight.md#initiative",
-        f"{attacker} started the firefight, so {attacker} has the Initiative over {responder}",
-    )
-
-
-def step_event(step: str, text: str) -> Event:
-    """A firefight step, named by its anchor in ``timing/firefight.md``.
-
-    Rule: timing/firefight.md#firefight
-    """
-    if step not in FIREFIGHT_STEPS:
-        raise ValueError(f"unknown firefight step {step!r}")
-    return Event(f"timing/firefight.md#{step}", text)

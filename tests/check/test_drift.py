@@ -57,8 +57,11 @@ def test_the_fixture_engine_is_the_real_step_list_with_one_step_renamed() -> Non
 def test_step_drift_fixture_fails_for_the_renamed_step(tmp_path: Path) -> None:
     found = run_check(FIXTURE, CheckOptions(cache_dir=tmp_path)).findings
     code_only, rules_only = found
+    lines = (FIXTURE / STEPS_FILE).read_text(encoding="utf-8").splitlines()
+    renamed = lines.index('    "step-remove-casualties",') + 1
     assert (code_only.path, code_only.line, code_only.code) == (SEQUENCE, 1, "RS060")
-    assert "'step-remove-casualties'" in code_only.message and f"{STEPS_FILE}:19" in code_only.message
+    assert "'step-remove-casualties'" in code_only.message
+    assert f"{STEPS_FILE}:{renamed}" in code_only.message
     assert (rules_only.path, rules_only.line, rules_only.code) == (SEQUENCE, 11, "RS060")
     assert "#step-removal" in rules_only.message and "never runs it" in rules_only.message
 

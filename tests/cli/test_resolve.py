@@ -89,7 +89,7 @@ def test_an_illegal_declaration_says_what_was_declared_the_rule_and_its_owner(
     assert main(["resolve", str(_write(tmp_path, ILLEGAL_WITH_A_DIE_OF_7))]) == 1
     out = capsys.readouterr().out
     assert "nothing was rolled" in out
-    assert "rangers declares shoot at drones, marking d1" in out
+    assert "the rangers declare Shoot at the drones, marking d1" in out
     assert "core/shooting.md#target-legality" in out and "owned by core/shooting.md" in out
 
 

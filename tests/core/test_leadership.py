@@ -20,6 +20,5 @@ def test_leadership_pass_probability() -> None:
 
 
 def test_leadership_chance_reads_two_dice() -> None:
-    passed, events = LeadershipChance("sgt", 7, "walker").read((3, 4))
-    assert passed
-    assert events[0].rule == "core/leadership.md#leadership-check"
+    assert LeadershipChance("sgt", 7, "walker").read((3, 4)) is True
+    assert LeadershipChance("sgt", 7, "walker").read((4, 4)) is False

@@ -94,7 +94,19 @@ def test_lock_chance_outcomes_are_a_trinomial() -> None:
 )
 def test_lock_chance_reads_faces(faces: tuple[int, int], tally: LockTally) -> None:
     chance = LockChance("m", Weapon("w", range=1, dice=2, lock=4, damage=1), 0, 2)
-    read, rolls, events = chance.read(faces)
+    read, rolls = chance.read(faces)
     assert read == tally
     assert [r.natural for r in rolls] == list(faces)
-    assert len(events) == 2
+    assert all((r.lock, r.net, r.critical_on) == (4, 0, 6) for r in rolls)
+
+
+@pytest.mark.parametrize(
+    ("natural", "rule"),
+    [(1, "natural-1"), (6, "critical-lock"), (5, "critical-lock"), (4, "target-lock"), (2, "target-lock")],
+)
+def test_lock_roll_cites_the_rule_that_decided_it(natural: int, rule: str) -> None:
+    """A natural 1 fails (natural-1); a natural at or above Critical N decides a Critical Lock, made or
+    missed (critical-lock: here 5 fails at -2 against lock 4); any other die is the plain lock."""
+    weapon = Weapon("w", range=1, dice=1, lock=4, damage=1, critical=5)
+    (roll,) = LockChance("m", weapon, -2 if natural == 5 else 0, 1).read((natural,))[1]
+    assert roll.rule == f"core/target_lock.md#{rule}"

@@ -10,6 +10,7 @@ import pytest
 from rulespy.errors import IllegalDeclaration
 from rulespy.odds import TooLarge, markdown_table, odds, table
 from rulespy.odds.exact import final_states
+from rulespy.odds.memo import StepMemo
 from rulespy.scenario import parse_scenario
 from rulespy.sequences.shooting_sequence import ShootingSequence
 from tests.odds.scenarios import BINOMIAL, INTERLEAVED, VARIED
@@ -96,7 +97,7 @@ def test_illegal_declaration_is_refused_before_any_enumeration() -> None:
 
 
 def test_size_limit_refuses_instead_of_running_on() -> None:
-    sequence = ShootingSequence(parse_scenario(VARIED["mixed"]), explain=False)
+    sequence = ShootingSequence(parse_scenario(VARIED["mixed"]), StepMemo())
     with pytest.raises(TooLarge, match="distinct states"):
         final_states(sequence, max_states=5)
     with pytest.raises(TooLarge, match="transitions"):
@@ -125,6 +126,6 @@ def test_joining_firing_groups_of_one_profile_changes_no_probability(name: str) 
     # Groups of one weapon profile in a row add into one run of successes (Dice Order keeps them
     # together), so rolling them together must reach exactly the same final states.
     scenario = parse_scenario(VARIED.get(name, INTERLEAVED))
-    joined = final_states(ShootingSequence(scenario, explain=False))
-    one_by_one = final_states(ShootingSequence(scenario, explain=False), join_groups=False)
+    joined = final_states(ShootingSequence(scenario, StepMemo()))
+    one_by_one = final_states(ShootingSequence(scenario, StepMemo()), join_groups=False)
     assert joined == one_by_one

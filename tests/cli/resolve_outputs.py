@@ -1,0 +1,68 @@
+"""What ``rulespy resolve`` prints for every scenario file and every worked example's scenario, kept in
+``resolve_outputs.json`` so that a change to the engine or the account shows as a diff of that file.
+
+For each scenario (the ones ``rulespy diff`` resolves: ``examples/scenarios/*.yaml`` and each YAML
+string a worked example plays) the file holds the exit status, standard output and standard error of
+``rulespy resolve`` with ``--json`` and without (line by line, so that a diff shows the lines that
+changed). Paths are written relative to the repository (scenario
+files) or as ``scenario.yaml`` (examples), so the record does not depend on where the tree lives.
+
+After a deliberate change of outcome or wording, rewrite the record and read its diff before committing:
+
+    .venv/bin/python -m tests.cli.resolve_outputs
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from rulespy.cli import main
+from rulespy.coverage.diff import jobs
+
+ROOT = Path(__file__).resolve().parents[2]
+RECORD = Path(__file__).with_name("resolve_outputs.json")
+
+
+def _run(path: Path, strip: str, *options: str) -> dict[str, Any]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["resolve", str(path), *options])
+    return {
+        "exit": code,
+        "stdout": out.getvalue().replace(strip, "").splitlines(),
+        "stderr": err.getvalue().replace(strip, "").splitlines(),
+    }
+
+
+def outputs(root: Path = ROOT) -> dict[str, dict[str, Any]]:
+    """Every scenario's ``resolve --json`` and ``resolve`` answers, by their ``rulespy diff`` name."""
+    found: dict[str, dict[str, Any]] = {}
+    todo, _ = jobs(root)
+    with tempfile.TemporaryDirectory(prefix="rulespy-outputs-") as temp:
+        for job in todo:
+            path = root / job["path"]
+            strip = f"{root}/"
+            if not (job["path"].endswith((".yaml", ".yml")) and path.is_file()):
+                path = Path(temp) / "scenario.yaml"
+                path.write_text(job["yaml"], encoding="utf-8")
+                strip = f"{temp}/"
+            found[job["id"]] = {"json": _run(path, strip, "--json"), "text": _run(path, strip)}
+    return found
+
+
+def recorded() -> dict[str, dict[str, Any]]:
+    data: dict[str, dict[str, Any]] = json.loads(RECORD.read_text(encoding="utf-8"))
+    return data
+
+
+def write() -> None:
+    RECORD.write_text(json.dumps(outputs(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    write()
