@@ -12,6 +12,8 @@ import inspect
 import textwrap
 from pathlib import Path
 
+from rulespy.scenario.yamlnodes import MAX_BYTES
+
 #: Functions whose first argument is a scenario's YAML text (``rulespy.play`` keeps examples short).
 SCENARIO_FUNCTIONS = frozenset({"parse_scenario", "play", "refused"})
 _FILE_FUNCTION = "load_scenario"
@@ -43,9 +45,32 @@ def _text(node: ast.expr, names: dict[str, str]) -> str | None:
     return None
 
 
-def scenario_texts(code: str, root: Path | None = None) -> list[str]:
+def _scenario_file(root: Path, name: str, refused: list[str] | None) -> str | None:
+    """The text of the scenario file ``name`` under ``root``, or ``None`` (said in ``refused``) when it
+    is missing, outside the repository (an absolute path, ``..`` or a symlink out), too large or not UTF-8."""
+    base = root.resolve()
+    path = (base / name).resolve()
+    why = None
+    if not path.is_relative_to(base):
+        why = f"load_scenario({name!r}) names a file outside the repository: not read"
+    elif not path.is_file():
+        return None
+    elif path.stat().st_size > MAX_BYTES:
+        why = f"load_scenario({name!r}): the file is larger than {MAX_BYTES} bytes"
+    else:
+        try:
+            return path.read_bytes().decode("utf-8")
+        except UnicodeDecodeError:
+            why = f"load_scenario({name!r}): the file is not UTF-8 text"
+    if refused is not None and why:
+        refused.append(why)
+    return None
+
+
+def scenario_texts(code: str, root: Path | None = None, refused: list[str] | None = None) -> list[str]:
     """The YAML texts ``code`` passes to a ``SCENARIO_FUNCTIONS`` function, in source order. With
-    ``root``, a ``load_scenario("path")`` call contributes that file's text (read from ``root``)."""
+    ``root``, a ``load_scenario("path")`` call contributes that file's text (read from ``root``, never
+    from outside it; a refused path is said in ``refused``)."""
     try:
         tree = ast.parse(code)
     except (SyntaxError, ValueError, RecursionError):
@@ -71,8 +96,7 @@ def scenario_texts(code: str, root: Path | None = None) -> list[str]:
             )
             text = None if argument is None else _text(argument, names)
             if text is not None and callee == _FILE_FUNCTION and root is not None:
-                path = root / text
-                text = path.read_text(encoding="utf-8") if path.is_file() else None
+                text = _scenario_file(root, text, refused)
             if text is not None:
                 found.append((node.lineno, node.col_offset, text))
     return [text for _, _, text in sorted(found)]

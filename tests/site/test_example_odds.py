@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rulesite import examples
+from rulespy.render import examples
 
 PAGE = '''# Page {#page}
 
@@ -32,7 +32,7 @@ def test_marked_example_shows_exact_odds_from_the_engine() -> None:
     [example] = examples.find_examples(PAGE)
     assert example.odds_source is not None
     fence = PAGE.splitlines()[example.start : example.end]
-    block = "\n".join(examples.example_block(example, fence, 0))
+    block = "\n".join(examples.example_block(example, fence, "k"))
     # one lock-4 die: a success (4, 5 or 6) kills f1 half the time; f2 can never be hit
     assert "| 0 | 50.0% | 1/2 |" in block and "| 1 | 50.0% | 1/2 |" in block
     assert "| 2 | 0% | 0 |" in block
@@ -41,3 +41,10 @@ def test_marked_example_shows_exact_odds_from_the_engine() -> None:
 def test_unmarked_example_shows_no_odds() -> None:
     [example] = examples.find_examples(PAGE.replace("# show the odds\n", ""))
     assert example.odds_source is None
+
+
+def test_odds_too_large_for_a_page_say_so_instead_of_holding_the_build(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    [example] = examples.find_examples(PAGE)
+    assert example.odds_source is not None
+    monkeypatch.setattr(examples, "ODDS_SECONDS", 0.0)  # no child answers in no time: as if it were huge
+    assert examples.odds_block(example.odds_source) == [examples.TOO_LARGE]

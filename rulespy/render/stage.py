@@ -1,0 +1,294 @@
+"""``rulespy render``: the rule files, enriched, written as plain pages into a staging folder.
+
+The generators (mkdocs-material and Zensical) build the site from ``build/pages/`` (``docs_dir`` in
+``mkdocs.yml``) and take the navigation from ``build/nav.yml`` (``INHERIT`` in ``mkdocs.yml``); both
+are written here and never committed. Nothing else runs at build time: every enrichment is already
+in the pages as markdown, HTML and SVG.
+
+Deterministic: the same inputs give byte-identical output (sorted walks, no time stamps, no
+randomness). Incremental: each page's output is keyed by a digest of everything it depends on (its
+own text, concepts.yml, the owners' paragraphs, the page list, the pages that link to it, the
+scenario files and rulespy's own code); a page whose key did not change is not rendered again, and a
+file whose bytes did not change is not rewritten.
+
+Input errors (a file that is not UTF-8 text, two files publishing to one URL, a broken concepts.yml)
+are ``RenderError``s naming each file; warnings (an example scenario the loader refused) name the page
+and line, and ``--strict`` turns them into a failure.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import posixpath
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from rulespy.check.graph import LinkGraph, build_graph
+
+from . import examples, pages
+from .linker import PageContext, link_markdown
+from .registry import Concept, Previews, RegistryError, load_concepts
+
+OUT = Path("build") / "pages"
+NAV = Path("build") / "nav.yml"
+MANIFEST = ".render-manifest.json"
+ASSETS = Path(__file__).resolve().parent / "assets"
+SCENARIOS = Path("examples") / "scenarios"
+PDF_NAME = "voidsiege-rules.pdf"
+MAX_PAGE_BYTES = 2 << 20
+
+
+class RenderError(Exception):
+    """Input the renderer cannot publish; ``problems`` are ``path:line: message`` lines."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("\n".join(problems))
+        self.problems = problems
+
+
+@dataclass
+class Report:
+    written: list[str] = field(default_factory=list)
+    rendered: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def publishable_sources(root: Path) -> tuple[list[str], list[str]]:
+    """The rule files to publish (``index.md``, then each rule folder's ``*.md``, sorted) and a warning
+    for each file or folder left out because it is a symlink resolving outside the repository.
+
+    Folder symlinks are never followed out, file symlinks are read only when they resolve inside.
+    (One small function on purpose: the checker's own list of publishable files can replace it.)
+    """
+    base = os.path.realpath(root)
+    found: list[str] = []
+    skipped: list[str] = []
+
+    def inside(path: str) -> bool:
+        real = os.path.realpath(path)
+        return real == base or real.startswith(base + os.sep)
+
+    if os.path.isfile(root / "index.md"):
+        if inside(str(root / "index.md")):
+            found.append("index.md")
+        else:
+            skipped.append("index.md: a symlink to a file outside the repository: not published")
+    for folder in pages.RULE_FOLDERS:
+        top = root / folder
+        if not top.is_dir():
+            continue
+        if not inside(str(top)):
+            skipped.append(f"{folder}: a symlink to a folder outside the repository: not published")
+            continue
+        inner: list[str] = []
+        for current, dirs, files in os.walk(top, followlinks=False):
+            rel = Path(current).relative_to(root).as_posix()
+            for name in list(dirs):
+                if not inside(os.path.join(current, name)):
+                    skipped.append(f"{rel}/{name}: a symlink to a folder outside the repository: not published")
+                    dirs.remove(name)
+                elif os.path.islink(os.path.join(current, name)):
+                    dirs.remove(name)  # a folder symlink inside: its files are published from where they are
+            for name in files:
+                if not name.endswith(".md"):
+                    continue
+                if inside(os.path.join(current, name)):
+                    inner.append(f"{rel}/{name}")
+                else:
+                    skipped.append(f"{rel}/{name}: a symlink to a file outside the repository: not published")
+        found += sorted(inner)
+    return found, sorted(skipped)
+
+
+def url_of(path: str) -> str:
+    """The URL a page publishes to (``use_directory_urls``): ``core/damage.md`` and
+    ``core/damage/index.md`` are both ``core/damage/``."""
+    stem = path.removesuffix(".md")
+    if posixpath.basename(stem) in ("index", "README"):
+        stem = posixpath.dirname(stem)
+    return (stem + "/") if stem else ""
+
+
+def _one_page_per_url(sources: list[str]) -> list[str]:
+    by_url: dict[str, list[str]] = {}
+    for path in sources:
+        by_url.setdefault(url_of(path), []).append(path)
+    return [
+        f"{paths[1]}:1: publishes to the same URL /{url} as {paths[0]}: rename one of them"
+        for url, paths in sorted(by_url.items())
+        if len(paths) > 1
+    ]
+
+
+def read_text(root: Path, path: str) -> str:
+    """A rule file's text; ``RenderError`` naming the file when it is not UTF-8 text."""
+    try:
+        with open(root / path, "rb") as handle:
+            data = handle.read(MAX_PAGE_BYTES + 1)
+    except OSError as error:
+        raise RenderError([f"{path}:1: cannot read: {error.strerror or error}"]) from None
+    if len(data) > MAX_PAGE_BYTES:
+        raise RenderError([f"{path}:1: larger than {MAX_PAGE_BYTES >> 20} MB: not published"])
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        kind = "UTF-16" if data[:2] in (b"\xff\xfe", b"\xfe\xff") else "UTF-8"
+        raise RenderError([f"{path}:{line}: not UTF-8 text ({kind} or binary?): not published"]) from None
+    if "\x00" in text:
+        line = text[: text.index("\x00")].count("\n") + 1
+        raise RenderError([f"{path}:{line}: holds NUL bytes (UTF-16 without a BOM, or binary): not published"])
+    return text.replace("\r\n", "\n").removeprefix("\ufeff")
+
+
+def _code_digest() -> str:
+    """rulespy's own code and its markdown parsers' versions: a new renderer or engine renders anew."""
+    from importlib.metadata import version
+
+    package = Path(__file__).resolve().parents[1]
+    h = hashlib.sha256()
+    for path in sorted(package.rglob("*.py")) + sorted(ASSETS.iterdir()):
+        h.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
+    for name in ("markdown-it-py", "mdit-py-plugins", "pyyaml"):
+        h.update(f"{name}={version(name)}".encode())
+    return h.hexdigest()
+
+
+def _digest(*parts: str) -> str:
+    h = hashlib.sha256()
+    for part in parts:
+        h.update(part.encode("utf-8", "surrogatepass") + b"\0")
+    return h.hexdigest()
+
+
+def render_page(
+    root: Path,
+    path: str,
+    text: str,
+    site_pages: frozenset[str],
+    concepts: tuple[Concept, ...],
+    previews: Previews,
+    graph: LinkGraph,
+    warnings: list[str],
+) -> str:
+    """One rule page as the generators build it: examples as Example blocks with boards, mentions and
+    concepts linked, and (on rule files) the owned concepts under the title and "Referenced by" below."""
+    context = PageContext(path, site_pages, concepts, previews.tooltip)
+    lines = link_markdown(text, context).split("\n")
+    found = examples.find_examples(text, root, path)
+    for number, example in reversed(list(enumerate(found))):
+        warnings.extend(example.warnings)
+        if not example.scenarios:
+            continue
+        fence = lines[example.start : example.end]
+        lines[example.start : example.end] = examples.example_block(example, fence, f"vs-board-{number}")
+    if pages.is_rule_file(path):
+        title_line = next((i for i, line in enumerate(lines) if line.startswith("# ")), -1)
+        lines[title_line + 1 : title_line + 1] = ["", *pages.page_header(path, concepts)]
+        lines += pages.page_footer(path, graph, site_pages)
+    if path == "index.md":
+        lines += ["", pages.rulebook_link()]
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _write(path: Path, data: bytes) -> bool:
+    """Write ``data`` unless the file already holds exactly it; True when written."""
+    try:
+        if path.read_bytes() == data:
+            return False
+    except OSError:
+        pass
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.tmp")
+    temporary.write_bytes(data)
+    os.replace(temporary, path)
+    return True
+
+
+def render(root: Path, out: Path | None = None, nav_file: Path | None = None) -> Report:
+    """Render the repository at ``root`` into ``out`` (default ``root/build/pages``) and its navigation
+    into ``nav_file`` (default ``root/build/nav.yml``). Raises ``RenderError`` for input it cannot publish."""
+    root = Path(root)
+    out = Path(out) if out is not None else root / OUT
+    nav_file = Path(nav_file) if nav_file is not None else root / NAV
+    report = Report()
+    sources, skipped = publishable_sources(root)
+    report.warnings += skipped
+    problems = _one_page_per_url(sources)
+    texts: dict[str, str] = {}
+    for path in sources:
+        try:
+            texts[path] = read_text(root, path)
+        except RenderError as error:
+            problems += error.problems
+    try:
+        concepts = load_concepts(root / "concepts.yml")
+    except RegistryError as error:
+        problems.append(str(error))
+        concepts = ()
+    if problems:
+        raise RenderError(problems)
+    previews = Previews(texts, concepts)
+    graph = build_graph(root)
+    site_pages = frozenset(texts) | {pages.GLOSSARY}
+    scenario_files = sorted((root / SCENARIOS).glob("*.yaml")) if (root / SCENARIOS).is_dir() else []
+    shared = _digest(
+        _code_digest(),
+        (root / "concepts.yml").read_text(encoding="utf-8") if (root / "concepts.yml").is_file() else "",
+        previews.digest(),
+        "\n".join(sorted(site_pages)),
+        *(p.name + "\n" + p.read_text(encoding="utf-8", errors="replace") for p in scenario_files),
+    )
+    manifest_path = out / MANIFEST
+    try:
+        manifest: dict[str, dict[str, object]] = json.loads(manifest_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        manifest = {}
+    fresh: dict[str, dict[str, object]] = {}
+    produced: set[str] = set()
+    for path in sources:
+        referencing = [(p, pages.title_of(graph, p)) for p in graph.referenced_by(path)]
+        key = _digest(shared, path, texts[path], json.dumps(referencing))
+        target = out / path
+        old = manifest.get(path, {})
+        if old.get("key") == key and target.is_file():
+            fresh[path] = old
+            report.warnings += [str(w) for w in old.get("warnings", [])]  # type: ignore[union-attr]
+        else:
+            page_warnings: list[str] = []
+            page = render_page(root, path, texts[path], site_pages, concepts, previews, graph, page_warnings)
+            report.rendered.append(path)
+            report.warnings += page_warnings
+            fresh[path] = {"key": key, "warnings": page_warnings}
+            if _write(target, page.encode("utf-8")):
+                report.written.append(path)
+        produced.add(path)
+    extra = {pages.GLOSSARY: pages.glossary(concepts, previews, site_pages).encode("utf-8")}
+    extra.update({f"assets/{p.name}": p.read_bytes() for p in sorted(ASSETS.iterdir()) if p.is_file()})
+    extra.update({p.relative_to(root).as_posix(): p.read_bytes() for p in scenario_files if _inside(root, p)})
+    for rel, data in extra.items():
+        if _write(out / rel, data):
+            report.written.append(rel)
+        produced.add(rel)
+    produced.add(MANIFEST)
+    for current, _dirs, files in sorted(os.walk(out)):
+        for name in sorted(files):
+            rel = (Path(current) / name).relative_to(out).as_posix()
+            if rel not in produced:
+                (Path(current) / name).unlink()
+                report.removed.append(rel)
+    _write(manifest_path, json.dumps(fresh, indent=1, sort_keys=True).encode("utf-8"))
+    nav = {"nav": pages.navigation(site_pages, graph)}
+    header = "# Written by `rulespy render` (mkdocs.yml INHERITs it): the site's navigation. Never edit.\n"
+    if _write(nav_file, (header + yaml.safe_dump(nav, sort_keys=False, allow_unicode=True)).encode("utf-8")):
+        report.written.append(nav_file.name)
+    return report
+
+
+def _inside(root: Path, path: Path) -> bool:
+    return path.resolve().is_relative_to(root.resolve())
