@@ -44,8 +44,9 @@ RS060  step-drift                  a numbered step of ``sequences/shooting_seque
 =====  ==========================  ================================================================
 
 What is checked: every ``*.md`` under the repository except in hidden folders, ``node_modules``,
-``__pycache__`` and the top-level ``site``, ``build``, ``tests``, ``bench``, ``examples`` (``check: exclude`` in
-concepts.yml). Pages (for orphans) are those files except README.md, CONTRIBUTING.md, CHANGELOG.md.
+``__pycache__`` and the top-level ``site``, ``build``, ``tests``, ``bench``, ``examples``
+(``check: exclude`` in concepts.yml). Pages (for orphans) are those files except README.md,
+CONTRIBUTING.md, CHANGELOG.md.
 Links inside fenced or indented code, HTML comments and footnotes are not links. External URLs are
 never fetched. Library use: ``check_tree(root, CheckOptions()) -> list[Finding]``; the link graph for
 other tools is ``rulespy.check.graph.build_graph(root)``.

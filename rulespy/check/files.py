@@ -2,7 +2,8 @@
 
 Markdown files checked: every ``*.md`` under the repository except inside hidden folders (``.git``,
 ``.venv``, ``.github``...), ``node_modules``, ``__pycache__``, and the top-level folders ``site``,
-``build``, ``tests``, ``bench``, ``examples`` (``check: exclude:`` in ``concepts.yml`` replaces that last list).
+``build``, ``tests``, ``bench``, ``examples`` (``check: exclude:`` in ``concepts.yml`` replaces that
+last list).
 Folder symlinks are never followed (no loops); a file symlink is read only when it points inside the
 repository. Existence is case-exact on every platform: ``Core/Damage.md`` does not name ``core/damage.md``.
 """

@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.quiet:
         seconds = time.perf_counter() - started
         print(
-            f"rulespy render: {len(report.rendered)} page(s) rendered, {len(report.written)} file(s) written, "
-            f"{len(report.removed)} removed, in {seconds:.2f} s"
+            f"rulespy render: {len(report.rendered)} page(s) rendered, {len(report.written)} file(s) "
+            f"written, {len(report.removed)} removed, in {seconds:.2f} s"
         )
     return 1 if args.strict and report.warnings else 0

@@ -73,7 +73,9 @@ def _firing(scenario: Scenario, pieces: list[Piece]) -> list[Sight]:
         elif target.weapons:
             pairs = target.weapons
             chosen = [
-                (p, tuple(w for m, w in pairs if m == p.id)) for p in shooters if p.id in {m for m, _ in pairs}
+                (p, tuple(w for m, w in pairs if m == p.id))
+                for p in shooters
+                if p.id in {m for m, _ in pairs}
             ]
         else:
             chosen = [(p, p.weapons) for p in shooters if p.id not in claimed]
@@ -82,7 +84,9 @@ def _firing(scenario: Scenario, pieces: list[Piece]) -> list[Sight]:
     if response is not None and targets and response.mark in by_id:
         answering = targets[0].unit
         mark = by_id[response.mark]
-        lines += [(p, mark, p.weapons) for p in pieces if p.unit == answering and p.weapons and not p.holds_fire]
+        lines += [
+            (p, mark, p.weapons) for p in pieces if p.unit == answering and p.weapons and not p.holds_fire
+        ]
     return lines
 
 
@@ -99,7 +103,12 @@ def _rings(scenario: Scenario, lines: list[Sight], pieces: list[Piece]) -> list[
                 continue
             reach = weapon.range
             if reach and abs(closest - reach) <= max(3.0, 0.25 * reach):
-                rings[(shooter.id, name, False)] = (shooter, reach + shooter.radius, f'{name} {reach:g}"', False)
+                rings[(shooter.id, name, False)] = (
+                    shooter,
+                    reach + shooter.radius,
+                    f'{name} {reach:g}"',
+                    False,
+                )
             if weapon.minimum_range:
                 n = weapon.minimum_range
                 rings[(shooter.id, name, True)] = (shooter, n + shooter.radius, f'min {n:g}"', True)

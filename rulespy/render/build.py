@@ -28,7 +28,9 @@ def command(generator: str, root: Path, site_dir: Path) -> list[str]:
         return [sys.executable, "-m", "zensical", "build", "--strict", "--clean"]
     config = root / "build" / "zensical.yml"
     if not site_dir.resolve().is_relative_to(config.parent.resolve()):
-        raise ValueError(f"zensical builds into {root / 'site'} or a folder inside {config.parent}, not {site_dir}")
+        raise ValueError(
+            f"zensical builds into {root / 'site'} or a folder inside {config.parent}, not {site_dir}"
+        )
     config.parent.mkdir(parents=True, exist_ok=True)
     config.write_text(
         "# Written by rulespy.render.build: mkdocs.yml with other folders, for Zensical.\n"
@@ -58,7 +60,7 @@ def _without_traceback(text: str) -> str:
 
 
 def build(generator: str, root: Path, site_dir: Path) -> subprocess.CompletedProcess[str]:
-    """Run ``generator`` strictly; the result's output has no generator traceback for a failed strict build."""
+    """Run ``generator`` strictly; a failed strict build's output carries no generator traceback."""
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     done = subprocess.run(
         command(generator, root, site_dir), cwd=root, capture_output=True, text=True, env=env, check=False

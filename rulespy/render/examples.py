@@ -106,7 +106,9 @@ def find_examples(markdown: str, root: Path | None = None, page: str = "<page>")
             indent = first[: len(first) - len(first.lstrip())]
             odds_source = loaded[0][0] if loaded and ODDS_MARKER in token.content else None
             scenarios = tuple(s for _, s in loaded)
-            examples.append(Example(token.map[0], token.map[1], indent, scenarios, odds_source, tuple(warnings)))
+            examples.append(
+                Example(token.map[0], token.map[1], indent, scenarios, odds_source, tuple(warnings))
+            )
     return examples
 
 
@@ -164,7 +166,9 @@ def summary(scenario: Scenario) -> str:
     parts = [f"The *{attack.unit}* unit uses the {command} command against {against}."]
     response = scenario.response
     if response is not None:
-        parts.append(f"The target answers with {str(response.command).replace('_', ' ')} (marking {response.mark}).")
+        parts.append(
+            f"The target answers with {str(response.command).replace('_', ' ')} (marking {response.mark})."
+        )
     if scenario.dice is not None:
         parts.append("Dice, in order: " + ", ".join(str(d) for d in scenario.dice) + ".")
     elif scenario.seed is not None:

@@ -216,9 +216,14 @@ def link_markdown(markdown: str, page: PageContext) -> str:
             state.section = split_attr_list(tokens[index + 1].content)[1]
             state.linked = set()
             continue
-        if token.type != "inline" or index == 0 or tokens[index - 1].type in (
-            "heading_open",
-            "admonition_title_open",
+        if (
+            token.type != "inline"
+            or index == 0
+            or tokens[index - 1].type
+            in (
+                "heading_open",
+                "admonition_title_open",
+            )
         ):
             continue
         spans = env[_SPANS].get(id(token.content), [])

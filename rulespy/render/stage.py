@@ -90,7 +90,9 @@ def publishable_sources(root: Path) -> tuple[list[str], list[str]]:
             rel = Path(current).relative_to(root).as_posix()
             for name in list(dirs):
                 if not inside(os.path.join(current, name)):
-                    skipped.append(f"{rel}/{name}: a symlink to a folder outside the repository: not published")
+                    skipped.append(
+                        f"{rel}/{name}: a symlink to a folder outside the repository: not published"
+                    )
                     dirs.remove(name)
                 elif os.path.islink(os.path.join(current, name)):
                     dirs.remove(name)  # a folder symlink inside: its files are published from where they are
@@ -142,7 +144,9 @@ def read_text(root: Path, path: str) -> str:
         raise RenderError([f"{path}:{line}: not UTF-8 text ({kind} or binary?): not published"]) from None
     if "\x00" in text:
         line = text[: text.index("\x00")].count("\n") + 1
-        raise RenderError([f"{path}:{line}: holds NUL bytes (UTF-16 without a BOM, or binary): not published"])
+        raise RenderError(
+            [f"{path}:{line}: holds NUL bytes (UTF-16 without a BOM, or binary): not published"]
+        )
     return text.replace("\r\n", "\n").removeprefix("\ufeff")
 
 
@@ -258,7 +262,8 @@ def render(root: Path, out: Path | None = None, nav_file: Path | None = None) ->
         old = manifest.get(path, {})
         if old.get("key") == key and target.is_file():
             fresh[path] = old
-            report.warnings += [str(w) for w in old.get("warnings", [])]  # type: ignore[union-attr]
+            kept = old.get("warnings")
+            report.warnings += [str(w) for w in kept] if isinstance(kept, list) else []
         else:
             page_warnings: list[str] = []
             page = render_page(root, path, texts[path], site_pages, concepts, previews, graph, page_warnings)

@@ -1,4 +1,5 @@
-"""The published site in a real browser: build it, serve it on 127.0.0.1, drive headless Chromium.
+"""The published site in a real browser: render it, build it with each generator (mkdocs-material and
+Zensical, from the same mkdocs.yml and staged pages), serve it on 127.0.0.1, drive headless Chromium.
 
 Needs Debian's Chromium and its driver (``apt-get install chromium chromium-driver``, which ``.ci/run``
 does). Without them the tests are skipped with that message, except under ``CI=true``, where a
@@ -22,6 +23,9 @@ from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 import pytest
+
+from rulespy.render.build import GENERATORS, build
+from rulespy.render.pdf import print_rulebook
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "tests" / "out"
@@ -53,19 +57,24 @@ def _require_browser() -> None:
     pytest.skip(message)
 
 
-@pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+@pytest.fixture(scope="module", params=GENERATORS)
+def built(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
     _require_browser()
-    site = tmp_path_factory.mktemp("site")
-    done = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
+    rendered = subprocess.run(
+        [str(Path(sys.executable).parent / "rulespy"), "render", ".", "--strict", "--quiet"],
         cwd=ROOT,
         capture_output=True,
         text=True,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
         check=False,
     )
-    assert done.returncode == 0, f"mkdocs build --strict failed:\n{done.stdout}\n{done.stderr}"
+    assert rendered.returncode == 0, f"rulespy render failed:\n{rendered.stdout}\n{rendered.stderr}"
+    # Zensical writes only inside build/ (or site/); mkdocs anywhere
+    site = (
+        tmp_path_factory.mktemp("site") if request.param == "mkdocs" else ROOT / "build" / "site-browser-test"
+    )
+    done = build(request.param, ROOT, site)
+    assert done.returncode == 0, f"{request.param} build --strict failed:\n{done.stdout}\n{done.stderr}"
+    print_rulebook(ROOT, site)  # the home page links it, as `make site` makes it
     return site
 
 

@@ -244,8 +244,12 @@ def test_example_block_folds_the_unchanged_code_beneath_the_board() -> None:
 
 def test_the_board_stays_a_block_of_its_own_inside_the_example() -> None:
     found = examples.find_examples(PAGE_WITH_EXAMPLE)[0]
-    block = "\n".join(examples.example_block(found, PAGE_WITH_EXAMPLE.split("\n")[found.start : found.end], "k"))
-    html = markdown.Markdown(extensions=["md_in_html", "attr_list", "pymdownx.details", "pymdownx.superfences"])
+    block = "\n".join(
+        examples.example_block(found, PAGE_WITH_EXAMPLE.split("\n")[found.start : found.end], "k")
+    )
+    html = markdown.Markdown(
+        extensions=["md_in_html", "attr_list", "pymdownx.details", "pymdownx.superfences"]
+    )
     out = html.convert(block)
     assert '<div class="admonition example vs-example">' in out
     assert "<p><figure" not in out and '<figure class="vs-board"><svg' in out
