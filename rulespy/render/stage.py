@@ -35,7 +35,7 @@ from .registry import Concept, Previews, RegistryError, load_concepts
 
 OUT = Path("build") / "pages"
 NAV = Path("build") / "nav.yml"
-MANIFEST = ".render-manifest.json"
+MANIFEST = "render-manifest.json"  # beside the staging folder, so that no generator publishes it
 ASSETS = Path(__file__).resolve().parent / "assets"
 SCENARIOS = Path("examples") / "scenarios"
 PDF_NAME = "voidsiege-rules.pdf"
@@ -248,7 +248,7 @@ def render(root: Path, out: Path | None = None, nav_file: Path | None = None) ->
         "\n".join(sorted(site_pages)),
         *(p.name + "\n" + p.read_text(encoding="utf-8", errors="replace") for p in scenario_files),
     )
-    manifest_path = out / MANIFEST
+    manifest_path = out.parent / f"{out.name}-{MANIFEST}"
     try:
         manifest: dict[str, dict[str, object]] = json.loads(manifest_path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -280,7 +280,6 @@ def render(root: Path, out: Path | None = None, nav_file: Path | None = None) ->
         if _write(out / rel, data):
             report.written.append(rel)
         produced.add(rel)
-    produced.add(MANIFEST)
     for current, _dirs, files in sorted(os.walk(out)):
         for name in sorted(files):
             rel = (Path(current) / name).relative_to(out).as_posix()
