@@ -1,7 +1,7 @@
 """``make serve``: the generator's own live-reloading server on the staged pages, kept fresh by a watcher.
 
-``python -m rulespy.render.serve [mkdocs|zensical]`` renders once, starts ``mkdocs serve`` (or
-``zensical serve``) on http://127.0.0.1:8000/, and polls the rule files, ``concepts.yml`` and
+``python -m rulespy.render.serve [mkdocs|zensical] [ADDRESS]`` renders once, starts ``mkdocs serve``
+(or ``zensical serve``) on ADDRESS (default 127.0.0.1:8000), and polls the rule files, ``concepts.yml`` and
 ``examples/scenarios/`` twice a second. On a change it renders again: only the pages whose inputs
 changed are rewritten, the generator sees those files change in ``build/pages`` and rebuilds and
 reloads the browser. Polling (no extra dependency) keeps the watcher trivially portable.
@@ -10,6 +10,7 @@ reloads the browser. Polling (no extra dependency) keeps the watcher trivially p
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -48,16 +49,22 @@ def rerender(root: Path) -> None:
     print(f"rulespy render: {len(report.written)} file(s) rewritten in {time.perf_counter() - started:.2f} s")
 
 
+def _stop(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     generator = args[0] if args else "mkdocs"
+    address = args[1] if len(args) > 1 else ADDRESS
     root = Path(".")
     rerender(root)
     if generator == "zensical":
-        command = [sys.executable, "-m", "zensical", "serve", "--dev-addr", ADDRESS]
+        command = [sys.executable, "-m", "zensical", "serve", "--dev-addr", address]
     else:
-        command = [sys.executable, "-m", "mkdocs", "serve", "--dev-addr", ADDRESS, "--livereload"]
+        command = [sys.executable, "-m", "mkdocs", "serve", "--dev-addr", address, "--livereload"]
     server = subprocess.Popen(command, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    signal.signal(signal.SIGTERM, _stop)  # so that the server is stopped with us, never left behind
     seen = sources_state(root)
     try:
         while server.poll() is None:
@@ -66,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
             if now != seen:
                 seen = now
                 rerender(root)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, SystemExit):
         pass
     finally:
         if server.poll() is None:
