@@ -146,10 +146,11 @@ class _Page:
         for start, end, _ in opaque:
             blocked[start:end] = b"\x01" * (end - start)
         found: list[tuple[int, int, str | Concept | tuple[str, str]]] = []
+        labels = [(s, e) for s, e, name in opaque if name in ("link", "image")]
         for start, end, name in opaque:
             if name == "link":
                 found.append((start, start, ("link", "")))
-            elif name == "backticks":
+            elif name == "backticks" and not any(s <= start and end <= e for s, e in labels):
                 code = content[start:end].strip("`").strip()
                 if MENTION.fullmatch(code) and MENTION.fullmatch(code).group(1) in self.page.files:  # type: ignore[union-attr]
                     found.append((start, end, ("code", code)))

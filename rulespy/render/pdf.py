@@ -148,7 +148,9 @@ def book_html(root: Path) -> str:
         contents.append(f'<li><a href="#page-{page_key(path)}">{escape(str(heading))}</a></li>')
         sections.append(f'<section class="vs-page" id="page-{page_key(path)}">\n{body}\n</section>')
     contents.append("</ol></li>")
-    css = PRINT_CSS.read_text(encoding="utf-8") + "\n" + (staged / "assets" / "voidsiege.css").read_text()
+    # the site's board styles first, then the print overrides (black and white)
+    board_css = (staged / "assets" / "voidsiege.css").read_text(encoding="utf-8")
+    css = board_css + PRINT_CSS.read_text(encoding="utf-8")
     return "\n".join(
         [
             "<!DOCTYPE html>",

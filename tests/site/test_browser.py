@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import functools
 import os
-import subprocess
-import sys
 import threading
 import urllib.error
 import urllib.request
@@ -61,16 +59,8 @@ def _require_browser() -> None:
 
 
 @pytest.fixture(scope="module", params=GENERATORS)
-def built(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
+def built(request: pytest.FixtureRequest, staged: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     _require_browser()
-    rendered = subprocess.run(
-        [str(Path(sys.executable).parent / "rulespy"), "render", ".", "--strict", "--quiet"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert rendered.returncode == 0, f"rulespy render failed:\n{rendered.stdout}\n{rendered.stderr}"
     # Zensical writes only inside build/ (or site/); mkdocs anywhere
     site = (
         tmp_path_factory.mktemp("site") if request.param == "mkdocs" else ROOT / "build" / "site-browser-test"

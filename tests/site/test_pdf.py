@@ -4,11 +4,8 @@ is in it, in navigation order, and every internal link lands on a page of the bo
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
-from pathlib import Path
-
 import unicodedata
+from pathlib import Path
 
 import pytest
 import yaml
@@ -16,7 +13,6 @@ from markdown_it import MarkdownIt
 from pypdf import PdfReader
 
 from rulespy.check.slugs import split_attr_list
-
 from rulespy.render.pdf import CHROMIUM, nav_pages, print_rulebook
 from rulespy.render.stage import NAV, OUT
 
@@ -25,17 +21,9 @@ pytestmark = pytest.mark.timeout(300)
 
 
 @pytest.fixture(scope="module")
-def rulebook(tmp_path_factory: pytest.TempPathFactory) -> PdfReader:
+def rulebook(staged: Path, tmp_path_factory: pytest.TempPathFactory) -> PdfReader:
     if not CHROMIUM.exists():
         pytest.skip(f"the rulebook is printed by {CHROMIUM}: apt-get install chromium")
-    rendered = subprocess.run(
-        [str(Path(sys.executable).parent / "rulespy"), "render", ".", "--strict", "--quiet"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert rendered.returncode == 0, rendered.stderr
     return PdfReader(print_rulebook(ROOT, tmp_path_factory.mktemp("pdf")))
 
 

@@ -93,6 +93,13 @@ def test_mentions_in_code_blocks_links_and_headings_are_left_alone() -> None:
     assert '<span class="s2">"core/damage.md"</span>' in html
 
 
+def test_inline_code_inside_a_link_label_is_not_linked_again() -> None:
+    html = render("See [the rule `core/damage.md`](damage.md) and **core/damage.md** here.")
+    assert html.count("<a ") == 2
+    assert '<a href="damage.md">the rule <code>core/damage.md</code></a>' in html
+    assert '<strong><a href="damage.md">core/damage.md</a></strong>' in html
+
+
 def test_mention_of_a_file_that_does_not_exist_stays_text() -> None:
     assert "<a" not in render("core/nowhere.md is not a rule file.")
 

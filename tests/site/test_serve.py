@@ -1,4 +1,4 @@
-"""``make serve``: an edit to a rule file reaches the served page without a restart (rulespy/render/serve.py)."""
+"""``make serve``: an edit to a rule file reaches the served page without a restart (render/serve.py)."""
 
 from __future__ import annotations
 

@@ -53,7 +53,9 @@ def test_two_renders_are_byte_identical_and_the_second_rewrites_nothing(tmp_path
     first = render(repo, tmp_path / "a", tmp_path / "a.yml")
     render(repo, tmp_path / "b", tmp_path / "b.yml")
     files = sorted(p.relative_to(tmp_path / "a") for p in (tmp_path / "a").rglob("*") if p.is_file())
-    assert files and all((tmp_path / "a" / f).read_bytes() == (tmp_path / "b" / f).read_bytes() for f in files)
+    assert files and all(
+        (tmp_path / "a" / f).read_bytes() == (tmp_path / "b" / f).read_bytes() for f in files
+    )
     assert "core/cover.md" in first.written and "glossary.md" in first.written
     again = render(repo, tmp_path / "a", tmp_path / "a.yml")
     assert again.rendered == [] and again.written == []
@@ -106,7 +108,12 @@ def test_load_scenario_of_a_file_outside_the_repository_is_never_read(tmp_path: 
 
 @pytest.mark.parametrize(
     "data",
-    ["# Caf\u00e9\n".encode("latin-1"), "# Rules\n".encode("utf-16"), "# Rules\n".encode("utf-16-le"), b"\x00\xff\x10"],
+    [
+        "# Caf\u00e9\n".encode("latin-1"),
+        "# Rules\n".encode("utf-16"),
+        "# Rules\n".encode("utf-16-le"),
+        b"\x00\xff\x10",
+    ],
     ids=["latin-1", "utf-16-bom", "utf-16-no-bom", "binary"],
 )
 def test_a_rule_file_that_is_not_utf8_text_is_named_never_a_traceback(tmp_path: Path, data: bytes) -> None:
