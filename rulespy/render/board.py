@@ -15,6 +15,8 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
 from rulespy.core.measuring import distance
+from rulespy.core.shooting import declared_weapons
+from rulespy.errors import RulesError
 from rulespy.state import Model, Scenario, Terrain
 
 MARGIN = 1.5  # inches of board shown around everything drawn
@@ -60,26 +62,19 @@ def _firing(scenario: Scenario, pieces: list[Piece]) -> list[Sight]:
     by_id = {p.id: p for p in pieces}
     attack = scenario.attack
     targets = attack.targets
-    shooters = [p for p in pieces if p.unit == attack.unit]
-    claimed = {m for t in targets for m in t.models or ()}
-    claimed |= {m for t in targets for m, _ in t.weapons or ()}
+    try:  # the engine's own reading of which model fires which weapon at which target
+        declared = declared_weapons(scenario.battlefield.unit(attack.unit), targets)
+    except (RulesError, KeyError):
+        declared = tuple(() for _ in targets)  # a faulty declaration (an example of one): no sight lines
     lines: list[Sight] = []
-    for target in targets:
+    for target, pairs in zip(targets, declared, strict=True):
         mark = by_id.get(target.mark)
         if mark is None:
             continue
-        if target.models:
-            chosen = [(p, p.weapons) for p in shooters if p.id in target.models]
-        elif target.weapons:
-            pairs = target.weapons
-            chosen = [
-                (p, tuple(w for m, w in pairs if m == p.id))
-                for p in shooters
-                if p.id in {m for m, _ in pairs}
-            ]
-        else:
-            chosen = [(p, p.weapons) for p in shooters if p.id not in claimed]
-        lines += [(p, mark, w) for p, w in chosen if w and not p.holds_fire]
+        weapons: dict[str, list[str]] = {}
+        for model_id, weapon in pairs:
+            weapons.setdefault(model_id, []).append(weapon)
+        lines += [(by_id[m], mark, tuple(w)) for m, w in weapons.items() if not by_id[m].holds_fire]
     response = scenario.response
     if response is not None and targets and response.mark in by_id:
         answering = targets[0].unit
