@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from rulespy.render import examples
 
 PAGE = '''# Page {#page}
@@ -48,3 +50,18 @@ def test_odds_too_large_for_a_page_say_so_instead_of_holding_the_build(monkeypat
     assert example.odds_source is not None
     monkeypatch.setattr(examples, "ODDS_SECONDS", 0.0)  # no child answers in no time: as if it were huge
     assert examples.odds_block(example.odds_source) == [examples.TOO_LARGE]
+
+
+HUGE = PAGE.replace("rifle: {range: 24, dice: 1,", "rifle: {range: 24, dice: 300,").replace(
+    "models: [{id: f1, at: [10, 0]}, {id: f2, at: [10, 2]}]",
+    "models: [" + ", ".join(f"{{id: f{i}, at: [10, {i * 0.01:.2f}], base: 0.01}}" for i in range(300)) + "]",
+)
+
+
+def test_a_real_odds_request_too_large_for_a_page_is_cut_off_at_the_limit(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    [example] = examples.find_examples(HUGE)
+    assert example.odds_source is not None and len(example.scenarios[0].battlefield.units[1].models) == 300
+    monkeypatch.setattr(examples, "ODDS_SECONDS", 1.0)
+    started = time.perf_counter()
+    assert examples.odds_block(example.odds_source) == [examples.TOO_LARGE]
+    assert time.perf_counter() - started < 3

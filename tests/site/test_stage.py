@@ -142,7 +142,10 @@ def test_two_files_publishing_to_one_url_are_refused(tmp_path: Path) -> None:
     ]
 
 
-def test_rule_files_and_folders_linked_from_outside_never_reach_the_site(tmp_path: Path) -> None:
+@pytest.mark.parametrize("generator", ["mkdocs", "zensical"])
+def test_rule_files_and_folders_linked_from_outside_never_reach_the_site(
+    tmp_path: Path, generator: str
+) -> None:
     repo = tree(tmp_path)
     outside = tmp_path / "outside"
     outside.mkdir()
@@ -151,7 +154,7 @@ def test_rule_files_and_folders_linked_from_outside_never_reach_the_site(tmp_pat
     os.symlink(outside, repo / "core" / "root")
     report = render(repo)
     assert sorted(w.split(":")[0] for w in report.warnings) == ["core/notes.md", "core/root"]
-    done = build("mkdocs", repo, repo / "site")
+    done = build(generator, repo, repo / "site")
     assert done.returncode == 0, done.stderr
     leaked = [p for p in (repo / "site").rglob("*") if p.is_file() and SECRET.encode() in p.read_bytes()]
     assert leaked == []
