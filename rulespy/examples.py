@@ -12,7 +12,7 @@ import inspect
 import textwrap
 from pathlib import Path
 
-from rulespy.scenario.yamlnodes import MAX_BYTES
+from rulespy.errors import InvalidInput
 
 #: Functions whose first argument is a scenario's YAML text (``rulespy.play`` keeps examples short).
 SCENARIO_FUNCTIONS = frozenset({"parse_scenario", "play", "refused"})
@@ -46,23 +46,23 @@ def _text(node: ast.expr, names: dict[str, str]) -> str | None:
 
 
 def _scenario_file(root: Path, name: str, refused: list[str] | None) -> str | None:
-    """The text of the scenario file ``name`` under ``root``, or ``None`` (said in ``refused``) when it
-    is missing, outside the repository (an absolute path, ``..`` or a symlink out), too large or not UTF-8."""
+    """The text of the scenario file ``name`` under ``root`` (read by the loader's own reader), or
+    ``None`` when it is missing, not a regular file, or refused (said in ``refused``): outside the
+    repository (an absolute path, ``..`` or a symlink out), too large or not UTF-8."""
+    from rulespy.scenario import read_scenario_text
+
     base = root.resolve()
     path = (base / name).resolve()
-    why = None
     if not path.is_relative_to(base):
         why = f"load_scenario({name!r}) names a file outside the repository: not read"
     elif not path.is_file():
         return None
-    elif path.stat().st_size > MAX_BYTES:
-        why = f"load_scenario({name!r}): the file is larger than {MAX_BYTES} bytes"
     else:
         try:
-            return path.read_bytes().decode("utf-8")
-        except UnicodeDecodeError:
-            why = f"load_scenario({name!r}): the file is not UTF-8 text"
-    if refused is not None and why:
+            return read_scenario_text(path)
+        except InvalidInput as error:
+            why = f"load_scenario({name!r}): {error.message}"
+    if refused is not None:
         refused.append(why)
     return None
 

@@ -17,7 +17,7 @@ from rulespy.scenario.build import require_dice_source
 from rulespy.scenario.yamlnodes import MAX_BYTES, parse
 from rulespy.state import Scenario
 
-__all__ = ["load_scenario", "parse_scenario", "require_dice_source"]
+__all__ = ["load_scenario", "parse_scenario", "read_scenario_text", "require_dice_source"]
 
 
 def parse_scenario(text: str, path: str = "<scenario>") -> Scenario:
@@ -27,6 +27,11 @@ def parse_scenario(text: str, path: str = "<scenario>") -> Scenario:
 
 def load_scenario(path: str | Path) -> Scenario:
     """The scenario in the file at ``path`` (UTF-8). A missing or unreadable file is malformed input too."""
+    return parse_scenario(read_scenario_text(path), str(path))
+
+
+def read_scenario_text(path: str | Path) -> str:
+    """The text of the scenario file at ``path``: at most 1 MB of UTF-8, else ``InvalidInput``."""
     where = str(path)
     try:
         with open(path, "rb") as handle:
@@ -44,4 +49,4 @@ def load_scenario(path: str | Path) -> Scenario:
     except UnicodeDecodeError as error:
         line = data[: error.start].count(b"\n") + 1
         raise InvalidInput("the scenario file is not UTF-8 text", line, where) from None
-    return parse_scenario(text, where)
+    return text
