@@ -67,8 +67,8 @@ def load(text: str, where: str) -> tuple[Scenario | None, str | None]:
     wide to draw; ``(None, None)`` for a text that is not meant as a scenario (nothing to say)."""
     try:
         scenario = parse_scenario(text, where)
-    except RulesError as error:
-        message = getattr(error, "message", str(error))
+    except (RulesError, ValueError, RecursionError) as error:  # the last two: a loader limit missed
+        message = getattr(error, "message", None) or f"{type(error).__name__}: {str(error)[:200]}"
         if not _looks_like_a_scenario(text):
             return None, None
         return None, f"{where}: scenario refused by the loader, no board drawn: {message}"

@@ -84,6 +84,8 @@ def test_an_example_board_is_drawn_and_the_mention_linked(tmp_path: Path) -> Non
         (GOOD.replace("at: [10, 0]", "at: [1.0e+7, 0]"), "scenario refused by the loader"),
         (GOOD.replace("at: [10, 0]", "at: [5000, 0]"), "wider than"),
         ("units: &a [*a]\nattack: {}", "scenario refused by the loader"),
+        ("units: " + "[" * 5000 + "]" * 5000 + "\nattack: {}", "scenario refused by the loader"),
+        (GOOD.replace("at: [10, 0]", "at: [" + "4" * 4000 + ", 0]"), "scenario refused by the loader"),
     ],
 )
 def test_a_hostile_example_scenario_draws_nothing_and_is_named_in_a_warning(
