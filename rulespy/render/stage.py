@@ -240,7 +240,9 @@ def render(root: Path, out: Path | None = None, nav_file: Path | None = None) ->
     previews = Previews(texts, concepts)
     graph = build_graph(root)
     site_pages = frozenset(texts) | {pages.GLOSSARY}
-    scenario_files = sorted((root / SCENARIOS).glob("*.yaml")) if (root / SCENARIOS).is_dir() else []
+    # the scenario files rule pages link to, published beside them (never one resolving outside)
+    found = sorted((root / SCENARIOS).glob("*.yaml")) if (root / SCENARIOS).is_dir() else []
+    scenario_files = [p for p in found if p.is_file() and _inside(root, p)]
     shared = _digest(
         _code_digest(),
         (root / "concepts.yml").read_text(encoding="utf-8") if (root / "concepts.yml").is_file() else "",
@@ -275,7 +277,7 @@ def render(root: Path, out: Path | None = None, nav_file: Path | None = None) ->
         produced.add(path)
     extra = {pages.GLOSSARY: pages.glossary(concepts, previews, site_pages).encode("utf-8")}
     extra.update({f"assets/{p.name}": p.read_bytes() for p in sorted(ASSETS.iterdir()) if p.is_file()})
-    extra.update({p.relative_to(root).as_posix(): p.read_bytes() for p in scenario_files if _inside(root, p)})
+    extra.update({p.relative_to(root).as_posix(): p.read_bytes() for p in scenario_files})
     for rel, data in extra.items():
         if _write(out / rel, data):
             report.written.append(rel)
