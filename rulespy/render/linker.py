@@ -106,8 +106,8 @@ _MD = _parser()
 
 
 def _title(text: str) -> str:
-    """A link title as markdown writes it: double quotes inside become typographic ones."""
-    return re.sub(r'"([^"]*)"', "\u201c\\1\u201d", " ".join(text.split())).replace('"', "\u201d")
+    """A link title as markdown writes it, in double quotes (those inside written as ``&quot;``)."""
+    return " ".join(text.split()).replace('"', "&quot;")
 
 
 def _escape_label(text: str) -> str:
@@ -230,15 +230,17 @@ def link_markdown(markdown: str, page: PageContext) -> str:
         spans = env[_SPANS].get(id(token.content), [])
         links = [c.attrGet("href") or "" for c in _children(token) if c.type == "link_open"]
         found = state.inline(token.content, spans, [str(h) for h in links])
-        if token.map is None or not found:
+        if token.map is None:
             continue
         if tokens[index - 1].type in ("th_open", "td_open"):
+            # cells are found left to right in their row; one that cannot be found ends the row's edits
             row = token.map[0]
-            column = lines[row].find(token.content, row_cursor.get(row, 0))
-            if column < 0:
-                continue
-            row_cursor[row] = column + len(token.content)
-            edits += [(row, column + s, column + e, t) for _, s, e, t in found]
+            column = lines[row].find(token.content, row_cursor.get(row, 0)) if token.content else -1
+            row_cursor[row] = column + len(token.content) if column >= 0 else len(lines[row]) + 1
+            if column >= 0:
+                edits += [(row, column + s, column + e, t) for _, s, e, t in found]
+            continue
+        if not found:
             continue
         placed = _place(token.content, lines, token.map[0], found)
         edits += placed or []

@@ -182,8 +182,14 @@ def render_page(
 ) -> str:
     """One rule page as the generators build it: examples as Example blocks with boards, mentions and
     concepts linked, and (on rule files) the owned concepts under the title and "Referenced by" below."""
-    context = PageContext(path, site_pages, concepts, previews.tooltip)
-    lines = link_markdown(text, context).split("\n")
+    lines = text.split("\n")
+    if pages.is_rule_file(path):  # first, so that the linker sees the header's links to the page's concepts
+        title_line = next((i for i, line in enumerate(lines) if line.startswith("# ")), -1)
+        lines[title_line + 1 : title_line + 1] = ["", *pages.page_header(path, concepts)]
+        lines += pages.page_footer(path, graph, site_pages)
+    text = "\n".join(lines)
+    # linking edits inside lines only, so the examples' line numbers in ``text`` hold in its result
+    lines = link_markdown(text, PageContext(path, site_pages, concepts, previews.tooltip)).split("\n")
     found = examples.find_examples(text, root, path)
     for number, example in reversed(list(enumerate(found))):
         warnings.extend(example.warnings)
@@ -191,10 +197,6 @@ def render_page(
             continue
         fence = lines[example.start : example.end]
         lines[example.start : example.end] = examples.example_block(example, fence, f"vs-board-{number}")
-    if pages.is_rule_file(path):
-        title_line = next((i for i, line in enumerate(lines) if line.startswith("# ")), -1)
-        lines[title_line + 1 : title_line + 1] = ["", *pages.page_header(path, concepts)]
-        lines += pages.page_footer(path, graph, site_pages)
     if path == "index.md":
         lines += ["", pages.rulebook_link()]
     return "\n".join(lines).rstrip("\n") + "\n"
@@ -275,7 +277,9 @@ def render(root: Path, out: Path | None = None, nav_file: Path | None = None) ->
             if _write(target, page.encode("utf-8")):
                 report.written.append(path)
         produced.add(path)
-    extra = {pages.GLOSSARY: pages.glossary(concepts, previews, site_pages).encode("utf-8")}
+    glossary = pages.glossary(concepts, previews, site_pages)
+    glossary = link_markdown(glossary, PageContext(pages.GLOSSARY, site_pages, concepts, previews.tooltip))
+    extra = {pages.GLOSSARY: glossary.encode("utf-8")}
     extra.update({f"assets/{p.name}": p.read_bytes() for p in sorted(ASSETS.iterdir()) if p.is_file()})
     extra.update({p.relative_to(root).as_posix(): p.read_bytes() for p in scenario_files})
     for rel, data in extra.items():

@@ -100,6 +100,21 @@ def test_inline_code_inside_a_link_label_is_not_linked_again() -> None:
     assert '<strong><a href="damage.md">core/damage.md</a></strong>' in html
 
 
+def test_a_table_cell_after_a_cell_linking_the_same_words_gets_its_own_link() -> None:
+    html = render(
+        "| rule | concepts |\n|---|---|\n| [Target Limit](damage.md) | Target Limit |\n", page="core/shooting.md"
+    )
+    assert '<td><a href="damage.md">Target Limit</a></td>' in html
+    assert '<td><a class="vs-concept" href="damage.md#target-limit" title="preview of Target Limit">' in html
+
+
+def test_a_tooltip_keeps_its_double_quotes() -> None:
+    context = PageContext("core/shooting.md", FILES, CONCEPTS, lambda c: 'within 1" of it')
+    linked = link_markdown("Target Limit.", context)
+    html = markdown.Markdown(extensions=["attr_list"]).convert(linked)
+    assert 'title="within 1&quot; of it"' in html
+
+
 def test_mention_of_a_file_that_does_not_exist_stays_text() -> None:
     assert "<a" not in render("core/nowhere.md is not a rule file.")
 
