@@ -102,7 +102,8 @@ def test_inline_code_inside_a_link_label_is_not_linked_again() -> None:
 
 def test_a_table_cell_after_a_cell_linking_the_same_words_gets_its_own_link() -> None:
     html = render(
-        "| rule | concepts |\n|---|---|\n| [Target Limit](damage.md) | Target Limit |\n", page="core/shooting.md"
+        "| rule | concepts |\n|---|---|\n| [Target Limit](damage.md) | Target Limit |\n",
+        page="core/shooting.md",
     )
     assert '<td><a href="damage.md">Target Limit</a></td>' in html
     assert '<td><a class="vs-concept" href="damage.md#target-limit" title="preview of Target Limit">' in html
