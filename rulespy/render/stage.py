@@ -182,21 +182,28 @@ def render_page(
 ) -> str:
     """One rule page as the generators build it: examples as Example blocks with boards, mentions and
     concepts linked, and (on rule files) the owned concepts under the title and "Referenced by" below."""
+    found = examples.find_examples(text, root, path)  # on the file as written: warnings name its lines
     lines = text.split("\n")
+    after, shift = len(lines), 0
     if pages.is_rule_file(path):  # first, so that the linker sees the header's links to the page's concepts
-        title_line = next((i for i, line in enumerate(lines) if line.startswith("# ")), -1)
-        lines[title_line + 1 : title_line + 1] = ["", *pages.page_header(path, concepts)]
+        after = next((i for i, line in enumerate(lines) if line.startswith("# ")), -1) + 1
+        header = ["", *pages.page_header(path, concepts)]
+        lines[after:after] = header
+        shift = len(header)
         lines += pages.page_footer(path, graph, site_pages)
-    text = "\n".join(lines)
-    # linking edits inside lines only, so the examples' line numbers in ``text`` hold in its result
-    lines = link_markdown(text, PageContext(path, site_pages, concepts, previews.tooltip)).split("\n")
-    found = examples.find_examples(text, root, path)
+    # linking edits inside lines only, so line numbers hold in its result
+    linked = link_markdown("\n".join(lines), PageContext(path, site_pages, concepts, previews.tooltip))
+    lines = linked.split("\n")
     for number, example in reversed(list(enumerate(found))):
         warnings.extend(example.warnings)
         if not example.scenarios:
             continue
-        fence = lines[example.start : example.end]
-        lines[example.start : example.end] = examples.example_block(example, fence, f"vs-board-{number}")
+        start, end = (
+            (example.start + shift, example.end + shift)
+            if example.start >= after
+            else (example.start, example.end)
+        )
+        lines[start:end] = examples.example_block(example, lines[start:end], f"vs-board-{number}")
     if path == "index.md":
         lines += ["", pages.rulebook_link()]
     return "\n".join(lines).rstrip("\n") + "\n"
