@@ -106,7 +106,12 @@ class _BookExtension(Extension):
 
 def _extensions(root: Path) -> tuple[list[str], dict[str, Any]]:
     """mkdocs.yml's markdown_extensions (names and options), without permalinks (no pilcrows in print)."""
-    config = yaml.safe_load((root / "mkdocs.yml").read_text(encoding="utf-8")) or {}
+    try:
+        config = yaml.safe_load((root / "mkdocs.yml").read_text(encoding="utf-8")) or {}
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as error:
+        raise PdfError(f"mkdocs.yml cannot be read: {error}") from None
+    if not isinstance(config, dict):
+        raise PdfError("mkdocs.yml is not a mapping")
     names: list[str] = []
     options: dict[str, Any] = {}
     for entry in config.get("markdown_extensions") or ():
