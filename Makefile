@@ -5,7 +5,11 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: site serve test lint clean
+# The generator that builds the site: mkdocs (mkdocs-material, the default) or zensical.
+GENERATOR ?= mkdocs
+SITE_DIR ?= $(CURDIR)/site
+
+.PHONY: site pages serve test lint clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -13,26 +17,36 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-# Check the rules, build the site, say where it is.
+# The staged pages both generators build from (build/pages/, build/nav.yml).
+pages: $(STAMP)
+	$(BIN)/rulespy render . --strict
+
+# Check the rules, render them, build the site (--strict), print the rulebook PDF, say where it is.
 site: $(STAMP)
 	$(BIN)/rulespy check .
-	$(BIN)/mkdocs build --strict
-	@echo "The site is built in $(CURDIR)/site/index.html; 'make serve' serves it on http://127.0.0.1:8000/"
+	$(BIN)/rulespy render . --strict
+	$(BIN)/python -m rulespy.render.build $(GENERATOR) --site-dir $(SITE_DIR) --pdf
+	@echo "The site is built in $(SITE_DIR)/index.html (by $(GENERATOR)), the rulebook in $(SITE_DIR)/voidsiege-rules.pdf; 'make serve' serves it on http://127.0.0.1:8000/"
 
-serve: site
-	$(BIN)/mkdocs serve --dev-addr 127.0.0.1:8000
+# Serve the site with live reload: a rule file, concepts.yml or a scenario that changes is re-rendered.
+# Zensical by default here: it rebuilds only the changed page (about a second from edit to reload),
+# where mkdocs serve rebuilds the whole site (`make serve SERVE_GENERATOR=mkdocs`).
+SERVE_GENERATOR ?= zensical
+serve: $(STAMP)
+	$(BIN)/python -m rulespy.render.serve $(SERVE_GENERATOR)
 
 lint: $(STAMP)
-	$(BIN)/ruff check rulespy tests bench hooks
+	$(BIN)/ruff check rulespy tests bench
 	$(BIN)/mypy
 
-# The whole test suite: linters, type checker, unit tests, every worked example, the browser test,
-# the checker, rule coverage and the strict site build.
+# The whole test suite: linters, type checker, unit tests, every worked example, the browser test
+# (against both generators), the checker, rule coverage and the strict site build.
 test: lint
 	$(BIN)/pytest
 	$(BIN)/rulespy check .
 	$(BIN)/rulespy coverage .
-	$(BIN)/mkdocs build --strict --site-dir $(CURDIR)/site
+	$(BIN)/rulespy render . --strict
+	$(BIN)/python -m rulespy.render.build $(GENERATOR) --site-dir $(CURDIR)/site
 
 clean:
-	rm -rf site $(VENV)
+	rm -rf site build .cache $(VENV)

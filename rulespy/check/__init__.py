@@ -10,8 +10,9 @@ Nothing is ever written inside the repository; parsed files are cached by conten
 directory (``--no-cache`` for a cold run).
 
 What is checked: every ``*.md`` under the repository except in hidden folders, ``node_modules``,
-``__pycache__`` and the top-level ``site``, ``tests``, ``bench``, ``examples`` (``check: exclude`` in
-concepts.yml). Pages (for orphans) are those files except README.md, CONTRIBUTING.md, CHANGELOG.md.
+``__pycache__`` and the top-level ``site``, ``build``, ``tests``, ``bench``, ``examples``
+(``check: exclude`` in concepts.yml). Pages (for orphans) are those files except README.md,
+CONTRIBUTING.md, CHANGELOG.md.
 Links inside fenced or indented code, HTML comments and footnotes are not links. External URLs are
 never fetched. Library use: ``check_tree(root, CheckOptions()) -> list[Finding]``; the link graph for
 other tools is ``rulespy.check.graph.build_graph(root)``.

@@ -19,9 +19,8 @@ from __future__ import annotations
 import ast
 import inspect
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -126,9 +125,10 @@ def _text(node: ast.expr, names: dict[str, str]) -> str | None:
     return None
 
 
-def scenario_texts(code: str, root: Path | None = None) -> list[str]:
+def scenario_texts(code: str, read_file: Callable[[str], str | None] | None = None) -> list[str]:
     """The YAML texts ``code`` passes to a ``SCENARIO_FUNCTIONS`` function, in source order. With
-    ``root``, a ``load_scenario("path")`` call contributes that file's text (read from ``root``)."""
+    ``read_file``, a ``load_scenario("path")`` call contributes ``read_file("path")`` (``None``: nothing);
+    the caller decides where a path may be read from (the site reads inside the repository only)."""
     try:
         tree = ast.parse(code)
     except (SyntaxError, ValueError, RecursionError):
@@ -145,7 +145,7 @@ def scenario_texts(code: str, root: Path | None = None) -> list[str]:
             if not isinstance(node, ast.Call):
                 continue
             callee = _callee(node.func)
-            if callee not in SCENARIO_FUNCTIONS and not (callee == _FILE_FUNCTION and root is not None):
+            if callee not in SCENARIO_FUNCTIONS and not (callee == _FILE_FUNCTION and read_file is not None):
                 continue
             argument = (
                 node.args[0]
@@ -153,9 +153,8 @@ def scenario_texts(code: str, root: Path | None = None) -> list[str]:
                 else next((k.value for k in node.keywords if k.arg in ("text", "scenario", "path")), None)
             )
             text = None if argument is None else _text(argument, names)
-            if text is not None and callee == _FILE_FUNCTION and root is not None:
-                path = root / text
-                text = path.read_text(encoding="utf-8") if path.is_file() else None
+            if text is not None and callee == _FILE_FUNCTION and read_file is not None:
+                text = read_file(text)
             if text is not None:
                 found.append((node.lineno, node.col_offset, text))
     return [text for _, _, text in sorted(found)]

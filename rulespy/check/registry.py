@@ -12,7 +12,7 @@
       - {term: reaction to shooting, current: responding command,
          explained_in: core/shooting.md#reaction-to-shooting}
     check:                  # optional: where things are (defaults in rulespy/check/files.py)
-      exclude: [site, tests, bench, examples]
+      exclude: [site, build, tests, bench, examples]
       rule_dirs: [core, sequences, timing, commands]
       code_dirs: [rulespy]
       max_file_kb: 2048

@@ -19,7 +19,7 @@ from rulespy.scenario import build
 from rulespy.scenario.yamlnodes import MAX_BYTES, parse
 from rulespy.state import Scenario
 
-__all__ = ["load_scenario", "parse_scenario"]
+__all__ = ["load_scenario", "parse_scenario", "read_scenario_text"]
 
 
 def parse_scenario(text: str, path: str = "<scenario>") -> Scenario:
@@ -29,6 +29,11 @@ def parse_scenario(text: str, path: str = "<scenario>") -> Scenario:
 
 def load_scenario(path: str | Path) -> Scenario:
     """The scenario in the file at ``path`` (UTF-8). A missing or unreadable file is malformed input too."""
+    return parse_scenario(read_scenario_text(path), str(path))
+
+
+def read_scenario_text(path: str | Path) -> str:
+    """The text of the scenario file at ``path``: at most 1 MB of UTF-8, else ``InvalidInput``."""
     where = str(path)
     try:  # non-blocking open: a FIFO must not hang us before we can see that it is not a file
         with open(os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)), "rb") as handle:
@@ -51,4 +56,4 @@ def load_scenario(path: str | Path) -> Scenario:
     except UnicodeDecodeError as error:
         line = data[: error.start].count(b"\n") + 1
         raise InvalidInput("the scenario file is not UTF-8 text", line, where) from None
-    return parse_scenario(text, where)
+    return text

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from rulesite import examples
+import time
+
+from rulespy.render import examples
 
 PAGE = '''# Page {#page}
 
@@ -32,7 +34,7 @@ def test_marked_example_shows_exact_odds_from_the_engine() -> None:
     [example] = examples.find_examples(PAGE)
     assert example.odds_source is not None
     fence = PAGE.splitlines()[example.start : example.end]
-    block = "\n".join(examples.example_block(example, fence, 0))
+    block = "\n".join(examples.example_block(example, fence, "k"))
     # one lock-4 die: a success (4, 5 or 6) kills f1 half the time; f2 can never be hit
     assert "| 0 | 50.0% | 1/2 |" in block and "| 1 | 50.0% | 1/2 |" in block
     assert "| 2 | 0% | 0 |" in block
@@ -41,3 +43,25 @@ def test_marked_example_shows_exact_odds_from_the_engine() -> None:
 def test_unmarked_example_shows_no_odds() -> None:
     [example] = examples.find_examples(PAGE.replace("# show the odds\n", ""))
     assert example.odds_source is None
+
+
+def test_odds_too_large_for_a_page_say_so_instead_of_holding_the_build(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    [example] = examples.find_examples(PAGE)
+    assert example.odds_source is not None
+    monkeypatch.setattr(examples, "ODDS_SECONDS", 0.0)  # no child answers in no time: as if it were huge
+    assert examples.odds_block(example.odds_source) == [examples.TOO_LARGE]
+
+
+HUGE = PAGE.replace("rifle: {range: 24, dice: 1,", "rifle: {range: 24, dice: 300,").replace(
+    "models: [{id: f1, at: [10, 0]}, {id: f2, at: [10, 2]}]",
+    "models: [" + ", ".join(f"{{id: f{i}, at: [10, {i * 0.01:.2f}], base: 0.01}}" for i in range(300)) + "]",
+)
+
+
+def test_a_real_odds_request_too_large_for_a_page_is_cut_off_at_the_limit(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    [example] = examples.find_examples(HUGE)
+    assert example.odds_source is not None and len(example.scenarios[0].battlefield.units[1].models) == 300
+    monkeypatch.setattr(examples, "ODDS_SECONDS", 1.0)
+    started = time.perf_counter()
+    assert examples.odds_block(example.odds_source) == [examples.TOO_LARGE]
+    assert time.perf_counter() - started < 3

@@ -19,6 +19,14 @@ from .registry import Concept, Previews, first_sentence
 
 RULE_FOLDERS = RULE_DIRS  # the checker's rule folders: one list for the whole project
 GLOSSARY = "glossary.md"
+RULEBOOK = "voidsiege-rules.pdf"
+
+
+def rulebook_link() -> str:
+    """The home page's link to the printable rulebook. Raw HTML on purpose: the PDF is printed from the
+    built site, so it is not among the pages the generators validate links against (the browser
+    test follows this link like every other)."""
+    return f'<p class="vs-rulebook"><a href="{RULEBOOK}">The whole rulebook as one printable PDF</a></p>'
 
 
 def is_rule_file(path: str) -> bool:

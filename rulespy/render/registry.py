@@ -7,7 +7,7 @@ owner's section for it, so the rule file stays the only place a concept is defin
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from markdown_it import MarkdownIt
@@ -77,19 +77,21 @@ def first_sentence(text: str) -> str:
 
 
 class Previews:
-    """The owners' first paragraphs, read once per build from the repository's rule files."""
+    """The owners' first paragraphs, taken from the rule texts the renderer already read (path: text)."""
 
-    def __init__(self, root: Path, concepts: Iterable[Concept]) -> None:
-        self._root = root
+    def __init__(self, texts: Mapping[str, str], concepts: Iterable[Concept]) -> None:
+        self._texts = texts
         self._by_file: dict[str, dict[str, str]] = {}
         self._concepts = tuple(concepts)
 
     def _sections(self, owner: str) -> dict[str, str]:
         if owner not in self._by_file:
-            path = self._root / owner
-            text = path.read_text(encoding="utf-8") if path.is_file() else ""
-            self._by_file[owner] = section_paragraphs(text)
+            self._by_file[owner] = section_paragraphs(self._texts.get(owner, ""))
         return self._by_file[owner]
+
+    def digest(self) -> str:
+        """What every tooltip and glossary line depends on, as one string (for incremental renders)."""
+        return "\n".join(f"{c.target}\t{self.paragraph(c)}" for c in self._concepts)
 
     def paragraph(self, concept: Concept) -> str | None:
         """The owner's first paragraph for ``concept``, or ``None`` when the section has none yet."""

@@ -1,22 +1,23 @@
-"""A worked example's board as an inline SVG, drawn from the scenario's own data (the scenario format of
-cli-contract.md: inches, +y up, facing in degrees counter-clockwise from +x).
+"""A worked example's board as an inline SVG, drawn from the scenario's own data (the scenario format
+that `rulespy resolve` reads: inches, +y up, facing in degrees counter-clockwise from +x).
 
 Drawn: terrain polygons by kind, models as circles of their base diameter (a ring marks the leader,
 cross-hairs the marked model), sight lines from the firing models to each mark, fire arcs, and range
 rings where they matter (a target near the edge of a weapon's range, or a minimum range). Colours
-come from CSS classes (hooks/docs/assets/voidsiege.css) so both palettes read well.
+come from CSS classes (rulespy/render/assets/voidsiege.css) so both palettes read well.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
-import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
-from typing import Any
 
 from rulespy.core.measuring import distance
-from rulespy.state import Model
+from rulespy.core.shooting import declared_weapons
+from rulespy.errors import RulesError
+from rulespy.state import Model, Scenario, Terrain
 
 MARGIN = 1.5  # inches of board shown around everything drawn
 MAX_WIDTH_PX = 640.0
@@ -36,97 +37,66 @@ Sight = tuple[Piece, Piece, tuple[str, ...]]  # firing model, mark, weapons
 Ring = tuple[Piece, float, str, bool]  # centre, radius in inches, label, minimum range?
 
 
-def _num(value: Any, default: float) -> float:
-    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else default
-
-
-def _pieces(scenario: dict[str, Any]) -> list[Piece]:
+def _pieces(scenario: Scenario) -> list[Piece]:
     sides: list[str] = []
     pieces: list[Piece] = []
-    for unit in scenario.get("units") or ():
-        if not isinstance(unit, dict):
-            continue
-        side = str(unit.get("side", ""))
-        if side not in sides:
-            sides.append(side)
-        for model in unit.get("models") or ():
-            at = model.get("at") if isinstance(model, dict) else None
-            if not isinstance(at, list) or len(at) != 2:
-                continue
-            extras = [str(s) for s in model.get("status") or ()] + [f"{model.get('wounds', 1)} wounds"]
+    for unit in scenario.battlefield.units:
+        if unit.side not in sides:
+            sides.append(unit.side)
+        for model in unit.models:
+            extras = sorted(str(s) for s in model.status) + [f"{model.wounds} wounds"]
+            fields = {f.name: getattr(model, f.name) for f in dataclasses.fields(Model)}
             pieces.append(
                 Piece(
-                    id=str(model.get("id")),
-                    unit=str(unit.get("id")),
-                    side=sides.index(side),
-                    at=(_num(at[0], 0.0), _num(at[1], 0.0)),
-                    base=_num(model.get("base"), 1.0),
-                    leader=bool(model.get("leader", False)),
-                    weapons=tuple(str(w) for w in model.get("weapons") or ()),
-                    facing=_num(model.get("facing"), 0.0),
-                    arc=_num(model.get("arc"), 0.0) if model.get("arc") is not None else None,
-                    label=f"{model.get('id')} ({unit.get('id')}, {side}): " + ", ".join(extras),
+                    **fields,
+                    unit=unit.id,
+                    side=sides.index(unit.side),
+                    label=f"{model.id} ({unit.id}, {unit.side}): " + ", ".join(extras),
                 )
             )
     return pieces
 
 
-def _firing(scenario: dict[str, Any], pieces: list[Piece]) -> list[Sight]:
+def _firing(scenario: Scenario, pieces: list[Piece]) -> list[Sight]:
     """(firing model, mark, weapons) for every declared target and a Snap Fire response."""
     by_id = {p.id: p for p in pieces}
-    holds = {
-        str(m.get("id"))
-        for u in scenario.get("units") or ()
-        if isinstance(u, dict)
-        for m in u.get("models") or ()
-        if isinstance(m, dict) and m.get("holds_fire")
-    }
-    attack = scenario.get("attack") or {}
-    targets = (
-        [t for t in attack.get("targets") or () if isinstance(t, dict)] if isinstance(attack, dict) else []
-    )
-    shooters = [p for p in pieces if p.unit == str(attack.get("unit"))] if targets else []
-    claimed = {m for t in targets for m in t.get("models") or ()}
-    claimed |= {str(w).split("/")[0] for t in targets for w in t.get("weapons") or ()}
+    attack = scenario.attack
+    targets = attack.targets
+    try:  # the engine's own reading of which model fires which weapon at which target
+        declared = declared_weapons(scenario.battlefield.unit(attack.unit), targets)
+    except (RulesError, KeyError):
+        declared = tuple(() for _ in targets)  # a faulty declaration (an example of one): no sight lines
     lines: list[Sight] = []
-    for target in targets:
-        mark = by_id.get(str(target.get("mark")))
+    for target, pairs in zip(targets, declared, strict=True):
+        mark = by_id.get(target.mark)
         if mark is None:
             continue
-        if target.get("models"):
-            chosen = [(p, p.weapons) for p in shooters if p.id in target["models"]]
-        elif target.get("weapons"):
-            pairs = [str(w).split("/", 1) for w in target["weapons"]]
-            chosen = [
-                (p, tuple(w for m, w in pairs if m == p.id))
-                for p in shooters
-                if p.id in {m for m, _ in pairs}
-            ]
-        else:
-            chosen = [(p, p.weapons) for p in shooters if p.id not in claimed]
-        lines += [(p, mark, w) for p, w in chosen if w and p.id not in holds]
-    response = scenario.get("response")
-    if isinstance(response, dict) and targets and by_id.get(str(response.get("mark"))):
-        answering = str(targets[0].get("unit"))
-        mark = by_id[str(response["mark"])]
+        weapons: dict[str, list[str]] = {}
+        for model_id, weapon in pairs:
+            weapons.setdefault(model_id, []).append(weapon)
+        lines += [(by_id[m], mark, tuple(w)) for m, w in weapons.items() if not by_id[m].holds_fire]
+    response = scenario.response
+    if response is not None and targets and response.mark in by_id:
+        answering = targets[0].unit
+        mark = by_id[response.mark]
         lines += [
-            (p, mark, p.weapons) for p in pieces if p.unit == answering and p.weapons and p.id not in holds
+            (p, mark, p.weapons) for p in pieces if p.unit == answering and p.weapons and not p.holds_fire
         ]
     return lines
 
 
-def _rings(scenario: dict[str, Any], lines: list[Sight], pieces: list[Piece]) -> list[Ring]:
+def _rings(scenario: Scenario, lines: list[Sight], pieces: list[Piece]) -> list[Ring]:
     """Range rings worth drawing: (centre, radius in inches, label, minimum?)."""
-    found = scenario.get("weapons")
-    weapons: dict[str, Any] = found if isinstance(found, dict) else {}
+    weapons = {w.name: w for w in scenario.battlefield.weapons}
     rings: dict[tuple[str, str, bool], Ring] = {}
     for shooter, mark, names in lines:
         target_unit = [p for p in pieces if p.unit == mark.unit]
         closest = min(distance(shooter, p) for p in target_unit)
         for name in names:
-            entry = weapons.get(name)
-            profile: dict[str, Any] = entry if isinstance(entry, dict) else {}
-            reach = _num(profile.get("range"), 0.0)
+            weapon = weapons.get(name)
+            if weapon is None:
+                continue
+            reach = weapon.range
             if reach and abs(closest - reach) <= max(3.0, 0.25 * reach):
                 rings[(shooter.id, name, False)] = (
                     shooter,
@@ -134,11 +104,9 @@ def _rings(scenario: dict[str, Any], lines: list[Sight], pieces: list[Piece]) ->
                     f'{name} {reach:g}"',
                     False,
                 )
-            for trait in profile.get("traits") or ():
-                minimum = re.fullmatch(r"minimum range (\d+(?:\.\d+)?)", str(trait))
-                if minimum:
-                    n = float(minimum.group(1))
-                    rings[(shooter.id, name, True)] = (shooter, n + shooter.radius, f'min {n:g}"', True)
+            if weapon.minimum_range:
+                n = weapon.minimum_range
+                rings[(shooter.id, name, True)] = (shooter, n + shooter.radius, f'min {n:g}"', True)
     return list(rings.values())
 
 
@@ -169,14 +137,13 @@ def _sub(parent: ET.Element, tag: str, css: str | None = None, **attrs: str) -> 
     return element
 
 
-def render(scenario: dict[str, Any], key: str) -> ET.Element:
-    """A ``<figure>`` holding the board of ``scenario``; ``key`` makes its ids unique on the page."""
+def render(scenario: Scenario, key: str) -> ET.Element:
+    """A ``<figure>`` holding the board of ``scenario`` (a scenario the loader accepted, so every position
+    is finite and within its stated board size); ``key`` makes its ids unique on the page."""
     pieces = _pieces(scenario)
-    terrain = [
-        t for t in scenario.get("terrain") or () if isinstance(t, dict) and isinstance(t.get("polygon"), list)
-    ]
+    terrain = list(scenario.battlefield.terrain)
     points = [(p.at[0] + d * p.radius, p.at[1] + d * p.radius) for p in pieces for d in (-1, 1)]
-    points += [(_num(v[0], 0), _num(v[1], 0)) for t in terrain for v in t["polygon"] if isinstance(v, list)]
+    points += [v for t in terrain for v in t.polygon]
     canvas = _Canvas([x for x, _ in points] or [0.0], [y for _, y in points] or [0.0])
     lines = _firing(scenario, pieces)
     figure = ET.Element("figure", {"class": "vs-board"})
@@ -207,12 +174,8 @@ def render(scenario: dict[str, Any], key: str) -> ET.Element:
     _sub(board, "rect", "vs-ground", x="0", y="0", width=_f(canvas.width), height=_f(canvas.height))
     _grid(board, canvas)
     for area in terrain:
-        kind = str(area.get("kind", "blocking"))
-        corners = " ".join(
-            "{},{}".format(*map(_f, canvas.point(_num(v[0], 0), _num(v[1], 0))))
-            for v in area["polygon"]
-            if isinstance(v, list)
-        )
+        kind = str(area.kind)
+        corners = " ".join("{},{}".format(*map(_f, canvas.point(*v))) for v in area.polygon)
         shape = _sub(board, "polygon", f"vs-terrain vs-terrain-{kind}", points=corners)
         if kind == "heavy":
             _sub(board, "polygon", "vs-terrain-hatch", points=corners, fill=f"url(#{key}-hatch)")
@@ -245,14 +208,14 @@ def render(scenario: dict[str, Any], key: str) -> ET.Element:
     return figure
 
 
-def _legend(pieces: list[Piece], terrain: list[dict[str, Any]], lines: list[Sight], canvas: _Canvas) -> str:
+def _legend(pieces: list[Piece], terrain: list[Terrain], lines: list[Sight], canvas: _Canvas) -> str:
     """The key to what this board shows, naming only what is on it."""
     parts = ["Bases to scale", f'grid {_f(_grid_step(canvas))}"']
     if any(p.leader for p in pieces):
         parts.append("ringed \u2605: leader")
     if lines:
         parts += ["cross-hairs: marked model", "dashed lines: sight from each firing model to its mark"]
-    kinds = {str(t.get("kind")) for t in terrain}
+    kinds = {str(t.kind) for t in terrain}
     names = {
         "blocking": "grey: blocking terrain",
         "light": "green: light cover",

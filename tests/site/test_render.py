@@ -1,4 +1,4 @@
-"""Unit tests of the site build hook's pieces (hooks/rulesite), each on a small page written here."""
+"""Unit tests of the renderer's pieces (rulespy/render), each on a small page written here."""
 
 from __future__ import annotations
 
@@ -8,9 +8,18 @@ from pathlib import Path
 
 import markdown
 import pytest
-from rulesite import diagram, examples, pages
-from rulesite.linker import PageContext, RulesLinkerExtension
-from rulesite.registry import Concept, Previews, RegistryError, load_concepts, section_paragraphs, shorten
+
+from rulespy.render import board as diagram
+from rulespy.render import examples, pages
+from rulespy.render.linker import PageContext, link_markdown
+from rulespy.render.registry import (
+    Concept,
+    Previews,
+    RegistryError,
+    load_concepts,
+    section_paragraphs,
+    shorten,
+)
 
 FILES = frozenset(
     {"index.md", "core/damage.md", "core/shooting.md", "commands/command_shoot.md", "glossary.md"}
@@ -47,12 +56,11 @@ dice: [6, 2, 5]
 """
 
 
-def render(source: str, page: str = "core/shooting.md", **extra: object) -> str:
-    context = PageContext(page, FILES, CONCEPTS, lambda c: f"preview of {c.name}", **extra)  # type: ignore[arg-type]
-    md = markdown.Markdown(
-        extensions=["attr_list", "pymdownx.superfences", RulesLinkerExtension(lambda: context)]
-    )
-    return md.convert(textwrap.dedent(source))
+def render(source: str, page: str = "core/shooting.md") -> str:
+    """The page's linked markdown, converted the way the generators convert it."""
+    context = PageContext(page, FILES, CONCEPTS, lambda c: f"preview of {c.name}")
+    linked = link_markdown(textwrap.dedent(source), context)
+    return markdown.Markdown(extensions=["attr_list", "pymdownx.superfences", "tables"]).convert(linked)
 
 
 # -- rule-file mentions ----------------------------------------------------------------------------
@@ -83,6 +91,29 @@ def test_mentions_in_code_blocks_links_and_headings_are_left_alone() -> None:
     )
     assert html.count("<a ") == 1
     assert '<span class="s2">"core/damage.md"</span>' in html
+
+
+def test_inline_code_inside_a_link_label_is_not_linked_again() -> None:
+    html = render("See [the rule `core/damage.md`](damage.md) and **core/damage.md** here.")
+    assert html.count("<a ") == 2
+    assert '<a href="damage.md">the rule <code>core/damage.md</code></a>' in html
+    assert '<strong><a href="damage.md">core/damage.md</a></strong>' in html
+
+
+def test_a_table_cell_after_a_cell_linking_the_same_words_gets_its_own_link() -> None:
+    html = render(
+        "| rule | concepts |\n|---|---|\n| [Target Limit](damage.md) | Target Limit |\n",
+        page="core/shooting.md",
+    )
+    assert '<td><a href="damage.md">Target Limit</a></td>' in html
+    assert '<td><a class="vs-concept" href="damage.md#target-limit" title="preview of Target Limit">' in html
+
+
+def test_a_tooltip_keeps_its_double_quotes() -> None:
+    context = PageContext("core/shooting.md", FILES, CONCEPTS, lambda c: 'within 1" of it')
+    linked = link_markdown("Target Limit.", context)
+    html = markdown.Markdown(extensions=["attr_list"]).convert(linked)
+    assert 'title="within 1&quot; of it"' in html
 
 
 def test_mention_of_a_file_that_does_not_exist_stays_text() -> None:
@@ -132,12 +163,11 @@ def test_concept_names_inside_words_or_code_are_not_linked() -> None:
 
 
 def test_preview_is_the_first_paragraph_of_the_owners_section(tmp_path: Path) -> None:
-    (tmp_path / "core").mkdir()
-    (tmp_path / "core/damage.md").write_text(
+    text = (
         "# Damage {#top}\n\n## Target Limit {#target-limit}\n\nOne success harms **one** model, "
         "see [Allocation](allocation.md).\nNothing carries over.\n\nSecond paragraph.\n"
     )
-    previews = Previews(tmp_path, CONCEPTS)
+    previews = Previews({"core/damage.md": text}, CONCEPTS)
     assert (
         previews.paragraph(TARGET_LIMIT)
         == "One success harms one model, see Allocation. Nothing carries over."
@@ -200,7 +230,7 @@ def test_examples_are_found_with_their_scenario() -> None:
     found = examples.find_examples(PAGE_WITH_EXAMPLE)
     assert len(found) == 1
     assert found[0].start == 4
-    assert found[0].scenarios[0]["attack"]["targets"][0]["mark"] == "d1"
+    assert found[0].scenarios[0].attack.targets[0].mark == "d1"
 
 
 def test_scenario_is_read_from_a_named_constant_or_dedent_without_running_code() -> None:
@@ -211,28 +241,42 @@ def test_scenario_is_read_from_a_named_constant_or_dedent_without_running_code()
     assert examples.scenario_sources(code) == ["\nunits: []\n"]
 
 
-def test_malformed_scenario_examples_get_no_board() -> None:
-    assert examples.find_examples('```{.python}\nparse_scenario("units: [")\n```\n') == []
+def test_malformed_scenario_examples_get_no_board_and_a_warning_naming_the_page_and_line() -> None:
+    [found] = examples.find_examples('```{.python}\nparse_scenario("units: [")\n```\n', page="core/x.md")
+    assert found.scenarios == ()
+    assert found.warnings and found.warnings[0].startswith("core/x.md:1: scenario refused by the loader")
+
+
+def test_text_that_is_no_scenario_gets_neither_board_nor_warning() -> None:
+    assert examples.find_examples('```{.python}\nparse_scenario("just words")\n```\n') == []
 
 
 def test_example_block_folds_the_unchanged_code_beneath_the_board() -> None:
     found = examples.find_examples(PAGE_WITH_EXAMPLE)[0]
     lines = PAGE_WITH_EXAMPLE.split("\n")
-    block = examples.example_block(found, lines[found.start : found.end], 0)
-    assert block[0] == '!!! example "Two rangers shoot at drones behind heavy cover."'
-    assert "    VSDIAGRAM:0" in block
-    assert '    ??? example "The executable check (run by the test suite)"' in block
-    assert "        ```{.python}" in block
+    block = examples.example_block(found, lines[found.start : found.end], "vs-board-0")
+    assert block[0] == '<div class="admonition example vs-example" markdown>'
+    assert block[1] == '<p class="admonition-title">Two rangers shoot at drones behind heavy cover.</p>'
+    assert any(line.startswith('<figure class="vs-board"><svg') for line in block)
+    assert '??? example "The executable check (run by the test suite)"' in block
+    assert "    ```{.python}" in block
     assert any(
         "The *rangers* unit uses the shoot command against *drones* (marking d1)" in line for line in block
     )
 
 
-def test_diagram_slot_is_replaced_by_the_board_inside_the_example() -> None:
-    board = diagram.render(examples.find_examples(PAGE_WITH_EXAMPLE)[0].scenarios[0], "vs-board-0")
-    html = render("VSDIAGRAM:0\n\nAfter.\n", diagrams={0: board})
-    assert html.startswith('<figure class="vs-board"><svg')
-    assert "VSDIAGRAM" not in html and "<p>After.</p>" in html
+def test_the_board_stays_a_block_of_its_own_inside_the_example() -> None:
+    found = examples.find_examples(PAGE_WITH_EXAMPLE)[0]
+    block = "\n".join(
+        examples.example_block(found, PAGE_WITH_EXAMPLE.split("\n")[found.start : found.end], "k")
+    )
+    html = markdown.Markdown(
+        extensions=["md_in_html", "attr_list", "pymdownx.details", "pymdownx.superfences"]
+    )
+    out = html.convert(block)
+    assert '<div class="admonition example vs-example">' in out
+    assert "<p><figure" not in out and '<figure class="vs-board"><svg' in out
+    assert '<details class="example">' in out
 
 
 # -- diagrams -------------------------------------------------------------------------------------
@@ -274,9 +318,8 @@ def test_board_draws_terrain_by_kind_sight_lines_rings_and_arcs() -> None:
 
 
 def test_board_draws_a_range_ring_when_the_target_is_near_the_edge_of_range() -> None:
-    scenario = examples.find_examples(PAGE_WITH_EXAMPLE)[0].scenarios[0]
-    scenario["units"][1]["models"][0]["at"] = [19.5, 0]  # d1 18" from r1, edge to edge
-    scenario["units"][1]["models"][1]["at"] = [19.5, 3]
+    moved = PAGE_WITH_EXAMPLE.replace("at: [12, 0]", "at: [19.5, 0]").replace("at: [12, 3]", "at: [19.5, 3]")
+    scenario = examples.find_examples(moved)[0].scenarios[0]  # d1 now 18" from r1, edge to edge
     labels = sorted(t.text or "" for t in classes(diagram.render(scenario, "k"), "vs-ring-label"))
     assert labels == ['carbine 18"', 'min 6"']
 
@@ -336,10 +379,9 @@ def test_header_lists_the_concepts_the_page_owns() -> None:
     assert pages.page_header("core/shooting.md", CONCEPTS) == []
 
 
-def test_glossary_has_every_concept_linked_with_its_owners_first_sentence(tmp_path: Path) -> None:
-    (tmp_path / "core").mkdir()
-    (tmp_path / "core/damage.md").write_text("## Damage {#damage}\n\nWounds lost. More text.\n")
-    text = pages.glossary(CONCEPTS, Previews(tmp_path, CONCEPTS), FILES)
+def test_glossary_has_every_concept_linked_with_its_owners_first_sentence() -> None:
+    owner = {"core/damage.md": "## Damage {#damage}\n\nWounds lost. More text.\n"}
+    text = pages.glossary(CONCEPTS, Previews(owner, CONCEPTS), FILES)
     assert (
         "- **[Damage](core/damage.md#damage)**: Wounds lost. Also written: Normal Damage. (core/damage.md)"
         in text
@@ -350,7 +392,7 @@ def test_glossary_has_every_concept_linked_with_its_owners_first_sentence(tmp_pa
 def test_scenario_passed_to_a_helper_such_as_play_is_found_once() -> None:
     code = 'from rulespy.play import play, refused\nplay("""\nunits: []\n""")\nrefused("""\nunits: []\n""")\n'
     assert examples.scenario_sources(code) == ["\nunits: []\n"]
-    assert examples.find_examples("```{.python}\n" + code + "```\n")[0].scenarios == ({"units": []},)
+    assert examples.find_examples("```{.python}\n" + code + "```\n")[0].scenarios == ()
 
 
 def test_board_legend_names_only_what_is_on_the_board() -> None:

@@ -1,0 +1,106 @@
+"""Build the site from the staged pages with either generator, strictly, into any folder.
+
+``python -m rulespy.render.build mkdocs|zensical [--site-dir DIR] [--pdf]`` (what ``make site`` runs).
+Both read the same ``mkdocs.yml``. Zensical has no ``--site-dir`` and refuses a site folder outside
+its config's folder, so for a folder other than ``site/`` a small config in ``build/`` INHERITs
+``mkdocs.yml`` and sets ``docs_dir`` and ``site_dir``, which must then lie inside ``build/``.
+Zensical ends a strict build that found warnings with a Python traceback of its own; the warnings it
+printed before are kept and the traceback is replaced by one line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+GENERATORS = ("mkdocs", "zensical")
+_ABORT = "Aborted because --strict flag is set"
+
+
+def command(generator: str, root: Path, site_dir: Path) -> list[str]:
+    """The command line that builds the site of ``root`` into ``site_dir`` with ``generator``."""
+    if generator == "mkdocs":
+        return [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site_dir)]
+    if site_dir.resolve() == (root / "site").resolve():
+        return [sys.executable, "-m", "zensical", "build", "--strict", "--clean"]
+    config = root / "build" / "zensical.yml"
+    if not site_dir.resolve().is_relative_to(config.parent.resolve()):
+        raise ValueError(
+            f"zensical builds into {root / 'site'} or a folder inside {config.parent}, not {site_dir}"
+        )
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text(
+        "# Written by rulespy.render.build: mkdocs.yml with other folders, for Zensical.\n"
+        "INHERIT: ../mkdocs.yml\n"
+        "docs_dir: pages\n"
+        f"site_dir: {site_dir.resolve().relative_to(config.parent.resolve()).as_posix()}\n",
+        encoding="utf-8",
+    )
+    return [sys.executable, "-m", "zensical", "build", "--strict", "--clean", "-f", str(config)]
+
+
+def _without_traceback(text: str) -> str:
+    lines = text.splitlines()
+    kept: list[str] = []
+    skipping = False
+    for line in lines:
+        if line.startswith("Traceback (most recent call last):"):
+            skipping = True
+            continue
+        if skipping and _ABORT in line:
+            kept.append("zensical: the strict build failed on the warnings above")
+            skipping = False
+            continue
+        if not skipping:
+            kept.append(line)
+    return "\n".join(kept)
+
+
+def build(generator: str, root: Path, site_dir: Path) -> subprocess.CompletedProcess[str]:
+    """Run ``generator`` strictly; a failed strict build's output carries no generator traceback."""
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    done = subprocess.run(
+        command(generator, root, site_dir), cwd=root, capture_output=True, text=True, env=env, check=False
+    )
+    done.stdout, done.stderr = _without_traceback(done.stdout), _without_traceback(done.stderr)
+    return done
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m rulespy.render.build", description=__doc__)
+    parser.add_argument("generator", choices=GENERATORS)
+    parser.add_argument("--site-dir", default="site")
+    parser.add_argument("--root", default=".")
+    parser.add_argument("--pdf", action="store_true", help="also print the rulebook PDF into the site")
+    args = parser.parse_args(argv)
+    root, site_dir = Path(args.root), Path(args.site_dir)
+    try:
+        done = build(args.generator, root, site_dir)
+    except ValueError as error:
+        print(f"{parser.prog}: {error}", file=sys.stderr)
+        return 2
+    sys.stdout.write(done.stdout + ("\n" if done.stdout and not done.stdout.endswith("\n") else ""))
+    sys.stderr.write(done.stderr + ("\n" if done.stderr and not done.stderr.endswith("\n") else ""))
+    if done.returncode != 0:
+        return done.returncode
+    if args.pdf:
+        from rulespy.render.pdf import CHROMIUM, PdfError, print_rulebook
+
+        if not CHROMIUM.exists() and os.environ.get("CI") != "true":
+            print(f"The rulebook PDF is skipped: it needs {CHROMIUM} (apt-get install chromium).")
+            return 0
+
+        try:
+            path = print_rulebook(root, site_dir)
+        except PdfError as error:
+            print(f"rulebook PDF: {error}", file=sys.stderr)
+            return 1
+        print(f"The rulebook: {path} ({path.stat().st_size // 1024} KB)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

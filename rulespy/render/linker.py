@@ -1,0 +1,253 @@
+"""Links added to a page's markdown: rule-file mentions and concept links with their owner's preview.
+
+The output is plain markdown that any Material-compatible generator builds: a mention of
+``core/damage.md`` becomes ``[core/damage.md](damage.md)``, a concept becomes
+``[Target Limit](damage.md#target-limit "preview"){ .vs-concept }`` (Material's ``content.tooltips``
+shows the title; ``attr_list`` adds the class). The generators then resolve and validate these links
+exactly like hand-written ones.
+
+Where text may be linked is decided by markdown-it (the checker's parser, with the ``admon`` plugin
+for ``!!!`` blocks), never by a hand-written scanner: its inline rules are wrapped so that each
+stretch of source consumed by a code span, link, image, autolink, raw HTML, entity or escape is
+recorded, and only text outside those stretches is linked. Headings, fences and attribute lists are
+never touched. Rules kept from the site's first version: a concept is linked at its first mention in
+each section (a heading with an id), not in the section that defines it, and not in a section that
+already links it.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_inline import StateInline
+from markdown_it.token import Token
+from mdit_py_plugins.admon import admon_plugin
+
+from rulespy.check.slugs import split_attr_list
+
+from .registry import Concept
+
+MENTION = re.compile(r"(?<![\w/.-])((?:core|sequences|timing|commands)/[\w-]+\.md)(#[\w-]+)?(?![\w/-])")
+_OPAQUE_RULES = ("backticks", "link", "image", "autolink", "html_inline", "entity", "escape")
+_ATTR_LIST = re.compile(r"\{:?[^{}\n]*\}")
+_SPANS = "vs_spans"
+
+Edit = tuple[int, int, int, str]  # line, start column, end column, replacement
+
+
+@dataclass
+class PageContext:
+    """What the linker needs to know about the page being rendered."""
+
+    src_uri: str  # the page's path from the repository root, e.g. core/shooting.md
+    files: frozenset[str]  # every page of the site, by the same kind of path
+    concepts: tuple[Concept, ...] = ()
+    tooltip: Callable[[Concept], str] = lambda concept: concept.name
+
+    def href(self, target: str) -> str:
+        """A link from this page to ``target`` (``path.md`` or ``path.md#anchor``), as markdown writes it."""
+        path, _, anchor = target.partition("#")
+        if path == self.src_uri:
+            return f"#{anchor}" if anchor else posixpath.basename(path)
+        rel = posixpath.relpath(path, posixpath.dirname(self.src_uri) or ".")
+        return f"{rel}#{anchor}" if anchor else rel
+
+    def resolve(self, href: str) -> str:
+        """The repository path (with ``#anchor``) that a relative ``href`` on this page points at."""
+        path, _, anchor = href.partition("#")
+        full = (
+            posixpath.normpath(posixpath.join(posixpath.dirname(self.src_uri), path))
+            if path
+            else self.src_uri
+        )
+        return f"{full}#{anchor}" if anchor else full
+
+
+class _Concepts:
+    """Finds concept names in text (case as the registry writes them, longest spelling first)."""
+
+    def __init__(self, concepts: Iterable[Concept]) -> None:
+        self.by_spelling: dict[str, Concept] = {}
+        for concept in concepts:
+            for spelling in concept.names:
+                self.by_spelling.setdefault(spelling, concept)
+        names = sorted(self.by_spelling, key=len, reverse=True)
+        alternation = "|".join(re.escape(n) for n in names)
+        self.pattern = re.compile(rf"(?<![\w'-])({alternation})(s?)(?![\w'-])") if names else None
+        self.by_target = {c.target: c for c in self.by_spelling.values()}
+
+
+def _recording(name: str, rule: Callable[[StateInline, bool], bool]) -> Callable[[StateInline, bool], bool]:
+    def wrapped(state: StateInline, silent: bool) -> bool:
+        start = state.pos
+        done = rule(state, silent)
+        spans = state.env.get(_SPANS)
+        if done and not silent and spans is not None:
+            spans.setdefault(id(state.src), []).append((name, start, state.pos))
+        return done
+
+    return wrapped
+
+
+def _parser() -> MarkdownIt:
+    md = MarkdownIt("commonmark").enable("table").use(admon_plugin)
+    for name in _OPAQUE_RULES:
+        rule = next(r for r in md.inline.ruler.__rules__ if r.name == name)
+        md.inline.ruler.at(name, _recording(name, rule.fn))
+    return md
+
+
+_MD = _parser()
+
+
+def _title(text: str) -> str:
+    """A link title as markdown writes it, in double quotes (those inside written as ``&quot;``)."""
+    return " ".join(text.split()).replace('"', "&quot;")
+
+
+def _escape_label(text: str) -> str:
+    return text.replace("[", "\\[").replace("]", "\\]")
+
+
+class _Page:
+    def __init__(self, page: PageContext) -> None:
+        self.page = page
+        self.concepts = _Concepts(page.concepts)
+        self.section: str | None = None
+        self.linked: set[str] = set()
+        self.edits: list[Edit] = []
+
+    def note_link(self, href: str) -> None:
+        if "://" in href:
+            return
+        concept = self.concepts.by_target.get(self.page.resolve(href))
+        if concept is not None:
+            self.linked.add(concept.target)
+
+    def concept_link(self, text: str, concept: Concept) -> str | None:
+        defining = concept.file == self.page.src_uri and self.section == concept.anchor
+        if defining or concept.target in self.linked or concept.file not in self.page.files:
+            return None
+        self.linked.add(concept.target)
+        href = self.page.href(concept.target)
+        return f'[{_escape_label(text)}]({href} "{_title(self.page.tooltip(concept))}"){{ .vs-concept }}'
+
+    def inline(self, content: str, spans: list[tuple[str, int, int]], links: list[str]) -> list[Edit]:
+        """Edits to ``content`` (columns in ``content``; line 0), in source order."""
+        opaque = sorted((start, end, name) for name, start, end in spans)
+        opaque += [(m.start(), m.end(), "attrs") for m in _ATTR_LIST.finditer(content)]
+        opaque.sort()
+        blocked = bytearray(len(content) + 1)
+        for start, end, _ in opaque:
+            blocked[start:end] = b"\x01" * (end - start)
+        found: list[tuple[int, int, str | Concept | tuple[str, str]]] = []
+        labels = [(s, e) for s, e, name in opaque if name in ("link", "image")]
+        for start, end, name in opaque:
+            if name == "link":
+                found.append((start, start, ("link", "")))
+            elif name == "backticks" and not any(s <= start and end <= e for s, e in labels):
+                code = content[start:end].strip("`").strip()
+                if MENTION.fullmatch(code) and MENTION.fullmatch(code).group(1) in self.page.files:  # type: ignore[union-attr]
+                    found.append((start, end, ("code", code)))
+        for match in MENTION.finditer(content):
+            if not any(blocked[match.start() : match.end()]) and match.group(1) in self.page.files:
+                found.append((match.start(), match.end(), ("mention", match.group(0))))
+        taken = [(s, e) for s, e, _ in found if s != e]
+        if self.concepts.pattern is not None:
+            for match in self.concepts.pattern.finditer(content):
+                s, e = match.start(), match.end()
+                if any(blocked[s:e]) or any(a < e and s < b for a, b in taken):
+                    continue
+                found.append((s, e, self.concepts.by_spelling[match.group(1)]))
+        found.sort(key=lambda item: (item[0], item[1]))
+        link_targets = iter(links)
+        edits: list[Edit] = []
+        for start, end, what in found:
+            if isinstance(what, Concept):
+                replacement = self.concept_link(content[start:end], what)
+                if replacement is not None:
+                    edits.append((0, start, end, replacement))
+            elif what[0] == "link":
+                self.note_link(next(link_targets, ""))
+            elif what[0] == "code":
+                edits.append((0, start, end, f"[{content[start:end]}]({self.page.href(what[1])})"))
+            else:
+                edits.append((0, start, end, f"[{what[1]}]({self.page.href(what[1])})"))
+        return edits
+
+
+def _place(content: str, lines: list[str], first: int, edits: list[Edit]) -> list[Edit] | None:
+    """Map columns of an inline token's ``content`` to the source lines it came from (``None``: cannot)."""
+    offsets: list[tuple[int, int, int]] = []  # content offset where the line starts, source line, column
+    position = 0
+    for number, part in enumerate(content.split("\n")):
+        index = first + number
+        if index >= len(lines):
+            return None
+        source = lines[index]
+        column = source.rfind(part) if part else len(source)
+        if column < 0 or source[column:].rstrip() != part.rstrip():
+            return None
+        offsets.append((position, index, column))
+        position += len(part) + 1
+    placed: list[Edit] = []
+    for _, start, end, text in edits:
+        line_start, index, column = next(o for o in reversed(offsets) if o[0] <= start)
+        if end > line_start + len(content.split("\n")[index - first]):
+            continue  # a match across a line break: leave it alone
+        placed.append((index, column + start - line_start, column + end - line_start, text))
+    return placed
+
+
+def link_markdown(markdown: str, page: PageContext) -> str:
+    """``markdown`` with its mentions and concepts linked; everything else byte for byte unchanged."""
+    env: dict[str, Any] = {_SPANS: {}}
+    tokens = _MD.parse(markdown, env)
+    lines = markdown.split("\n")
+    state = _Page(page)
+    edits: list[Edit] = []
+    row_cursor: dict[int, int] = {}
+    for index, token in enumerate(tokens):
+        if token.type == "heading_open":
+            state.section = split_attr_list(tokens[index + 1].content)[1]
+            state.linked = set()
+            continue
+        if (
+            token.type != "inline"
+            or index == 0
+            or tokens[index - 1].type
+            in (
+                "heading_open",
+                "admonition_title_open",
+            )
+        ):
+            continue
+        spans = env[_SPANS].get(id(token.content), [])
+        links = [c.attrGet("href") or "" for c in _children(token) if c.type == "link_open"]
+        found = state.inline(token.content, spans, [str(h) for h in links])
+        if token.map is None:
+            continue
+        if tokens[index - 1].type in ("th_open", "td_open"):
+            # cells are found left to right in their row; one that cannot be found ends the row's edits
+            row = token.map[0]
+            column = lines[row].find(token.content, row_cursor.get(row, 0)) if token.content else -1
+            row_cursor[row] = column + len(token.content) if column >= 0 else len(lines[row]) + 1
+            if column >= 0:
+                edits += [(row, column + s, column + e, t) for _, s, e, t in found]
+            continue
+        if not found:
+            continue
+        placed = _place(token.content, lines, token.map[0], found)
+        edits += placed or []
+    for line, start, end, text in sorted(edits, reverse=True):
+        lines[line] = lines[line][:start] + text + lines[line][end:]
+    return "\n".join(lines)
+
+
+def _children(token: Token) -> list[Token]:
+    return list(token.children or ())

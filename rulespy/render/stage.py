@@ -1,0 +1,275 @@
+"""``rulespy render``: the rule files, enriched, written as plain pages into a staging folder.
+
+The generators (mkdocs-material and Zensical) build the site from ``build/pages/`` (``docs_dir`` in
+``mkdocs.yml``) and take the navigation from ``build/nav.yml`` (``INHERIT`` in ``mkdocs.yml``); both
+are written here and never committed. Nothing else runs at build time: every enrichment is already
+in the pages as markdown, HTML and SVG.
+
+Deterministic: the same inputs give byte-identical output (sorted walks, no time stamps, no
+randomness). Incremental: each page's output is keyed by a digest of everything it depends on (its
+own text, concepts.yml, the owners' paragraphs, the page list, the pages that link to it, the
+scenario files and rulespy's own code); a page whose key did not change is not rendered again, and a
+file whose bytes did not change is not rewritten.
+
+Input errors (a file that is not UTF-8 text, two files publishing to one URL, a broken concepts.yml)
+are ``RenderError``s naming each file; warnings (an example scenario the loader refused) name the page
+and line, and ``--strict`` turns them into a failure.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from rulespy.check.files import same_url
+from rulespy.check.graph import LinkGraph, build_graph
+from rulespy.check.publish import publishable
+
+from . import examples, pages
+from .linker import PageContext, link_markdown
+from .registry import Concept, Previews, RegistryError, load_concepts
+
+OUT = Path("build") / "pages"
+NAV = Path("build") / "nav.yml"
+MANIFEST = "render-manifest.json"  # beside the staging folder, so that no generator publishes it
+ASSETS = Path(__file__).resolve().parent / "assets"
+SCENARIOS = Path("examples") / "scenarios"
+PDF_NAME = "voidsiege-rules.pdf"
+MAX_PAGE_BYTES = 2 << 20
+
+
+class RenderError(Exception):
+    """Input the renderer cannot publish; ``problems`` are ``path:line: message`` lines."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("\n".join(problems))
+        self.problems = problems
+
+
+@dataclass
+class Report:
+    written: list[str] = field(default_factory=list)
+    rendered: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def publishable_sources(root: Path) -> tuple[list[str], list[str]]:
+    """The rule files to publish (``index.md``, then each rule folder's ``*.md``, sorted) and a warning
+    for each file or folder left out because it is a symlink resolving outside the repository.
+
+    The list is the checker's own walk (``rulespy.check.publish.publishable``): folder symlinks are never
+    followed out, file symlinks are read only when they resolve inside (RS043 in ``rulespy check``).
+    """
+    listed = publishable(root)
+
+    def published(path: str) -> bool:
+        return path == "index.md" or ("/" in path and path.split("/", 1)[0] in pages.RULE_FOLDERS)
+
+    found = [path for path in listed.pages if path == "index.md"]
+    for folder in pages.RULE_FOLDERS:
+        found += sorted(path for path in listed.pages if path.startswith(folder + "/"))
+    skipped = [
+        f"{path}: a symlink to {target!r}, outside the repository: not published"
+        for path, target in listed.refused
+        if published(path) or path in pages.RULE_FOLDERS
+    ]
+    return found, sorted(skipped)
+
+
+def _one_page_per_url(sources: list[str]) -> list[str]:
+    """A problem for each page that would publish to a URL an earlier page takes (the checker's RS022,
+    ``rulespy.check.files.same_url``): one would silently replace the other."""
+    return [
+        f"{page}:1: publishes to the same URL /{url} as {earlier}: rename one of them"
+        for page, url, earlier in same_url(sources)
+    ]
+
+
+def read_text(root: Path, path: str) -> str:
+    """A rule file's text; ``RenderError`` naming the file when it is not UTF-8 text."""
+    try:
+        with open(root / path, "rb") as handle:
+            data = handle.read(MAX_PAGE_BYTES + 1)
+    except OSError as error:
+        raise RenderError([f"{path}:1: cannot read: {error.strerror or error}"]) from None
+    if len(data) > MAX_PAGE_BYTES:
+        raise RenderError([f"{path}:1: larger than {MAX_PAGE_BYTES >> 20} MB: not published"])
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        kind = "UTF-16" if data[:2] in (b"\xff\xfe", b"\xfe\xff") else "UTF-8"
+        raise RenderError([f"{path}:{line}: not UTF-8 text ({kind} or binary?): not published"]) from None
+    if "\x00" in text:
+        line = text[: text.index("\x00")].count("\n") + 1
+        raise RenderError(
+            [f"{path}:{line}: holds NUL bytes (UTF-16 without a BOM, or binary): not published"]
+        )
+    return text.replace("\r\n", "\n").removeprefix("\ufeff")
+
+
+def _code_digest() -> str:
+    """rulespy's own code and its markdown parsers' versions: a new renderer or engine renders anew."""
+    from importlib.metadata import version
+
+    package = Path(__file__).resolve().parents[1]
+    h = hashlib.sha256()
+    for path in sorted(package.rglob("*.py")) + sorted(ASSETS.iterdir()):
+        h.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
+    for name in ("markdown-it-py", "mdit-py-plugins", "pyyaml"):
+        h.update(f"{name}={version(name)}".encode())
+    return h.hexdigest()
+
+
+def _digest(*parts: str) -> str:
+    h = hashlib.sha256()
+    for part in parts:
+        h.update(part.encode("utf-8", "surrogatepass") + b"\0")
+    return h.hexdigest()
+
+
+def render_page(
+    root: Path,
+    path: str,
+    text: str,
+    site_pages: frozenset[str],
+    concepts: tuple[Concept, ...],
+    previews: Previews,
+    graph: LinkGraph,
+    warnings: list[str],
+) -> str:
+    """One rule page as the generators build it: examples as Example blocks with boards, mentions and
+    concepts linked, and (on rule files) the owned concepts under the title and "Referenced by" below."""
+    found = examples.find_examples(text, root, path)  # on the file as written: warnings name its lines
+    lines = text.split("\n")
+    after, shift = len(lines), 0
+    if pages.is_rule_file(path):  # first, so that the linker sees the header's links to the page's concepts
+        after = next((i for i, line in enumerate(lines) if line.startswith("# ")), -1) + 1
+        header = ["", *pages.page_header(path, concepts)]
+        lines[after:after] = header
+        shift = len(header)
+        lines += pages.page_footer(path, graph, site_pages)
+    # linking edits inside lines only, so line numbers hold in its result
+    linked = link_markdown("\n".join(lines), PageContext(path, site_pages, concepts, previews.tooltip))
+    lines = linked.split("\n")
+    for number, example in reversed(list(enumerate(found))):
+        warnings.extend(example.warnings)
+        if not example.scenarios:
+            continue
+        start, end = (
+            (example.start + shift, example.end + shift)
+            if example.start >= after
+            else (example.start, example.end)
+        )
+        lines[start:end] = examples.example_block(example, lines[start:end], f"vs-board-{number}")
+    if path == "index.md":
+        lines += ["", pages.rulebook_link()]
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _write(path: Path, data: bytes) -> bool:
+    """Write ``data`` unless the file already holds exactly it; True when written."""
+    try:
+        if path.read_bytes() == data:
+            return False
+    except OSError:
+        pass
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.tmp")
+    temporary.write_bytes(data)
+    os.replace(temporary, path)
+    return True
+
+
+def render(root: Path, out: Path | None = None, nav_file: Path | None = None) -> Report:
+    """Render the repository at ``root`` into ``out`` (default ``root/build/pages``) and its navigation
+    into ``nav_file`` (default ``root/build/nav.yml``). Raises ``RenderError`` for input it cannot publish."""
+    root = Path(root)
+    out = Path(out) if out is not None else root / OUT
+    nav_file = Path(nav_file) if nav_file is not None else root / NAV
+    report = Report()
+    sources, skipped = publishable_sources(root)
+    report.warnings += skipped
+    problems = _one_page_per_url(sources)
+    texts: dict[str, str] = {}
+    for path in sources:
+        try:
+            texts[path] = read_text(root, path)
+        except RenderError as error:
+            problems += error.problems
+    try:
+        concepts = load_concepts(root / "concepts.yml")
+    except RegistryError as error:
+        problems.append(str(error))
+        concepts = ()
+    if problems:
+        raise RenderError(problems)
+    previews = Previews(texts, concepts)
+    graph = build_graph(root)
+    site_pages = frozenset(texts) | {pages.GLOSSARY}
+    # the scenario files rule pages link to, published beside them (never one resolving outside)
+    found = sorted((root / SCENARIOS).glob("*.yaml")) if (root / SCENARIOS).is_dir() else []
+    scenario_files = [p for p in found if p.is_file() and _inside(root, p)]
+    shared = _digest(
+        _code_digest(),
+        (root / "concepts.yml").read_text(encoding="utf-8") if (root / "concepts.yml").is_file() else "",
+        previews.digest(),
+        "\n".join(sorted(site_pages)),
+        *(p.name + "\n" + p.read_text(encoding="utf-8", errors="replace") for p in scenario_files),
+    )
+    manifest_path = out.parent / f"{out.name}-{MANIFEST}"
+    try:
+        manifest: dict[str, dict[str, object]] = json.loads(manifest_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        manifest = {}
+    fresh: dict[str, dict[str, object]] = {}
+    produced: set[str] = set()
+    for path in sources:
+        referencing = [(p, pages.title_of(graph, p)) for p in graph.referenced_by(path)]
+        key = _digest(shared, path, texts[path], json.dumps(referencing))
+        target = out / path
+        old = manifest.get(path, {})
+        if old.get("key") == key and target.is_file():
+            fresh[path] = old
+            kept = old.get("warnings")
+            report.warnings += [str(w) for w in kept] if isinstance(kept, list) else []
+        else:
+            page_warnings: list[str] = []
+            page = render_page(root, path, texts[path], site_pages, concepts, previews, graph, page_warnings)
+            report.rendered.append(path)
+            report.warnings += page_warnings
+            fresh[path] = {"key": key, "warnings": page_warnings}
+            if _write(target, page.encode("utf-8")):
+                report.written.append(path)
+        produced.add(path)
+    glossary = pages.glossary(concepts, previews, site_pages)
+    glossary = link_markdown(glossary, PageContext(pages.GLOSSARY, site_pages, concepts, previews.tooltip))
+    extra = {pages.GLOSSARY: glossary.encode("utf-8")}
+    extra.update({f"assets/{p.name}": p.read_bytes() for p in sorted(ASSETS.iterdir()) if p.is_file()})
+    extra.update({p.relative_to(root).as_posix(): p.read_bytes() for p in scenario_files})
+    for rel, data in extra.items():
+        if _write(out / rel, data):
+            report.written.append(rel)
+        produced.add(rel)
+    for current, _dirs, files in sorted(os.walk(out)):
+        for name in sorted(files):
+            rel = (Path(current) / name).relative_to(out).as_posix()
+            if rel not in produced:
+                (Path(current) / name).unlink()
+                report.removed.append(rel)
+    _write(manifest_path, json.dumps(fresh, indent=1, sort_keys=True).encode("utf-8"))
+    nav = {"nav": pages.navigation(site_pages, graph)}
+    header = "# Written by `rulespy render` (mkdocs.yml INHERITs it): the site's navigation. Never edit.\n"
+    if _write(nav_file, (header + yaml.safe_dump(nav, sort_keys=False, allow_unicode=True)).encode("utf-8")):
+        report.written.append(nav_file.name)
+    return report
+
+
+def _inside(root: Path, path: Path) -> bool:
+    return path.resolve().is_relative_to(root.resolve())
