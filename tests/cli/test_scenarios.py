@@ -1,4 +1,7 @@
-"""Every scenario under examples/scenarios/ (subfolders included) resolves to the outcome written, by hand, in its ``expect:`` key.
+"""Every scenario under examples/scenarios/ resolves to the outcome written, by hand, in its ``expect:`` key.
+
+Subfolders are collected too (``reading/`` holds the situations an independent reader worked out from the
+rule pages alone), recursively and in sorted order.
 
 ``expect`` keys: ``legal`` (and ``rule`` when false); ``attacks`` (per attack: ``unit``, ``initiative``
 and ``targets``, each target with any of ``unit``, ``fired``, ``leadership``, ``successes``,
