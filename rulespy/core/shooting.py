@@ -150,8 +150,10 @@ def declared_weapons(shooter: Unit, targets: tuple[TargetDeclaration, ...]) -> t
     Rule: core/shooting.md#split-target
 
     A target lists ``weapons`` pairs, or ``models`` (all of their weapons), or both (their union); a target
-    with neither takes every weapon of the unit not declared at another target. Structural faults (an
-    unknown model or weapon, a weapon declared twice, two targets without a list) are ``InvalidInput``.
+    with neither takes every weapon of the unit not declared at another target. A weapon in no target's
+    pairs is declared against no target and does not fire, as if its model held fire; so is a weapon left
+    out of a lone target's list. Structural faults (an unknown model or weapon, a weapon declared twice, two
+    targets without a list) are ``InvalidInput``.
     """
     claimed: dict[Pair, str] = {}
     chosen: list[set[Pair] | None] = []
@@ -165,7 +167,10 @@ def declared_weapons(shooter: Unit, targets: tuple[TargetDeclaration, ...]) -> t
         seen_targets.add(decl.unit)
         if decl.models is None and decl.weapons is None:
             if any(c is None for c in chosen):
-                raise InvalidInput("only one target may leave its models and weapons undeclared")
+                raise InvalidInput(
+                    "only one target may leave its models and weapons undeclared (Split Target, "
+                    f"{OWNER}#split-target)"
+                )
             chosen.append(None)
             continue
         pairs: list[Pair] = list(decl.weapons or ())

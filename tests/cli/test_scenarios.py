@@ -1,4 +1,7 @@
-"""Every scenario in examples/scenarios/ resolves to the outcome written, by hand, in its ``expect:`` key.
+"""Every scenario under examples/scenarios/ resolves to the outcome written, by hand, in its ``expect:`` key.
+
+Subfolders are collected too (``reading/`` holds the situations an independent reader worked out from the
+rule pages alone), recursively and in sorted order.
 
 ``expect`` keys: ``legal`` (and ``rule`` when false); ``attacks`` (per attack: ``unit``, ``initiative``
 and ``targets``, each target with any of ``unit``, ``fired``, ``leadership``, ``successes``,
@@ -19,7 +22,8 @@ from rulespy.cli import main
 from rulespy.scenario import load_scenario
 
 FOLDER = Path(__file__).resolve().parents[2] / "examples" / "scenarios"
-SCENARIOS = sorted(FOLDER.glob("*.yaml"))
+SCENARIOS = sorted(FOLDER.rglob("*.yaml"))
+IDS = [p.relative_to(FOLDER).with_suffix("").as_posix() for p in SCENARIOS]
 _TARGET_KEYS = ("unit", "fired", "leadership", "successes", "criticals", "allocation")
 
 
@@ -40,14 +44,14 @@ def test_the_library_covers_every_command() -> None:
     assert commands == {"shoot", "advance", "assault", "covering_fire", "snap_fire"}
 
 
-@pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
+@pytest.mark.parametrize("path", SCENARIOS, ids=IDS)
 def test_scenario_has_a_sentence_description_and_an_expectation(path: Path) -> None:
     scenario = load_scenario(path)
     assert scenario.description and scenario.description.strip().endswith(".")
     assert isinstance(scenario.expect, dict) and "legal" in scenario.expect
 
 
-@pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
+@pytest.mark.parametrize("path", SCENARIOS, ids=IDS)
 def test_scenario_resolves_to_its_expected_outcome(path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     expect = load_scenario(path).expect
     code, result = _resolve(path, capsys)
@@ -82,7 +86,7 @@ def test_scenario_resolves_to_its_expected_outcome(path: Path, capsys: pytest.Ca
         assert sorted(result["models"][model]["status"]) == sorted(status), f"{model} status"
 
 
-@pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
+@pytest.mark.parametrize("path", SCENARIOS, ids=IDS)
 def test_account_cites_a_rule_on_every_line(path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["resolve", str(path)])
     out, err = capsys.readouterr()

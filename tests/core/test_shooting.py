@@ -213,6 +213,63 @@ def test_models_and_weapons_together_declare_their_union() -> None:
     assert plan(field(ARMED, FOE), "blue", decl)[0].weapons == (("L", "rifle"), ("m", "mortar"))
 
 
+# --- Split Target: a weapon declared against no target does not fire (core/shooting.md#split-target) ---
+
+
+def test_split_target_weapon_declared_against_no_target_does_not_fire() -> None:
+    other = unit("other", "red", model("o1", 10, -8))
+    plans = plan(
+        field(ARMED, FOE, other),
+        "blue",
+        target("foe", "e1", models=("L",)),
+        target("other", "o1", weapons=(("h", "rifle"),)),
+    )
+    declared = {pair for p in plans for pair in p.weapons}
+    assert ("h", "cannon") not in declared and ("m", "mortar") not in declared
+
+
+def test_split_target_lone_target_list_leaves_the_other_weapons_out() -> None:
+    (only,) = plan(field(ARMED, FOE), "blue", target("foe", "e1", weapons=(("h", "cannon"),)))
+    assert only.weapons == (("h", "cannon"),)
+
+
+def test_split_target_undeclared_weapon_never_makes_a_mark_legal() -> None:
+    # e2 stands 40" off: only the mortar (range 48) reaches it, and the mortar is declared nowhere.
+    foe = unit("foe", "red", model("e1", 10, 0), model("e2", 40, 0))
+    err = refused(field(ARMED, foe), "blue", target("foe", "e2", models=("L",)))
+    assert err.rule == "core/target_selection.md#marked-model"
+    assert plan(field(ARMED, foe), "blue", target("foe", "e2", models=("m",)))
+
+
+def test_split_target_undeclared_weapon_plays_like_held_fire() -> None:
+    scenario = """
+weapons:
+  rifle: {range: 24, dice: 1, lock: 4, damage: 1}
+units:
+  - id: squad
+    side: blue
+    models:
+      - {id: s1, at: [0, 0], leader: true, weapons: [rifle]}
+      - {id: s2, at: [0, 2], weapons: [rifle]HELD}
+  - id: raiders
+    side: red
+    models: [{id: x1, at: [10, 0]}, {id: x2, at: [10, 2]}]
+attack: {unit: squad, command: shoot, targets: [{unit: raiders, mark: x1LIST}]}
+dice: [4]
+"""
+    held = play(scenario.replace("HELD", ", holds_fire: true").replace("LIST", ""))
+    left_out = play(scenario.replace("HELD", "").replace("LIST", ", models: [s1]"))
+    for result in (held, left_out):
+        assert [lock.roll.model for lock in result.attacks[0].targets[0].locks] == ["s1"]
+        assert result.removed == {"x1": "end_of_attack"}
+
+
+def test_split_target_two_targets_without_a_list_name_the_rule() -> None:
+    other = unit("other", "red", model("o1", 10, -8))
+    with pytest.raises(InvalidInput, match="core/shooting.md#split-target"):
+        plan(field(ARMED, FOE, other), "blue", target("foe", "e1"), target("other", "o1"))
+
+
 @pytest.mark.parametrize(
     ("targets", "words"),
     [

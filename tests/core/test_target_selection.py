@@ -324,3 +324,33 @@ def test_r6_closer_unit_whose_every_model_is_seen_by_only_half_is_no_candidate()
     assert majority_sees(SQUAD, close, bf)
     assert plan(bf, "squad", target("far", "f1"))
     assert refused(bf, "squad", target("close", "c1")).rule == "core/target_selection.md#marked-model"
+
+
+def test_unit_without_a_leader_candidate_test_counts_a_weapon_left_out_of_the_list() -> None:
+    # Leaving q1 out of the list is part of the declaration, like holding fire: its rifle still makes the
+    # close unit (3" away, inside the mortar's minimum range) a candidate, so "far" may not be declared.
+    armed = unit("squad", "blue", model("q1", 0, 0), model("q2", 0, 2, weapons=("mortar",)))
+    close = unit("close", "red", model("c1", 3, 0))
+    far = unit("far", "red", model("f1", 16, 0))
+    err = refused(field(armed, close, far), "squad", target("far", "f1", models=("q2",)))
+    assert err.rule == "core/target_selection.md#unit-without-a-leader"
+
+
+def test_unit_without_a_leader_assault_candidates_ignore_the_named_target_but_keep_the_weapon_limit() -> None:
+    # In an Assault only Assault weapons count for candidates, but the Assault's limit to the assaulted unit
+    # does not: "near" (pistol range) is a candidate, so the Assault at "far" goes ahead without shooting.
+    pistols = unit("squad", "blue", *(model(m.id, *m.at, weapons=("pistol",)) for m in SQUAD.models))
+    far = unit("far", "red", model("f1", 10, 0))
+    near_pistol = unit("near", "red", model("n1", 8, 0))
+    (stopped,) = plan(field(pistols, near_pistol, far), "squad", target("far", "f1"), command=Command.ASSAULT)
+    assert stopped.stopped is not None
+    assert stopped.stopped.rule == "core/target_selection.md#unit-without-a-leader"
+    # A closer unit that only the rifles could fire at is no candidate in an Assault: q4's pistol cannot see
+    # it (a wall), so the Assault shoots "far" with the pistol alone.
+    mixed = unit("squad", "blue", *SQUAD.models[:3], model("q4", 0, 6, weapons=("pistol",)))
+    hidden = unit("near", "red", model("n1", -6, 0))
+    bf = field(mixed, hidden, far, terrain=(wall(-2, 4.5, -0.7, 6),))
+    (shooting,) = plan(bf, "squad", target("far", "f1"), command=Command.ASSAULT)
+    assert shooting.stopped is None
+    # Under Shoot every weapon counts: the rifles make "near" a candidate and "far" may not be declared.
+    assert refused(bf, "squad", target("far", "f1")).rule == "core/target_selection.md#unit-without-a-leader"
