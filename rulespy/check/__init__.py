@@ -34,6 +34,9 @@ RS040  not-utf8                    a markdown (or cited Python) file is not UTF-
                                    the first bad byte)
 RS041  bad-front-matter            a leading ``---`` block is not a YAML mapping
 RS042  file-too-large              a markdown file over the size limit (2 MiB; ``check: max_file_kb``)
+RS043  too-complex                 a markdown file over a parsing budget, at the line of the costly
+                                   block: reference definitions without blank lines between them, or
+                                   a paragraph with too much markup (``rulespy/check/budget.py``)
 RS050  rule-heading-without-id     a heading of level 2+ in a rule file (``core/``, ``sequences/``,
                                    ``timing/``, ``commands/``) has no explicit ``{#id}``
 RS051  code-cites-missing-rule     a ``Rule: PATH#ANCHOR`` docstring line in ``rulespy/**/*.py`` cites

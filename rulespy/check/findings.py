@@ -21,6 +21,7 @@ CODES: dict[str, str] = {
     "RS040": "not-utf8",
     "RS041": "bad-front-matter",
     "RS042": "file-too-large",
+    "RS043": "too-complex",
     "RS050": "rule-heading-without-id",
     "RS051": "code-cites-missing-rule",
     "RS060": "step-drift",
