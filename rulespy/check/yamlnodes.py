@@ -2,6 +2,8 @@
 
 ``mkdocs.yml`` may hold tags such as ``!!python/name:material.extensions.emoji.twemoji`` or ``!ENV``;
 composing (not loading) the document keeps them as plain values, so no code is imported or run.
+Composing goes through ``rulespy.yamlbudget``: a document whose aliases expand it past a small budget is
+refused at the line of the alias, before anything walks it.
 """
 
 from __future__ import annotations
@@ -10,12 +12,8 @@ from pathlib import Path
 
 import yaml
 
+from rulespy import yamlbudget
 from rulespy.check.findings import CheckError
-
-try:
-    _Loader: type = yaml.CSafeLoader
-except AttributeError:  # pragma: no cover - libyaml missing
-    _Loader = yaml.SafeLoader
 
 
 def compose(path: Path, shown: str) -> yaml.Node | None:
@@ -27,7 +25,9 @@ def compose(path: Path, shown: str) -> yaml.Node | None:
     except OSError as error:
         raise CheckError(f"cannot be read: {error.strerror}", shown, 1) from None
     try:
-        return yaml.compose(text, Loader=_Loader)  # noqa: S506 - composing builds nodes only
+        return yamlbudget.compose(text)  # nodes only, expansion bounded
+    except yamlbudget.YAMLTooLarge as error:
+        raise CheckError(error.message, shown, error.line) from None
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
         line = mark.line + 1 if mark is not None else 1

@@ -3,8 +3,9 @@
 Only plain YAML data is accepted (mappings, sequences, strings, numbers, booleans, null): the text is
 composed with ``yaml.CSafeLoader`` (or ``yaml.SafeLoader``) and any other tag (``!!python/object`` and
 friends) is refused with its line. Duplicate mapping keys, which ``yaml.safe_load`` silently accepts,
-are refused too. Aliases are followed, but the tree they expand to is capped, as are the text's size
-and its nesting depth, so that no document can hang or crash the loader.
+are refused too. Aliases are followed, but the tree they expand to is capped (``rulespy.yamlbudget``,
+shared with every YAML file rulespy reads), as are the text's size and its nesting depth, so that no
+document can hang or crash the loader.
 """
 
 from __future__ import annotations
@@ -15,17 +16,11 @@ from typing import Any
 
 import yaml
 
+from rulespy import yamlbudget
 from rulespy.errors import InvalidInput
 
 MAX_BYTES = 1_000_000
 """The largest scenario text accepted (1 MB)."""
-MAX_NODES = 200_000
-"""The most values a document may expand to, aliases included."""
-MAX_DEPTH = 64
-"""The deepest nesting of mappings and sequences accepted."""
-
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-"""libyaml's safe loader when PyYAML has it (faster, and it bounds nesting itself), else the pure one."""
 _TAG = "tag:yaml.org,2002:"
 _SCALAR_TAGS = {_TAG + name for name in ("str", "int", "float", "bool", "null")}
 
@@ -62,7 +57,9 @@ def parse(text: str, path: str) -> Node:
     if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
         raise InvalidInput(f"the scenario is larger than {MAX_BYTES // 1_000_000} MB", 1, path)
     try:
-        root = yaml.compose(text, Loader=_LOADER)
+        root = yamlbudget.compose(text)
+    except yamlbudget.YAMLTooLarge as error:
+        raise InvalidInput(error.message.replace("the document", "the scenario"), error.line, path) from None
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         line = mark.line + 1 if mark is not None else 1
@@ -76,8 +73,6 @@ def parse(text: str, path: str) -> Node:
         raise InvalidInput(f"YAML syntax error: {problem}", line, path) from None
     except yaml.YAMLError as error:
         raise InvalidInput(f"YAML syntax error: {error}", 1, path) from None
-    except RecursionError:
-        raise InvalidInput(f"the scenario is nested more than {MAX_DEPTH} levels deep", 1, path) from None
     if root is None:
         raise InvalidInput("the scenario is empty", 1, path)
     return _Converter(path).convert(root, 0)
@@ -86,16 +81,10 @@ def parse(text: str, path: str) -> Node:
 class _Converter:
     def __init__(self, path: str) -> None:
         self.path = path
-        self.count = 0
         self.constructor = yaml.constructor.SafeConstructor()
 
     def convert(self, node: yaml.Node, depth: int) -> Node:
         line = node.start_mark.line + 1
-        self.count += 1
-        if self.count > MAX_NODES:
-            raise InvalidInput(f"the scenario expands to more than {MAX_NODES:,} values", line, self.path)
-        if depth > MAX_DEPTH:
-            raise InvalidInput(f"the scenario is nested more than {MAX_DEPTH} levels deep", line, self.path)
         if isinstance(node, yaml.ScalarNode):
             return Scalar(self._scalar(node, line), line)
         if isinstance(node, yaml.SequenceNode):
