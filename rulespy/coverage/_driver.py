@@ -4,9 +4,12 @@ It is passed to ``python -c`` as source text, so it imports nothing from the rul
 the standard library and the engine of the tree whose root comes first on ``sys.path``. It reads one JSON
 request on standard input and writes one JSON answer on standard output.
 
-- ``{"root": R, "mode": "trace", "jobs": [{"id", "code", "path"}]}``: runs each worked example's code (as
-  pytest-markdown-docs would) with ``resolve`` wrapped so that every rule its trace cites is recorded,
-  and the rule of an illegal declaration too. Answer ``{"results": {id: {"rules": [...], "error": E}}}``.
+- ``{"root": R, "mode": "trace", "jobs": [{"id", "code", "path", "continues"}]}``: runs each worked
+  example's code (as pytest-markdown-docs would) with ``resolve`` wrapped so that every rule its trace
+  cites is recorded, and the rule of an illegal declaration too. A job that ``continues`` the one before
+  it (a ``continuation`` fence) runs its own code in that job's namespace, and its answer counts the
+  rules and the error of the whole chain, as if the chain had run again; so a chain costs linear time.
+  Answer ``{"results": {id: {"rules": [...], "error": E}}}``.
 - ``{"root": R, "mode": "resolve", "jobs": [{"id", "yaml", "path"}]}``: parses and resolves each scenario
   with its own dice. Answer ``{"results": {id: OUTCOME}}``, OUTCOME as ``outcome()`` below.
 
@@ -91,17 +94,22 @@ def _trace(jobs: list[dict[str, Any]]) -> dict[str, Any]:
         if name.startswith("rulespy") and getattr(loaded, "resolve", None) is original:
             loaded.resolve = recording  # type: ignore[attr-defined]
     results: dict[str, Any] = {}
+    namespace: dict[str, Any] = {}
+    error = None
     for job in jobs:
-        seen.clear()
-        error = None
-        try:
-            code = compile(job["code"], job.get("path", "<example>"), "exec")
-            with contextlib.redirect_stdout(io.StringIO()):
-                exec(code, {"__name__": "__main__"})  # noqa: S102 - the repository's own examples
-        except KeyboardInterrupt:
-            raise
-        except BaseException as failure:  # noqa: BLE001 - a failing example is reported, not fatal
-            error = f"{type(failure).__name__}: {failure}"[:300]
+        if not job.get("continues"):
+            seen.clear()
+            namespace = {"__name__": "__main__"}
+            error = None
+        if error is None:  # a chain that failed stays failed, with the error where it stopped
+            try:
+                code = compile(job["code"], job.get("path", "<example>"), "exec")
+                with contextlib.redirect_stdout(io.StringIO()):
+                    exec(code, namespace)  # noqa: S102 - the repository's own examples
+            except KeyboardInterrupt:
+                raise
+            except BaseException as failure:  # noqa: BLE001 - a failing example is reported, not fatal
+                error = f"{type(failure).__name__}: {failure}"[:300]
         results[job["id"]] = {"rules": sorted(seen), "error": error}
     return results
 

@@ -14,7 +14,7 @@ example exercises the section it sits in and every section enclosing it, plus an
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from markdown_it import MarkdownIt
@@ -50,17 +50,32 @@ class Section:
 
 @dataclass(frozen=True)
 class Example:
-    """One executed python fence. ``code`` includes the fences it continues, as pytest runs it."""
+    """One executed python fence: ``content`` is its own code; ``previous`` is the example it continues
+    (a ``continuation`` fence), whose code runs first, as pytest runs it (``code``).
+
+    Only the link is kept, never the joined code, so a file of thousands of continuation fences costs
+    memory in proportion to its size, not to its square."""
 
     path: str
     line: int
-    code: str
+    content: str
     sections: tuple[str, ...]
     markers: tuple[str, ...]
+    previous: Example | None = field(default=None, compare=False, repr=False)
 
     @property
     def name(self) -> str:
         return f"{self.path}:{self.line}"
+
+    @property
+    def code(self) -> str:
+        """What the test suite runs for this example: the fences it continues, then its own."""
+        chain: list[str] = []
+        example: Example | None = self
+        while example is not None:
+            chain.append(example.content)
+            example = example.previous
+        return "".join(reversed(chain))
 
 
 @dataclass(frozen=True)
@@ -102,7 +117,7 @@ def parse_rule_file(path: str, text: str) -> RuleFile:
     examples: list[Example] = []
     stack: list[Section] = []
     title: str | None = None
-    previous = ""
+    previous: Example | None = None
     for index, token in enumerate(tokens):
         if token.type == "heading_open" and token.map:
             level = int(token.tag[1:])
@@ -121,12 +136,11 @@ def parse_rule_file(path: str, text: str) -> RuleFile:
             if lang not in _PYTHON or "notest" in options:
                 continue
             if "continuation" not in options:
-                previous = ""
-            code = previous + token.content
-            previous = code
+                previous = None
             markers = tuple(m.group(1) for m in map(_MARKER_RE.match, token.content.splitlines()) if m)
             here = tuple(s.anchor for s in stack)
-            examples.append(Example(path, token.map[0] + 1, code, here, markers))
+            previous = Example(path, token.map[0] + 1, token.content, here, markers, previous)
+            examples.append(previous)
     return RuleFile(path, title, tuple(sections), tuple(examples))
 
 
