@@ -21,7 +21,7 @@ from yaml.composer import Composer
 from yaml.events import AliasEvent, CollectionStartEvent
 from yaml.resolver import Resolver
 
-MAX_NODES = 100_000
+MAX_NODES = 50_000
 """The most nodes (keys, values, lists and mappings; an alias counts all it names) a document may hold."""
 MAX_DEPTH = 64
 """The deepest nesting of lists and mappings accepted."""

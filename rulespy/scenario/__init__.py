@@ -3,8 +3,10 @@
 ``parse_scenario(text, path)`` and ``load_scenario(path)`` raise ``rulespy.errors.InvalidInput`` with the
 line of the offending key or value for anything malformed (the contract's exit 2). They check form
 only: whether the declared attack is legal is the engine's question. Limits, so that no input can
-hang the loader: 1 MB of text, 200,000 values, 64 levels of nesting, 10,000 models, 10,000 Target
-Lock dice carried in all, 1,000 dice per weapon, positions and ranges within 100,000 inches.
+hang the loader, each named once: ``MAX_BYTES`` of text (``yamlnodes``); ``MAX_NODES`` keys and values,
+aliases expanded, and ``MAX_DEPTH`` levels of nesting (``rulespy.yamlbudget``, shared with every YAML
+file rulespy reads); ``MAX_MODELS`` models and ``MAX_TOTAL_DICE`` Target Lock dice carried in all
+(``build``); dice per weapon, positions and ranges (``schema``).
 """
 
 from __future__ import annotations
