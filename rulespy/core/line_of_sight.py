@@ -150,6 +150,8 @@ def segment_crosses_interior(a: Point, b: Point, polygon: Polygon) -> bool:
         return False
     d = (b[0] - a[0], b[1] - a[1])
     length2 = d[0] * d[0] + d[1] * d[1]
+    if length2 == 0.0:  # a and b closer than floats can square: one point
+        return strictly_inside(a, polygon)
     # each vertex's side of the line (once per vertex, so the crossings agree with each other)
     side = [d[0] * (v[1] - a[1]) - d[1] * (v[0] - a[0]) > 0.0 for v in polygon]
     along = [((v[0] - a[0]) * d[0] + (v[1] - a[1]) * d[1]) / length2 for v in polygon]

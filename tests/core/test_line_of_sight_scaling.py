@@ -19,6 +19,8 @@ def reference_crosses(a: Point, b: Point, polygon: tuple[Point, ...]) -> bool:
         return strictly_inside(a, polygon)
     dx, dy = b[0] - a[0], b[1] - a[1]
     length2 = dx * dx + dy * dy
+    if length2 == 0.0:  # closer than floats can square: a point, as a == b
+        return strictly_inside(a, polygon)
     points = {0.0, 1.0}
     for v in polygon:
         t = ((v[0] - a[0]) * dx + (v[1] - a[1]) * dy) / length2
@@ -47,7 +49,7 @@ coordinate = st.integers(-4, 4).map(float)
 point = st.tuples(coordinate, coordinate)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=400, deadline=None, derandomize=True)
 @given(st.lists(point, min_size=3, max_size=8), point, point)
 def test_blocking_terrain_fast_sight_test_agrees_with_the_rule_read_directly(
     polygon: list[Point], a: Point, b: Point
@@ -56,7 +58,7 @@ def test_blocking_terrain_fast_sight_test_agrees_with_the_rule_read_directly(
     assert segment_crosses_interior(a, b, shape) == reference_crosses(a, b, shape)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150, deadline=None, derandomize=True)
 @given(
     st.lists(st.tuples(st.floats(-10, 10), st.floats(-10, 10)), min_size=3, max_size=12),
     st.tuples(st.floats(-12, 12), st.floats(-12, 12)),
