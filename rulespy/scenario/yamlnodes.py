@@ -1,7 +1,7 @@
 """YAML text to a small tree of located values: every value and every mapping key knows its line.
 
 Only plain YAML data is accepted (mappings, sequences, strings, numbers, booleans, null): the text is
-composed with ``yaml.CSafeLoader`` (or ``yaml.SafeLoader``) and any other tag (``!!python/object`` and
+composed into nodes (``rulespy.yamlbudget``: libyaml's parser where PyYAML has it) and any other tag (``!!python/object`` and
 friends) is refused with its line. Duplicate mapping keys, which ``yaml.safe_load`` silently accepts,
 are refused too. Aliases are followed, but the tree they expand to is capped (``rulespy.yamlbudget``,
 shared with every YAML file rulespy reads), as are the text's size and its nesting depth, so that no
@@ -75,7 +75,7 @@ def parse(text: str, path: str) -> Node:
         raise InvalidInput(f"YAML syntax error: {error}", 1, path) from None
     if root is None:
         raise InvalidInput("the scenario is empty", 1, path)
-    return _Converter(path).convert(root, 0)
+    return _Converter(path).convert(root)
 
 
 class _Converter:
@@ -83,16 +83,16 @@ class _Converter:
         self.path = path
         self.constructor = yaml.constructor.SafeConstructor()
 
-    def convert(self, node: yaml.Node, depth: int) -> Node:
+    def convert(self, node: yaml.Node) -> Node:
         line = node.start_mark.line + 1
         if isinstance(node, yaml.ScalarNode):
             return Scalar(self._scalar(node, line), line)
         if isinstance(node, yaml.SequenceNode):
             self._check_tag(node, _TAG + "seq", line)
-            return Seq(tuple(self.convert(item, depth + 1) for item in node.value), line)
+            return Seq(tuple(self.convert(item) for item in node.value), line)
         if isinstance(node, yaml.MappingNode):
             self._check_tag(node, _TAG + "map", line)
-            return self._mapping(node, depth, line)
+            return self._mapping(node, line)
         raise InvalidInput("unsupported YAML node", line, self.path)  # pragma: no cover
 
     def _check_tag(self, node: yaml.Node, expected: str, line: int) -> None:
@@ -116,7 +116,7 @@ class _Converter:
             raise InvalidInput(f"the number {node.value!r} is not finite", line, self.path)
         return value  # type: ignore[no-any-return]
 
-    def _mapping(self, node: yaml.MappingNode, depth: int, line: int) -> Map:
+    def _mapping(self, node: yaml.MappingNode, line: int) -> Map:
         entries: dict[str, Entry] = {}
         for key_node, value_node in node.value:
             key_line = key_node.start_mark.line + 1
@@ -131,7 +131,7 @@ class _Converter:
                 raise InvalidInput(
                     f"duplicate key {key!r} (first given on line {first})", key_line, self.path
                 )
-            entries[key] = Entry(key_line, self.convert(value_node, depth + 1))
+            entries[key] = Entry(key_line, self.convert(value_node))
         return Map(entries, line)
 
 
