@@ -1,11 +1,11 @@
 """YAML text to a small tree of located values: every value and every mapping key knows its line.
 
 Only plain YAML data is accepted (mappings, sequences, strings, numbers, booleans, null): the text is
-composed into nodes (``rulespy.yamlbudget``: libyaml's parser where PyYAML has it) and any other tag (``!!python/object`` and
-friends) is refused with its line. Duplicate mapping keys, which ``yaml.safe_load`` silently accepts,
-are refused too. Aliases are followed, but the tree they expand to is capped (``rulespy.yamlbudget``,
-shared with every YAML file rulespy reads), as are the text's size and its nesting depth, so that no
-document can hang or crash the loader.
+composed into nodes (``rulespy.yamlbudget``: libyaml's parser where PyYAML has it) and any other tag
+(``!!python/object`` and friends) is refused with its line. Duplicate mapping keys, which
+``yaml.safe_load`` silently accepts, are refused too. Aliases are followed, but the tree they expand to
+is capped (``rulespy.yamlbudget``, shared with every YAML file rulespy reads), as are the text's size and
+its nesting depth, so that no document can hang or crash the loader.
 """
 
 from __future__ import annotations
