@@ -96,18 +96,16 @@ def rows(work: Path, site: bool) -> list[tuple[str, str, list[str], Path | None]
         found.append((f"check: {name}", size, [RULESPY, "check", str(folder), "--no-cache"], None))
 
     check("baseline (one ordinary page)", "1 KB", "# Page {#page}\n\n" + "Some [text](../index.md). " * 30)
-    text = cases.identical_headings(20_000)
-    check("identical headings", f"20,000 ({len(text) // 1000} KB)", text)
-    text = cases.reference_definitions(5_000)
-    check("reference definitions", f"5,000 ({len(text) // 1000} KB)", text)
-    text = cases.bracket_runs(8_000)
-    check("link labels in one paragraph", f"8,000 ({len(text) // 1000} KB)", text)
-    text = cases.emphasis_openers(20_000)
-    check("emphasis openers", f"20,000 ({len(text) // 1000} KB)", text)
-    text = cases.repeated_claims(20_000)
-    check("ownership claims", f"20,000 ({len(text) // 1000} KB)", text)
-    text = cases.capitalised_run(20_000)
-    check("capitalised run before a claim", f"{len(text) // 1000} KB line", text)
+    for label, build, count in (
+        ("identical headings", cases.identical_headings, 20_000),
+        ("reference definitions", cases.reference_definitions, 5_000),
+        ("link labels in one paragraph", cases.bracket_runs, 8_000),
+        ("emphasis openers", cases.emphasis_openers, 20_000),
+        ("ownership claims", cases.repeated_claims, 20_000),
+        ("capitalised run before a claim", cases.capitalised_run, 20_000),
+    ):
+        text = build(count)
+        check(label, f"{count:,} ({len(text) // 1000} KB)", text)
     check(
         "concepts.yml alias bomb", "9**10 values", "# Page\n", {"concepts.yml": cases.concepts_alias_bomb(9)}
     )
