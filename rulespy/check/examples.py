@@ -20,7 +20,7 @@ import ast
 import inspect
 import textwrap
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -60,13 +60,24 @@ def is_worked_example(info: str) -> bool:
 @dataclass(frozen=True)
 class WorkedExample:
     """One worked example: ``line`` is the 1-based line of its opening fence, ``end`` the 1-based line of
-    the last line of the fence; ``content`` its own code, ``code`` what the test suite runs (with the
-    examples it continues)."""
+    the last line of the fence; ``content`` its own code; ``previous`` the example it continues (a
+    ``continuation`` fence), whose code runs first. Only the link is kept, never the joined code, so a
+    file of thousands of continuation fences costs memory in proportion to its size, not its square."""
 
     line: int
     end: int
     content: str
-    code: str
+    previous: WorkedExample | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def code(self) -> str:
+        """What the test suite runs for this example: the fences it continues, then its own."""
+        chain: list[str] = []
+        example: WorkedExample | None = self
+        while example is not None:
+            chain.append(example.content)
+            example = example.previous
+        return "".join(reversed(chain))
 
 
 def markdown_tokens(text: str) -> list[Token]:
@@ -83,14 +94,14 @@ def worked_examples(text: str, tokens: Sequence[Token] | None = None) -> list[Wo
     [(1, 3, 'x = 1\n'), (5, 7, 'x = 1\nassert x\n')]
     """
     found: list[WorkedExample] = []
-    previous = ""
+    previous: WorkedExample | None = None
     for token in markdown_tokens(text) if tokens is None else tokens:
         if token.type != "fence" or token.map is None or not is_worked_example(token.info):
             continue
         if "continuation" not in fence_info(token.info)[1]:
-            previous = ""
-        previous += token.content
-        found.append(WorkedExample(token.map[0] + 1, token.map[1], token.content, previous))
+            previous = None
+        previous = WorkedExample(token.map[0] + 1, token.map[1], token.content, previous)
+        found.append(previous)
     return found
 
 

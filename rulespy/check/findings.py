@@ -137,6 +137,13 @@ FINDING_CODES: tuple[FindingCode, ...] = (
         "(the message gives its target): never read, listed or published",
     ),
     FindingCode(
+        "RS044",
+        "too-complex",
+        "a markdown file over a parsing budget, at the line of the costly block: reference "
+        "definitions without blank lines between them, or a paragraph with too much markup "
+        "(``rulespy/check/budget.py``)",
+    ),
+    FindingCode(
         "RS050",
         "rule-heading-without-id",
         "a heading of level 2+ in a rule file (``core/``, ``sequences/``, ``timing/``, "

@@ -12,6 +12,7 @@ is checked too. ``./x.md``, ``../x.md``, bare ``x.md`` and URLs are never mentio
 
 from __future__ import annotations
 
+import gc
 import re
 from bisect import bisect_right
 from collections.abc import Callable
@@ -24,6 +25,7 @@ from markdown_it import MarkdownIt
 from markdown_it.common.utils import normalizeReference
 from markdown_it.token import Token
 
+from rulespy.check import budget
 from rulespy.check.doc import Claim, Document, Heading, Link, Mention, TermUse
 from rulespy.check.files import MAX_BYTES
 from rulespy.check.slugs import page_anchors, split_attr_list
@@ -38,6 +40,9 @@ _DEFINITION_RE = re.compile(r"^ {0,3}\[((?:[^\]\\]|\\.)+)\]:")
 _HTML_TAG_RE = re.compile(r"<([A-Za-z][\w-]*)(\s[^>]*)?>")
 _HTML_ID_RE = re.compile(r"""(?<![\w-])(id|name)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+))""", re.IGNORECASE)
 _COMMENT_RE = re.compile(r"<!--.*?-->", re.DOTALL)
+_CLAIM_NAME_CHARS = 120
+"""A claimed concept name is read from at most this many characters before ``is owned by``."""
+_CLAIM_STRIP = frozenset(" \t\n\"'*“”‘’:")
 _CAPITALISED_TAIL_RE = re.compile(r"(?<![\w'])([A-Z][\w\-']*(?:\s+[A-Z][\w\-']*)*)$")
 
 try:
@@ -81,12 +86,18 @@ MAX_NESTING = 50
 
 @lru_cache(maxsize=1)
 def markdown_parser() -> MarkdownIt:
-    """The shared parser: CommonMark with raw HTML and tables, link/image/code tokens carrying offsets."""
+    """The shared parser: CommonMark with raw HTML and tables, link/image/code tokens carrying offsets.
+
+    Inline parsing refuses a paragraph over the budget (``budget.check_inline``), and emphasis fragments
+    are joined in linear time (``budget.fragments_join``).
+    """
     md = MarkdownIt("commonmark", {"html": True, "maxNesting": MAX_NESTING}).enable("table")
     rules = {rule.name: rule.fn for rule in md.inline.ruler.__rules__}
     md.inline.ruler.at("link", _positioned(rules["link"], ("link_open",)))
     md.inline.ruler.at("image", _positioned(rules["image"], ("image",)))
     md.inline.ruler.at("backticks", _positioned(rules["backticks"], ("code_inline",)))
+    md.inline.ruler2.at("fragments_join", budget.fragments_join)
+    md.core.ruler.before("inline", "budget", budget.check_inline)
     return md
 
 
@@ -276,21 +287,24 @@ class _Reader:
             if mention is None:
                 return  # a claim names its owner as a path or a link; anything else is just prose
             owner = mention.group(1)
-        before = text[: m.start()].rstrip(" \t\n\"'*“”‘’:")
+        end = m.start()  # the name ends here, quotes, stars, colons and spaces before the claim left out
+        while end > 0 and text[end - 1] in _CLAIM_STRIP:
+            end -= 1
+        window = max(end - _CLAIM_NAME_CHARS, 0)  # never the whole text before each claim: linear time
         concept = ""
         if self.terms.concepts:
             names = _name_set(self.terms.concepts)
-            ending = " ".join(before[-120:].split())  # the longest registered name that ends the text wins
+            ending = " ".join(text[window:end].split())  # the longest registered name that ends it wins
             for start in [0] + [m.end() for m in _WORD_GAP_RE.finditer(ending)]:
                 if ending[start:].lower() in names:
                     concept = ending[start:]
                     break
         if not concept:
-            tail = _CAPITALISED_TAIL_RE.search(before)
+            tail = _CAPITALISED_TAIL_RE.search(text, window, end)
             if tail is None or tail.group(1).lower() in _NOT_NAMES:
                 return  # "it is owned by ...": no concept name, so not a claim to check
             concept = tail.group(1)
-        line, column = self._locate(pieces, block, max(len(before) - len(concept), 0))
+        line, column = self._locate(pieces, block, max(end - len(concept), 0))
         self.claims.append(Claim(concept, owner, is_link, line, column))
 
     def definitions(self, references: dict[str, dict[str, str]]) -> None:
@@ -317,7 +331,16 @@ def parse_markdown(path: str, text: str, terms: Terms = NO_TERMS) -> Document:
     lines = text.split("\n")
     reader = _Reader(path, lines, terms)
     env: dict[str, Any] = {}
-    tokens = markdown_parser().parse(text, env)
+    collecting = gc.isenabled()
+    gc.disable()  # the parser makes a token tree and no cycles; collecting while it grows cost 30%
+    try:
+        budget.check_definitions(lines)
+        tokens = markdown_parser().parse(text, env)
+    except budget.TooComplex as error:
+        return Document(path, problems=((error.line, 1, "RS044", error.message),))
+    finally:
+        if collecting:
+            gc.enable()
     heading_level = 0
     last_line = 0
     deepest = 0

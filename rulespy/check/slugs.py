@@ -5,7 +5,8 @@ The site is built by MkDocs with Python-Markdown's ``toc`` and ``attr_list`` ext
 * an explicit ``{#id}`` at the end of a heading (``attr_list``) is the anchor, and is reserved first;
 * any other heading gets ``toc.slugify(text, "-")`` of its plain text (ASCII-folded, lower-cased,
   punctuation dropped, runs of spaces and dashes made one dash);
-* a slug already used on the page is suffixed ``_1``, ``_2``... (``toc.unique``).
+* a slug already used on the page is suffixed ``_1``, ``_2``... (``toc.unique``, given one ``counters``
+  cache per page as ``toc`` does, so that thousands of identical headings cost linear time).
 
 Python-Markdown's own functions are used (it is a dependency of rulespy), so the checker can never
 compute a different anchor from the site.
@@ -29,9 +30,13 @@ def slugify(text: str) -> str:
     return str(toc_slugify(text, "-"))
 
 
-def unique(slug: str, used: MutableSet[str]) -> str:
-    """``slug`` made unique among ``used`` (and added to it), as ``toc`` does."""
-    return str(toc_unique(slug, used))
+def unique(slug: str, used: MutableSet[str], counters: dict[str, int] | None = None) -> str:
+    """``slug`` made unique among ``used`` (and added to it), as ``toc`` does.
+
+    ``counters`` is ``toc``'s cache of the suffixes known to be taken: pass the same dict with the
+    same ``used`` for a whole page, or each repeat of a heading rescans every suffix before it.
+    """
+    return str(toc_unique(slug, used, counters))
 
 
 def split_attr_list(text: str) -> tuple[str, str | None]:
@@ -61,7 +66,8 @@ def page_anchors(headings: list[tuple[str, str | None]], reserved: set[str] | No
     used: set[str] = {explicit for _, explicit in headings if explicit}
     if reserved:
         used |= reserved
+    counters: dict[str, int] = {}
     anchors = []
     for text, explicit in headings:
-        anchors.append(explicit if explicit else unique(slugify(text), used))
+        anchors.append(explicit if explicit else unique(slugify(text), used, counters))
     return anchors

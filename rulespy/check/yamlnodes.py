@@ -2,18 +2,16 @@
 
 ``mkdocs.yml`` may hold tags such as ``!!python/name:material.extensions.emoji.twemoji`` or ``!ENV``;
 composing (not loading) the document keeps them as plain values, so no code is imported or run.
+Composing goes through ``rulespy.yamlbudget``: a document whose aliases expand it past a small budget is
+refused at the line of the alias, before anything walks it.
 """
 
 from __future__ import annotations
 
 import yaml
 
+from rulespy import yamlbudget
 from rulespy.check.findings import CheckError
-
-try:
-    _Loader: type = yaml.CSafeLoader
-except AttributeError:  # pragma: no cover - libyaml missing
-    _Loader = yaml.SafeLoader
 
 
 def compose(data: bytes, shown: str) -> yaml.Node | None:
@@ -24,7 +22,9 @@ def compose(data: bytes, shown: str) -> yaml.Node | None:
     except UnicodeDecodeError as error:
         raise CheckError(f"not UTF-8 (byte {error.start})", shown, 1) from None
     try:
-        return yaml.compose(text, Loader=_Loader)  # noqa: S506 - composing builds nodes only
+        return yamlbudget.compose(text)  # nodes only, expansion bounded
+    except yamlbudget.YAMLTooLarge as error:
+        raise CheckError(error.message, shown, error.line) from None
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
         line = mark.line + 1 if mark is not None else 1

@@ -11,7 +11,6 @@ the anchor with ``-`` read as ``_``, bounded by ``_`` or the ends of the name) o
 from __future__ import annotations
 
 import ast
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -109,15 +108,51 @@ def unit_tests(root: Path, folder: str = "tests") -> list[UnitTest]:
     return found
 
 
-def named_anchors(test_name: str, anchors: set[str]) -> set[str]:
-    """The anchors whose words a test's name contains (longest wins where two overlap)."""
-    hits: list[tuple[int, int, str]] = []
+@dataclass(frozen=True)
+class AnchorIndex:
+    """Anchors by their words as a test name writes them (``target-limit`` under ``target_limit``), and
+    the most words any has."""
+
+    by_words: dict[str, list[str]]
+    longest: int
+
+
+def anchor_index(anchors: set[str]) -> AnchorIndex:
+    """The index ``anchors_named`` looks names up in; build it once for all the tests."""
+    by_words: dict[str, list[str]] = {}
     for anchor in anchors:
-        words = re.escape(anchor.replace("-", "_"))
-        for match in re.finditer(rf"(?:^|_)({words})(?=_|$)", test_name):
-            hits.append((match.start(1), match.end(1), anchor))
+        if anchor:
+            by_words.setdefault(anchor.replace("-", "_"), []).append(anchor)
+    return AnchorIndex(by_words, max((key.count("_") + 1 for key in by_words), default=0))
+
+
+def anchors_named(test_name: str, index: AnchorIndex) -> set[str]:
+    """The anchors whose words a test's name contains (longest wins where two overlap).
+
+    Only runs of whole ``_``-separated words of the name are looked up, so a name costs its words times
+    the longest anchor's words, whatever the number of anchors.
+    """
+    longest = index.longest
+    words = test_name.split("_")
+    starts = [0]
+    for word in words:
+        starts.append(starts[-1] + len(word) + 1)
+    hits: list[tuple[int, int, str]] = []
+    last_end: dict[str, int] = {}
+    for i in range(len(words)):
+        for j in range(i + 1, min(len(words), i + longest) + 1):
+            start, end = starts[i], starts[j] - 1
+            for anchor in index.by_words.get(test_name[start:end], ()):
+                if start > last_end.get(anchor, -1):  # each anchor's occurrences do not overlap
+                    hits.append((start, end, anchor))
+                    last_end[anchor] = end
     kept = set()
     for start, end, anchor in hits:
         if not any(s <= start and end <= e and (e - s) > (end - start) for s, e, _ in hits):
             kept.add(anchor)
     return kept
+
+
+def named_anchors(test_name: str, anchors: set[str]) -> set[str]:
+    """The anchors whose words a test's name contains (longest wins where two overlap)."""
+    return anchors_named(test_name, anchor_index(anchors))

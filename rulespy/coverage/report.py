@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from rulespy.check import drift
-from rulespy.coverage.code import Citation, citations, named_anchors, unit_tests
+from rulespy.coverage.code import Citation, anchor_index, anchors_named, citations, unit_tests
 from rulespy.coverage.rules import Concept, CoverageError, Example, RuleFile, load_concepts, load_rule_files
 
 
@@ -175,9 +175,10 @@ def _assign_tests(root: Path, entries: dict[str, Entry], concepts: Sequence[Conc
         if entry.heading:
             by_anchor.setdefault(entry.anchor, []).append(ref)
     owners = {c.target for c in concepts}
+    index = anchor_index(set(by_anchor))
     for test in unit_tests(root):
         refs: set[str] = {c for c in test.cites if c in entries}
-        for anchor in named_anchors(test.name, set(by_anchor)):
+        for anchor in anchors_named(test.name, index):
             candidates = by_anchor[anchor]
             owned = [r for r in candidates if r in owners]
             mirror = [r for r in candidates if test.path == _mirror(r)]

@@ -12,10 +12,10 @@ example exercises the section it sits in and every section enclosing it, plus an
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from rulespy.check.examples import markdown_tokens, worked_examples
+from rulespy.check.examples import WorkedExample, markdown_tokens, worked_examples
 from rulespy.check.files import RULE_DIRS, Layout, Tree
 from rulespy.check.findings import CheckError
 from rulespy.check.registry import REGISTRY, Concept, load_registry
@@ -46,13 +46,25 @@ class Section:
 
 @dataclass(frozen=True)
 class Example:
-    """One executed python fence. ``code`` includes the fences it continues, as pytest runs it."""
+    """One executed python fence (``worked``, as ``rulespy.check.examples`` defines it) and the sections it
+    sits in; ``code`` is what the test suite runs (the fences it continues, then its own)."""
 
     path: str
-    line: int
-    code: str
+    worked: WorkedExample = field(repr=False)
     sections: tuple[str, ...]
     markers: tuple[str, ...]
+
+    @property
+    def line(self) -> int:
+        return self.worked.line
+
+    @property
+    def content(self) -> str:
+        return self.worked.content
+
+    @property
+    def code(self) -> str:
+        return self.worked.code
 
     @property
     def name(self) -> str:
@@ -106,7 +118,7 @@ def parse_rule_file(path: str, text: str) -> RuleFile:
             example = worked[token.map[0] + 1]
             markers = tuple(m.group(1) for m in map(_MARKER_RE.match, example.content.splitlines()) if m)
             here = tuple(s.anchor for s in stack)
-            examples.append(Example(path, example.line, example.code, here, markers))
+            examples.append(Example(path, example, here, markers))
     return RuleFile(path, title, tuple(sections), tuple(examples))
 
 

@@ -6,7 +6,9 @@ and ``seed`` are ignored: every die is enumerated with its probability, nothing 
 
 Size limit (``rulespy.odds.exact``): at most ``MAX_STATES`` (100,000) distinct states held at once and
 ``MAX_TRANSITIONS`` (1,000,000) chance transitions in all; beyond that ``TooLarge`` (an ``InvalidInput``,
-the command line's exit 2) is raised before the work that would pass the limit starts.
+the command line's exit 2) is raised before the work that would pass the limit starts. Before any
+of that, ``rulespy.odds.limits`` judges the request from the scenario alone (models a unit, dice a
+weapon, estimated work), so that whatever is accepted is answered within about 2 s.
 
 Rule: sequences/shooting_sequence.md#shooting-sequence
 """
@@ -16,6 +18,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rulespy.odds.exact import MAX_STATES, MAX_TRANSITIONS, TooLarge, final_states
+from rulespy.odds.limits import check_size
 from rulespy.odds.memo import StepMemo
 from rulespy.odds.render import bar_chart
 from rulespy.odds.render import markdown_table as _markdown
@@ -41,8 +44,9 @@ def odds(scenario: Scenario) -> Odds:
     Raises ``IllegalDeclaration`` for a declaration the rules forbid (nothing enumerated) and
     ``TooLarge`` beyond the size limit.
     """
-    sequence = ShootingSequence(scenario, StepMemo())
+    sequence = ShootingSequence(scenario, StepMemo())  # the declaration's legality first
     try:
+        check_size(scenario)
         finals = final_states(sequence)
     except TooLarge as error:
         error.path = error.path or scenario.path

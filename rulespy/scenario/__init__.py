@@ -3,9 +3,11 @@
 ``parse_scenario(text, path)`` and ``load_scenario(path)`` raise ``rulespy.errors.InvalidInput`` with the
 line of the offending key or value for anything malformed (exit 2 on the command line). They check form
 only: whether the declared attack is legal is the engine's question. Limits, so that no input can
-hang the loader: a regular file (never a FIFO or a device) of 1 MB of text, 200,000 values, 64 levels
-of nesting, integers of at most 4,300 digits, 10,000 models, 10,000 Target Lock dice carried in all,
-1,000 dice per weapon, positions and ranges within 100,000 inches.
+hang the loader, each named once: a regular file (never a FIFO or a device) of ``MAX_BYTES`` of text
+(``yamlnodes``); ``MAX_NODES`` keys and values, aliases expanded, and ``MAX_DEPTH`` levels of nesting
+(``rulespy.yamlbudget``, shared with every YAML file rulespy reads); ``MAX_MODELS`` models and
+``MAX_TOTAL_DICE`` Target Lock dice carried in all (``build``); dice per weapon, positions and ranges
+(``schema``); integers of at most 4,300 digits.
 """
 
 from __future__ import annotations

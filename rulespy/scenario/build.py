@@ -23,8 +23,8 @@ from rulespy.state import (
     UnitStatus,
 )
 
-MAX_MODELS = 10_000
-"""The most models a scenario may hold."""
+MAX_MODELS = 5_000
+"""The most models a scenario may hold (within ``rulespy.yamlbudget.MAX_NODES``, so this limit speaks)."""
 MAX_TOTAL_DICE = 10_000
 """The most Target Lock dice all the scenario's models together may carry (one volley of each weapon)."""
 

@@ -1,10 +1,11 @@
 """YAML text to a small tree of located values: every value and every mapping key knows its line.
 
 Only plain YAML data is accepted (mappings, sequences, strings, numbers, booleans, null): the text is
-composed with ``yaml.CSafeLoader`` (or ``yaml.SafeLoader``) and any other tag (``!!python/object`` and
-friends) is refused with its line. Duplicate mapping keys, which ``yaml.safe_load`` silently accepts,
-are refused too. Aliases are followed, but the tree they expand to is capped, as are the text's size
-and its nesting depth, so that no document can hang or crash the loader.
+composed into nodes (``rulespy.yamlbudget``: libyaml's parser where PyYAML has it) and any other tag
+(``!!python/object`` and friends) is refused with its line. Duplicate mapping keys, which
+``yaml.safe_load`` silently accepts, are refused too. Aliases are followed, but the tree they expand to
+is capped (``rulespy.yamlbudget``, shared with every YAML file rulespy reads), as are the text's size and
+its nesting depth, so that no document can hang or crash the loader.
 """
 
 from __future__ import annotations
@@ -15,17 +16,11 @@ from typing import Any
 
 import yaml
 
+from rulespy import yamlbudget
 from rulespy.errors import InvalidInput
 
 MAX_BYTES = 1_000_000
 """The largest scenario text accepted (1 MB)."""
-MAX_NODES = 200_000
-"""The most values a document may expand to, aliases included."""
-MAX_DEPTH = 64
-"""The deepest nesting of mappings and sequences accepted."""
-
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-"""libyaml's safe loader when PyYAML has it (faster, and it bounds nesting itself), else the pure one."""
 _TAG = "tag:yaml.org,2002:"
 _SCALAR_TAGS = {_TAG + name for name in ("str", "int", "float", "bool", "null")}
 
@@ -62,7 +57,9 @@ def parse(text: str, path: str) -> Node:
     if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
         raise InvalidInput(f"the scenario is larger than {MAX_BYTES // 1_000_000} MB", 1, path)
     try:
-        root = yaml.compose(text, Loader=_LOADER)
+        root = yamlbudget.compose(text)
+    except yamlbudget.YAMLTooLarge as error:
+        raise InvalidInput(error.message.replace("the document", "the scenario"), error.line, path) from None
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         line = mark.line + 1 if mark is not None else 1
@@ -76,34 +73,26 @@ def parse(text: str, path: str) -> Node:
         raise InvalidInput(f"YAML syntax error: {problem}", line, path) from None
     except yaml.YAMLError as error:
         raise InvalidInput(f"YAML syntax error: {error}", 1, path) from None
-    except RecursionError:
-        raise InvalidInput(f"the scenario is nested more than {MAX_DEPTH} levels deep", 1, path) from None
     if root is None:
         raise InvalidInput("the scenario is empty", 1, path)
-    return _Converter(path).convert(root, 0)
+    return _Converter(path).convert(root)
 
 
 class _Converter:
     def __init__(self, path: str) -> None:
         self.path = path
-        self.count = 0
         self.constructor = yaml.constructor.SafeConstructor()
 
-    def convert(self, node: yaml.Node, depth: int) -> Node:
+    def convert(self, node: yaml.Node) -> Node:
         line = node.start_mark.line + 1
-        self.count += 1
-        if self.count > MAX_NODES:
-            raise InvalidInput(f"the scenario expands to more than {MAX_NODES:,} values", line, self.path)
-        if depth > MAX_DEPTH:
-            raise InvalidInput(f"the scenario is nested more than {MAX_DEPTH} levels deep", line, self.path)
         if isinstance(node, yaml.ScalarNode):
             return Scalar(self._scalar(node, line), line)
         if isinstance(node, yaml.SequenceNode):
             self._check_tag(node, _TAG + "seq", line)
-            return Seq(tuple(self.convert(item, depth + 1) for item in node.value), line)
+            return Seq(tuple(self.convert(item) for item in node.value), line)
         if isinstance(node, yaml.MappingNode):
             self._check_tag(node, _TAG + "map", line)
-            return self._mapping(node, depth, line)
+            return self._mapping(node, line)
         raise InvalidInput("unsupported YAML node", line, self.path)  # pragma: no cover
 
     def _check_tag(self, node: yaml.Node, expected: str, line: int) -> None:
@@ -131,7 +120,7 @@ class _Converter:
             raise InvalidInput(f"the number {node.value!r} is not finite", line, self.path)
         return value  # type: ignore[no-any-return]
 
-    def _mapping(self, node: yaml.MappingNode, depth: int, line: int) -> Map:
+    def _mapping(self, node: yaml.MappingNode, line: int) -> Map:
         entries: dict[str, Entry] = {}
         for key_node, value_node in node.value:
             key_line = key_node.start_mark.line + 1
@@ -146,7 +135,7 @@ class _Converter:
                 raise InvalidInput(
                     f"duplicate key {key!r} (first given on line {first})", key_line, self.path
                 )
-            entries[key] = Entry(key_line, self.convert(value_node, depth + 1))
+            entries[key] = Entry(key_line, self.convert(value_node))
         return Map(entries, line)
 
 

@@ -33,6 +33,7 @@ EXPECTED: dict[str, list[tuple[str, int, str]]] = {
     "RS041": [("core/cover.md", 3, "RS041")],
     "RS042": [("core/big.md", 1, "RS042")],
     "RS043": [("core/notes.md", 1, "RS043")],  # a symlink to ../../RS001/index.md, outside this fixture
+    "RS044": [("core/links.md", 5, "RS044")],
     "RS050": [("core/cover.md", 7, "RS050")],
     "RS051": [("rulespy/core/cover.py", 10, "RS051")],
     # a step only the engine runs is reported at line 1; a step only the rules number, at its heading

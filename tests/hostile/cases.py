@@ -1,0 +1,142 @@
+"""Hostile inputs of issue 12, one builder a class, sized by the caller.
+
+The test suite (``tests/hostile``) builds each at a small size that an unbounded tool would still take
+many seconds over; ``bench/bench_hostile.py`` builds them at the sizes of the issue and measures time
+and peak memory. Every builder returns plain text (or a dict of repository files).
+"""
+
+from __future__ import annotations
+
+# --- markdown for rulespy check ----------------------------------------------------------------------
+
+
+def identical_headings(count: int) -> str:
+    """``# T`` and ``count`` identical ``## Same`` headings (20,000: 180 KB)."""
+    return "# T\n\n" + "## Same\n\n" * count
+
+
+def reference_definitions(count: int) -> str:
+    """``count`` reference definitions without a blank line between them (5,000: 100 KB)."""
+    return "# Refs\n\n" + "".join(f"[r{i}]: nope{i}.md\n" for i in range(count))
+
+
+def bracket_runs(count: int) -> str:
+    """One paragraph of ``count`` link labels that never become links, each followed by text."""
+    return "# Brackets\n\n" + ("[a]" + "b " * 50) * count + "\n"
+
+
+def emphasis_openers(count: int) -> str:
+    """One paragraph of ``count`` unmatched ``*a _b`` emphasis openers."""
+    return "# Emphasis\n\n" + "*a _b " * count + "\n"
+
+
+def repeated_claims(count: int) -> str:
+    """``count`` ownership claims in one paragraph (20,000: 580 KB)."""
+    return "# Claims\n\n" + "X is owned by core/damage.md " * count + "\n"
+
+
+def capitalised_run(words: int) -> str:
+    """One line of ``words`` capitalised words before a lower-case claim (20,000: 40 KB)."""
+    return "# Run\n\n" + "A " * words + "a is owned by core/damage.md\n"
+
+
+# --- YAML with aliases -------------------------------------------------------------------------------
+
+
+def _alias_levels(indent: str, levels: int, leaf: str) -> list[str]:
+    """Lines of a YAML mapping whose lists each hold nine aliases of the list before: 9**levels values."""
+    lines = [f"{indent}l0.md: &a0 [{', '.join([leaf] * 9)}]"]
+    for level in range(1, levels + 1):
+        lines.append(f"{indent}l{level}.md: &a{level} [{', '.join([f'*a{level - 1}'] * 9)}]")
+    return lines
+
+
+def concepts_alias_bomb(levels: int) -> str:
+    """A concepts.yml whose ``requires`` lists refer to each other through aliases; the bomb's last
+    line (``levels + 3``) is the alias that takes it over any budget."""
+    return "\n".join(["owners: {}", "requires:", *_alias_levels("  ", levels, "core/x.md")]) + "\n"
+
+
+def nav_alias_bomb(levels: int) -> str:
+    """A mkdocs.yml whose ``nav`` is built from nested aliases of a list of pages."""
+    lines = ["site_name: hostile", "x-pages:"]
+    lines.append("  - &a0 [" + ", ".join(["index.md"] * 9) + "]")
+    for level in range(1, levels + 1):
+        lines.append(f"  - &a{level} [" + ", ".join([f"*a{level - 1}"] * 9) + "]")
+    lines.append(f"nav:\n  - Home: *a{levels}")
+    return "\n".join(lines) + "\n"
+
+
+def scenario_alias_bomb(levels: int) -> str:
+    """A scenario whose ``description``-free top level holds nested aliases (refused before the schema)."""
+    return "\n".join(["x:", *_alias_levels("  ", levels, "1")]) + "\n"
+
+
+# --- scenarios for odds and resolve ------------------------------------------------------------------
+
+
+def big_unit(models: int, dice: int, snap_fire: bool = False) -> str:
+    """One model with a ``dice``-dice weapon shooting a unit of ``models`` one-wound models; with
+    ``snap_fire`` the unit answers with Snap Fire (a firefight)."""
+    lines = [
+        "weapons:",
+        f"  gun: {{range: 48, dice: {dice}, lock: 4, damage: 1}}",
+        "units:",
+        "  - id: shooters",
+        "    side: blue",
+        "    models:",
+        "      - {id: s1, at: [0, 0], leader: true, weapons: [gun]}",
+        "  - id: horde",
+        "    side: red",
+        "    models:",
+    ]
+    for i in range(models):
+        extra = ", leader: true, weapons: [gun]" if i == 0 else ""
+        lines.append(f"      - {{id: h{i}, at: [10, {i * 0.01:.2f}]{extra}}}")
+    lines.append("attack: {unit: shooters, command: shoot, targets: [{unit: horde, mark: h0}]}")
+    if snap_fire:
+        lines.append("response: {command: snap_fire, mark: s1}")
+    lines.append("seed: 1")
+    return "\n".join(lines) + "\n"
+
+
+def zigzag_wall(vertices: int, past: bool = True) -> str:
+    """One model shooting one model beside a blocking zigzag wall of ``vertices`` vertices; ``past``
+    puts the target where the sight line clears the wall's end, else the wall is in the way."""
+    teeth = vertices // 2
+    front = [(10.0 + (i % 2) * 0.5, i * 0.01) for i in range(teeth)]
+    back = [(x + 1.0, y) for x, y in reversed(front)]
+    polygon = ", ".join(f"[{x}, {y:.2f}]" for x, y in front + back)
+    target_y = -5 if past else teeth * 0.005
+    return f"""\
+weapons:
+  gun: {{range: 48, dice: 1, lock: 4, damage: 1}}
+units:
+  - id: shooters
+    side: blue
+    models: [{{id: s1, at: [0, 0], leader: true, weapons: [gun]}}]
+  - id: targets
+    side: red
+    models: [{{id: t1, at: [20, {target_y}], leader: true}}]
+terrain:
+  - {{kind: blocking, polygon: [{polygon}]}}
+attack: {{unit: shooters, command: shoot, targets: [{{unit: targets, mark: t1}}]}}
+dice: [5]
+"""
+
+
+# --- a large tree for rulespy coverage ---------------------------------------------------------------
+
+
+def continuation_file(fences: int, body_lines: int = 3) -> str:
+    """A rule file of ``fences`` sections, each with a ``continuation`` example of ``body_lines`` lines."""
+    body = "x = 1\n" + "# a line of example code, long enough to weigh something in memory\n" * body_lines
+    lines = ["# Generated {#generated}", ""]
+    for i in range(fences):
+        lines += [f"## Rule {i} {{#rule-{i}}}", "", "Text.", "", "```{.python continuation}", body, "```", ""]
+    return "\n".join(lines)
+
+
+def unit_test_names(count: int, anchors: int) -> list[str]:
+    """``count`` unit test names, each naming one of ``anchors`` generated rule anchors."""
+    return [f"test_rule_{i % anchors}_case_{i}" for i in range(count)]
