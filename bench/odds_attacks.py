@@ -20,6 +20,7 @@ WEAPONS = [
     "  rifle: {range: 24, dice: 3, lock: 4, damage: 2}",
     "  launcher: {range: 24, dice: 3, lock: 4, damage: 3, traits: [critical 5]}",
 ]
+SQUAD = ["units:", "  - id: squad", "    side: blue", "    models:"]
 FOES = [
     "  - id: foes",
     "    side: red",
@@ -35,8 +36,7 @@ def bench() -> str:
         f"      - {{id: a{i}, at: [0, {i * 1.5}], weapons: [{'rifle' if i < RIFLEMEN else 'launcher'}]}}"
         for i in range(RIFLEMEN + GUNNERS)
     ]
-    text = "\n".join([*WEAPONS, "units:", "  - id: squad", "    side: blue", "    models:", *shooters, *FOES, ATTACK])
-    return text
+    return "\n".join([*WEAPONS, *SQUAD, *shooters, *FOES, ATTACK])
 
 
 def alternating(models: int = 10, dice: int = 4) -> str:
@@ -46,14 +46,15 @@ def alternating(models: int = 10, dice: int = 4) -> str:
         for i in range(models)
     ]
     weapons = [line.replace("dice: 3", f"dice: {dice}") for line in WEAPONS]
-    text = "\n".join([*weapons, "units:", "  - id: squad", "    side: blue", "    models:", *shooters, *FOES, ATTACK])
-    return text
+    return "\n".join([*weapons, *SQUAD, *shooters, *FOES, ATTACK])
 
 
 def firefight(models: int = 10) -> str:
     """A Shoot answered by Snap Fire: ``models`` riflemen with two dice against as many gangers."""
     squad = [f"      - {{id: s{i}, at: [0, {i * 1.5}], wounds: 2, weapons: [rifle]}}" for i in range(models)]
-    gang = [f"      - {{id: g{i}, at: [14, {i * 1.5}], wounds: 2, weapons: [carbine]}}" for i in range(models)]
+    gang = [
+        f"      - {{id: g{i}, at: [14, {i * 1.5}], wounds: 2, weapons: [carbine]}}" for i in range(models)
+    ]
     text = "\n".join(
         [
             "weapons:",
