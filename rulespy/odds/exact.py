@@ -27,12 +27,14 @@ from fractions import Fraction
 from rulespy.core.leadership import LeadershipChance
 from rulespy.core.target_lock import LockChance, LockTally
 from rulespy.errors import InvalidInput
-from rulespy.sequences.shooting_sequence import Chance, ShootingSequence, State
+from rulespy.sequences.shooting_sequence import Chance, Outcome, Phase, ShootingSequence, State
 
 MAX_STATES = 100_000
 MAX_TRANSITIONS = 1_000_000
 
 Progress = tuple[int, int, int, int]
+# The phases in the order an attack goes through them (a firefight's reply starts again at LEADERSHIP).
+ORDER = {phase: rank for rank, phase in enumerate(Phase)}
 NOTHING = LockTally(0, 0)
 
 
@@ -42,7 +44,7 @@ class TooLarge(InvalidInput):
 
 def progress(state: State) -> Progress:
     """Where a state stands in the sequence; ``apply`` never makes it smaller."""
-    return (state.attack, 0 if state.group < 0 else 1, state.target, state.group)
+    return (state.attack, ORDER[state.phase], state.target, state.group)
 
 
 def finished(state: State) -> State:
@@ -52,7 +54,7 @@ def finished(state: State) -> State:
         removed=state.removed,
         pins=state.pins,
         casualties=state.casualties,
-        done=True,
+        phase=Phase.DONE,
     )
 
 
@@ -85,7 +87,7 @@ def final_states(
     done: dict[State, int] = {}
     buckets: dict[Progress, dict[State, int]] = {}
     queue: list[Progress] = []
-    cache: dict[Hashable, list[tuple[object, int, int]]] = {}
+    cache: dict[Hashable, list[tuple[Outcome, int, int]]] = {}
     transitions = 0
     held = 0
 
@@ -198,10 +200,10 @@ def _outcome_count(chance: Chance) -> int:
     return (chance.dice + 1) * (chance.dice + 2) // 2
 
 
-def _integral(chance: Chance) -> list[tuple[object, int, int]]:
+def _integral(chance: Chance) -> list[tuple[Outcome, int, int]]:
     """The chance step's outcomes as (outcome, k, dice) with probability k / 6**dice."""
     whole = 6**chance.dice
-    result: list[tuple[object, int, int]] = []
+    result: list[tuple[Outcome, int, int]] = []
     for outcome, p in chance.outcomes():
         numerator = p * whole
         assert numerator.denominator == 1, "every chance outcome is a whole number of die faces"

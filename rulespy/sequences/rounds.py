@@ -109,7 +109,6 @@ def _remove_casualties(seq: ShootingSequence, state: State, items: list[Item]) -
         removed=removed,
         pins=pins,
         casualties=state.casualties | {(m, timing) for m in gone},
-        done=True,
     )
 
 
@@ -131,11 +130,11 @@ def _remembered(
     if known is None:
         found: list[Item] = []
         after = work(state, found)
-        known = (after.wounds, after.pins, after.removed, after.casualties, after.done, tuple(found))
+        known = (after.wounds, after.pins, after.removed, after.casualties, tuple(found))
         seq.remembered[full] = known
-    wounds, pins, removed, casualties, done, found_items = known
+    wounds, pins, removed, casualties, found_items = known
     items.extend(found_items)
-    return state.evolve(wounds=wounds, pins=pins, removed=removed, casualties=casualties, done=done)
+    return state.evolve(wounds=wounds, pins=pins, removed=removed, casualties=casualties)
 
 
 def _allocate(

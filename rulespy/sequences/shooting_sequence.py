@@ -12,6 +12,7 @@ Rule: sequences/shooting_sequence.md#shooting-sequence
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
@@ -42,12 +43,33 @@ STEPS = (
     "step-removal",
 )
 
+
+
+class Phase(enum.Enum):
+    """Where the sequence stands: one of its numbered steps (the value is the step's anchor in
+    ``sequences/shooting_sequence.md``, as listed in ``STEPS``), or ``DONE`` once the attack is resolved.
+
+    Rule: sequences/shooting_sequence.md#shooting-sequence
+    """
+
+    DECLARE = "step-declare"
+    LEADERSHIP = "step-leadership"
+    FIRING_WEAPONS = "step-firing-weapons"
+    TARGET_LOCK = "step-target-lock"
+    CRITICAL_ROUND = "step-critical-round"
+    NORMAL_ROUND = "step-normal-round"
+    REMOVAL = "step-removal"
+    DONE = "done"
+
+
 Run = tuple[str, int]
 Chance = LeadershipChance | LockChance
+# What a chance step's outcome is: a Leadership Check passed or not, or a firing weapon's tally.
+Outcome = bool | LockTally
 Item = Event | Leadership | Rolled | Hit | Casualty
-# A deterministic step's outcome: wounds, pins, removed, casualties and done after it, and its records.
+# A deterministic step's outcome: wounds, pins, removed and casualties after it, and its records.
 Wounds = tuple[tuple[str, int], ...]
-Remembered = tuple[Wounds, frozenset[str], frozenset[str], frozenset[tuple[str, str]], bool, tuple[Item, ...]]
+Remembered = tuple[Wounds, frozenset[str], frozenset[str], frozenset[tuple[str, str]], tuple[Item, ...]]
 
 
 def step(name: str, text: str) -> Event:
@@ -84,14 +106,17 @@ class FiringPlan(tuple[tuple[FiringWeapon, ...], ...]):
 class State:
     """Where the resolution stands. Only what later steps need, so that equal states merge.
 
-    ``target`` and ``group`` walk the current attack: ``group`` -1 is the Leadership stage, else the
-    index of the next firing weapon to roll. Successes are kept per target as runs of weapon names in
-    Dice Order (all the allocation needs).
+    ``phase`` is the step of the current attack (``attack`` 1 is a firefight's reply); ``target`` is the
+    target the Leadership Checks or the Target Lock dice have reached, ``group`` the next firing weapon
+    to roll at it. ``passed`` holds, per target, whether it is fired at (the first target needs no
+    check). Successes are kept per target as runs of weapon names in Dice Order (all the allocation
+    needs).
     """
 
+    phase: Phase = Phase.DECLARE
     attack: int = 0
     target: int = 0
-    group: int = -1
+    group: int = 0
     passed: tuple[bool, ...] = ()
     firing: tuple[FiringPlan, ...] = ()
     crits: tuple[tuple[Run, ...], ...] = ()
@@ -100,7 +125,10 @@ class State:
     removed: frozenset[str] = frozenset()
     pins: frozenset[str] = frozenset()
     casualties: frozenset[tuple[str, str]] = frozenset()
-    done: bool = False
+
+    @property
+    def done(self) -> bool:
+        return self.phase is Phase.DONE
 
     def evolve(self, **changes: Any) -> State:
         """A copy with ``changes``. Like ``dataclasses.replace``, without its per-call overhead: the odds
@@ -156,17 +184,17 @@ class ShootingSequence:
         Rule: sequences/shooting_sequence.md#step-leadership
         Rule: sequences/shooting_sequence.md#step-target-lock
         """
-        if state.done:
-            return None
         plan = self.attacks[state.attack]
-        if state.group < 0:
+        if state.phase is Phase.LEADERSHIP:
             leader = self.battlefield.unit(plan.unit).leader
             assert leader is not None, "a split needs a leader (checked at declaration)"
             return LeadershipChance(leader.id, leader.ld, plan.targets[state.target].unit)
+        if state.phase is not Phase.TARGET_LOCK:
+            return None
         fw = state.firing[state.attack][state.target][state.group]
         return LockChance(fw.model.id, fw.weapon, self._net(plan, state.target, fw))
 
-    def read(self, state: State, chance: Chance, faces: tuple[int, ...]) -> tuple[object, list[Item]]:
+    def read(self, state: State, chance: Chance, faces: tuple[int, ...]) -> tuple[Outcome, list[Item]]:
         """The outcome of rolled ``faces`` at this chance step, with its records and events."""
         items: list[Item] = []
         if isinstance(chance, LeadershipChance):
@@ -179,20 +207,20 @@ class ShootingSequence:
         items.extend(events)
         return tally, items
 
-    def apply(self, state: State, outcome: object) -> tuple[State, list[Item]]:
+    def apply(self, state: State, outcome: Outcome) -> tuple[State, list[Item]]:
         """The state after ``outcome`` at the current chance step, advanced to the next one."""
         return self.advance(self.record(state, outcome))
 
-    def record(self, state: State, outcome: object) -> State:
+    def record(self, state: State, outcome: Outcome) -> State:
         """The state holding ``outcome``, before the deterministic steps that follow it (``advance``).
 
         Split from ``apply`` so that the odds engine can merge equal recorded states before running the
         costly steps (allocation, damage) once for each.
         """
-        if state.group < 0:
+        if state.phase is Phase.LEADERSHIP:
             assert isinstance(outcome, bool)
             return state.evolve(passed=state.passed + (outcome,), target=state.target + 1)
-        assert isinstance(outcome, LockTally)
+        assert state.phase is Phase.TARGET_LOCK and isinstance(outcome, LockTally)
         fw = state.firing[state.attack][state.target][state.group]
         crits = list(state.crits)
         crits[state.target] = _push(crits[state.target], fw.weapon.name, outcome.criticals)
@@ -204,33 +232,47 @@ class ShootingSequence:
             group=state.group + 1,
         )
 
-    def advance(self, state: State) -> tuple[State, list[Item]]:
-        """Run the deterministic steps from a recorded state up to the next chance step or the end."""
+    def advance(self, state: State, stop: Phase | None = None) -> tuple[State, list[Item]]:
+        """Run the deterministic steps from a recorded state up to the next chance step or the end, or
+        until the phase ``stop`` is reached (the odds engine plays the normal round itself)."""
         items: list[Item] = []
-        return self._advance(state, items), items
+        return self._advance(state, items, stop), items
 
     # -- deterministic steps -----------------------------------------------------------------------
 
-    def _advance(self, state: State, items: list[Item]) -> State:
-        while not state.done:
+    def _advance(self, state: State, items: list[Item], stop: Phase | None = None) -> State:
+        while state.phase is not stop:
+            phase = state.phase
             plan = self.attacks[state.attack]
-            if state.group < 0:
+            if phase is Phase.DECLARE:
+                state = state.evolve(phase=Phase.LEADERSHIP)
+            elif phase is Phase.LEADERSHIP:
                 if state.target == 0:
-                    state = state.evolve(target=1)
+                    state = state.evolve(target=1, passed=(True,))
                     if self.explain and len(plan.targets) > 1:
                         text = f"{plan.unit} splits its fire: a Leadership Check for each later target"
                         items.append(step("step-leadership", text))
                 if state.target < len(plan.targets):
                     return state
+                state = state.evolve(phase=Phase.FIRING_WEAPONS)
+            elif phase is Phase.FIRING_WEAPONS:
                 state = self._choose_firing(state, plan, items)
-                continue
-            firing = state.firing[state.attack]
-            if state.target < len(firing) and state.group < len(firing[state.target]):
-                return state
-            if state.target + 1 < len(firing):
-                state = state.evolve(target=state.target + 1, group=0)
-                continue
-            state = self._after_rolls(state, items)
+            elif phase is Phase.TARGET_LOCK:
+                firing = state.firing[state.attack]
+                if state.target < len(firing) and state.group < len(firing[state.target]):
+                    return state
+                if state.target + 1 < len(firing):
+                    state = state.evolve(target=state.target + 1, group=0)
+                else:
+                    state = state.evolve(phase=Phase.CRITICAL_ROUND)
+            elif phase is Phase.CRITICAL_ROUND:
+                state = self._critical_rounds(state, items)
+            elif phase is Phase.NORMAL_ROUND:
+                state = self._normal_rounds(state, items)
+            elif phase is Phase.REMOVAL:
+                state = self._removal(state, items)
+            else:
+                break
         return state
 
     def _choose_firing(self, state: State, plan: AttackPlan, items: list[Item]) -> State:
@@ -241,7 +283,7 @@ class ShootingSequence:
         now = self.battlefield.without(state.removed)
         chosen: list[tuple[FiringWeapon, ...]] = []
         for index, target in enumerate(plan.targets):
-            if index and not state.passed[index - 1]:
+            if not state.passed[index]:
                 chosen.append(())
                 continue
             fired = firing_weapons(now, plan.unit, target, plan.rules)
@@ -250,6 +292,7 @@ class ShootingSequence:
                 items.extend(self._firing_events(plan, index, fired, state.removed, now))
         n = len(plan.targets)
         return state.evolve(
+            phase=Phase.TARGET_LOCK,
             target=0,
             group=0,
             firing=state.firing + (FiringPlan(chosen),),
@@ -257,7 +300,11 @@ class ShootingSequence:
             normals=state.normals + (((),) * n,),
         )
 
-    def _after_rolls(self, state: State, items: list[Item]) -> State:
+    def _critical_rounds(self, state: State, items: list[Item]) -> State:
+        """Each target's critical round; then a firefight's reply rolls, or the normal rounds follow.
+
+        Rule: sequences/shooting_sequence.md#step-critical-round
+        """
         plan = self.attacks[state.attack]
         if self.explain and self.firefight:
             name = "firefight-initiative-criticals" if state.attack == 0 else "firefight-reply-criticals"
@@ -267,17 +314,31 @@ class ShootingSequence:
         for index, target in enumerate(plan.targets):
             state = rounds.critical_round(self, state, index, target, items)
         if self.firefight and state.attack == 0:
-            return state.evolve(attack=1, target=0, group=-1, passed=(), crits=())
+            return state.evolve(phase=Phase.LEADERSHIP, attack=1, target=0, group=0, passed=(), crits=())
+        return state.evolve(phase=Phase.NORMAL_ROUND)
+
+    def _normal_rounds(self, state: State, items: list[Item]) -> State:
+        """Every target's normal round, a firefight's Initiative unit's first.
+
+        Rule: sequences/shooting_sequence.md#step-normal-round
+        """
         if self.explain and self.firefight:
             items.append(step_event("firefight-normal-damage", "normal damage: the Initiative unit's first"))
         for attack in range(len(self.attacks)) if self.firefight else (state.attack,):
             for index, target in enumerate(self.attacks[attack].targets):
                 state = rounds.normal_round(self, state, attack, index, target, items)
+        return state.evolve(phase=Phase.REMOVAL)
+
+    def _removal(self, state: State, items: list[Item]) -> State:
+        """The casualties still in play leave together; an assault goes on into melee.
+
+        Rule: sequences/shooting_sequence.md#step-removal
+        """
         state = rounds.remove_casualties(self, state, items)
         if self.explain and self.attacks[0].rules.command is Command.ASSAULT:
             text = "the shooting is over and the assault goes into melee; rulespy stops here"
             items.append(Event("core/melee.md#melee", text))
-        return state
+        return state.evolve(phase=Phase.DONE)
 
     def _net(self, plan: AttackPlan, target: int, fw: FiringWeapon) -> int:
         return net_modifier(self._modifiers(plan, target, fw))
