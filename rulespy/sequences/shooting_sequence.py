@@ -44,7 +44,6 @@ STEPS = (
 )
 
 
-
 class Phase(enum.Enum):
     """Where the sequence stands: one of its numbered steps (the value is the step's anchor in
     ``sequences/shooting_sequence.md``, as listed in ``STEPS``), or ``DONE`` once the attack is resolved.
