@@ -7,8 +7,9 @@ to the valid model with the smallest allocation key.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from rulespy.core.line_of_sight import sees
 from rulespy.core.measuring import within
@@ -61,6 +62,29 @@ def band(model: Model, firers: Sequence[Model]) -> int:
     return 0 if any(within(model, f, NEAR_BAND) for f in firers) else 1
 
 
+K = TypeVar("K", bound=Hashable)
+
+
+def allocation_key(same_weapon: int, this_round: int, tier: int, band: int, position: int) -> tuple[int, ...]:
+    """A model's allocation key for the next success, smallest first: ``KEY_PARTS`` in order.
+
+    Rule: core/allocation.md#allocation-key
+    """
+    return (same_weapon, this_round, tier, band, position)
+
+
+def choose(keys: Mapping[K, tuple[int, ...]], first: bool, marked: K) -> K:
+    """The valid model (``keys`` maps each to its allocation key) a success goes to: the Marked Model
+    for the round's ``first`` success when it is valid, otherwise the smallest key.
+
+    Rule: core/allocation.md#allocation-rounds
+    Rule: core/target_selection.md#marked-model
+    """
+    if first and marked in keys:
+        return marked
+    return min(keys, key=keys.__getitem__)
+
+
 @dataclass(frozen=True)
 class Allocation:
     """One success given to a model (``model`` None: no valid model, the success is lost)."""
@@ -103,16 +127,14 @@ def allocate_round(
         if not models:
             result.append(Allocation(weapon, None, "no model of the target unit is valid for it"))
             continue
-        if index == 0 and any(m.id == marked for m in models):
-            chosen, reason = marked, "the first success of the round goes to the Marked Model"
-        else:
-            same, total = per_weapon.get, per_model.get
-            keys = {m.id: (same((m.id, weapon), 0), total(m.id, 0), *fixed[m.id]) for m in models}
-            if explain:
-                ranked = sorted(models, key=lambda m: keys[m.id])
-                chosen, reason = ranked[0].id, _why(ranked, keys)
-            else:
-                chosen, reason = min(keys, key=keys.__getitem__), ""
+        same, total = per_weapon.get, per_model.get
+        keys = {m.id: allocation_key(same((m.id, weapon), 0), total(m.id, 0), *fixed[m.id]) for m in models}
+        chosen = choose(keys, index == 0, marked)
+        reason = ""
+        if explain and chosen == marked and index == 0:
+            reason = "the first success of the round goes to the Marked Model"
+        elif explain:
+            reason = _why(sorted(models, key=lambda m: keys[m.id]), keys)
         per_weapon[(chosen, weapon)] = per_weapon.get((chosen, weapon), 0) + 1
         per_model[chosen] = per_model.get(chosen, 0) + 1
         result.append(Allocation(weapon, chosen, reason))

@@ -44,6 +44,14 @@ def _critical_round(
     if seq.explain:
         items.append(step("step-critical-round", f"{len(successes)} Critical Lock(s) at {target.unit}"))
     state = _allocate(seq, state, state.attack, index, target, successes, True, items)
+    return critical_casualties(seq, state, target, items)
+
+
+def critical_casualties(seq: ShootingSequence, state: State, target: TargetPlan, items: list[Item]) -> State:
+    """The end of a critical round: the target's models brought to 0 wounds leave play at once.
+
+    Rule: sequences/shooting_sequence.md#step-critical-round
+    """
     gone, timing = _casualties(seq, seq.battlefield.unit(target.unit).models, state, True, items)
     return state.evolve(
         removed=state.removed | frozenset(gone),
@@ -151,22 +159,7 @@ def _allocate(
     firing: tuple[FiringWeapon, ...] = state.firing[attack][index]
     firers = list({fw.model.id: fw.model for fw in firing}.values())
     everyone = bf.unit(target.unit).models
-    # Which models each weapon may hit, and each model's band, depend only on who fired: work them out
-    # once per firing groups (models do not move during an attack).
-    geometry = seq.geometry.get((target.unit, firing))
-    if geometry is None:
-        reach = {
-            name: frozenset(
-                m.id
-                for m in everyone
-                if is_valid(
-                    m, bf.weapon(name), [fw.model for fw in firing if fw.weapon.name == name], bf.terrain
-                )
-            )
-            for name in {fw.weapon.name for fw in firing}
-        }
-        geometry = seq.geometry[(target.unit, firing)] = (reach, {m.id: band(m, firers) for m in everyone})
-    reach, bands = geometry
+    reach, bands = geometry(seq, target.unit, firing)
     in_play = [m for m in everyone if m.id not in state.removed]
     valid = {name: [m for m in in_play if m.id in reach.get(name, ())] for name in set(successes)}
     order = [m.id for m in everyone]
@@ -192,6 +185,33 @@ def _allocate(
         if seq.explain:
             items.extend(_hit_events(model, weapon.name, allocation.reason, critical, inflicted, left, lost))
     return state.evolve(wounds=tuple(sorted(wounds.items())), pins=frozenset(pins))
+
+
+def geometry(
+    seq: ShootingSequence, unit: str, firing: tuple[FiringWeapon, ...]
+) -> tuple[dict[str, frozenset[str]], dict[str, int]]:
+    """The models of ``unit`` each weapon of ``firing`` may hit, and each model's band. They depend only
+    on who fired (models do not move during an attack), so they are worked out once per firing groups.
+
+    Rule: core/allocation.md#valid-model
+    """
+    found = seq.geometry.get((unit, firing))
+    if found is None:
+        bf = seq.battlefield
+        everyone = bf.unit(unit).models
+        firers = list({fw.model.id: fw.model for fw in firing}.values())
+        reach = {
+            name: frozenset(
+                m.id
+                for m in everyone
+                if is_valid(
+                    m, bf.weapon(name), [fw.model for fw in firing if fw.weapon.name == name], bf.terrain
+                )
+            )
+            for name in {fw.weapon.name for fw in firing}
+        }
+        found = seq.geometry[(unit, firing)] = (reach, {m.id: band(m, firers) for m in everyone})
+    return found
 
 
 def _hit_events(

@@ -193,6 +193,19 @@ class ShootingSequence:
         fw = state.firing[state.attack][state.target][state.group]
         return LockChance(fw.model.id, fw.weapon, self._net(plan, state.target, fw))
 
+    def lock_chances(self, state: State) -> tuple[tuple[LockChance, ...], ...]:
+        """Every firing weapon's Target Lock chance step of the current attack, per target, in Dice Order
+        (the odds engine rolls them in two passes, criticals first). Only in the Target Lock phase.
+
+        Rule: sequences/shooting_sequence.md#step-target-lock
+        """
+        assert state.phase is Phase.TARGET_LOCK, "the firing weapons are known from the Target Lock step"
+        plan = self.attacks[state.attack]
+        return tuple(
+            tuple(LockChance(fw.model.id, fw.weapon, self._net(plan, index, fw)) for fw in groups)
+            for index, groups in enumerate(state.firing[state.attack])
+        )
+
     def read(self, state: State, chance: Chance, faces: tuple[int, ...]) -> tuple[Outcome, list[Item]]:
         """The outcome of rolled ``faces`` at this chance step, with its records and events."""
         items: list[Item] = []
