@@ -38,11 +38,11 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable
 from fractions import Fraction
-from math import comb
 
 from rulespy.core.leadership import LeadershipChance
 from rulespy.core.target_lock import LockChance, LockResult, die_probabilities
 from rulespy.errors import InvalidInput
+from rulespy.odds import pool
 from rulespy.odds.deal import Deal, Round
 from rulespy.sequences.shooting_sequence import Phase, ShootingSequence, State
 
@@ -256,9 +256,11 @@ def _criticals(
                 weapon = table.weapons[name]
                 share, rest = divmod(w, whole)
                 assert not rest, "the dice bound covers every die rolled"
-                for criticals in range(dice + 1) if crit else (0,):
-                    left = dice - criticals
-                    p = share * comb(dice, criticals) * crit**criticals
+                for found, ways in enumerate(pool.criticals(dice, crit)):
+                    if not ways:
+                        break  # no face makes a Critical Lock
+                    left = dice - found
+                    p = share * ways
                     if left and success:
                         more = _keep(kept, (attack, index, name, success, fail, left))
                     else:  # no other success possible: every die left is a fail
@@ -321,8 +323,8 @@ def _normals(
             weapon = table.weapons[name]
             later = rest[1:]
             going_on = bool(later) and later[0][:2] == (attack, index)
-            for successes in range(dice + 1):
-                p = w * comb(dice, successes) * success**successes * fail ** (dice - successes)
+            for ways in pool.others(dice, success, fail):
+                p = w * ways
                 if p and going_on:
                     entry: Step = (before, later, deal)
                     dealt[entry] = dealt.get(entry, 0) + p
