@@ -145,9 +145,13 @@ class Battlefield:
         """The model ``model_id``; ``InvalidInput`` if it is not in play."""
         return _look_up(self._models, model_id, "model")
 
+    @cached_property
+    def _all_models(self) -> tuple[Model, ...]:
+        return tuple(m for u in self.units for m in u.models)
+
     def models(self) -> Iterator[Model]:
-        for unit in self.units:
-            yield from unit.models
+        """Every model in play, unit by unit in listed order."""
+        return iter(self._all_models)
 
     def enemies_of(self, unit: Unit) -> tuple[Unit, ...]:
         return tuple(u for u in self.units if u.side != unit.side)

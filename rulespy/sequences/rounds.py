@@ -94,7 +94,7 @@ def remove_casualties(seq: ShootingSequence, state: State, items: list[Item]) ->
     Rule: core/statuses.md#status-timing
     Rule: timing/firefight.md#firefight-removal
     """
-    return _remembered(seq, ("removal",), state, items, lambda s, found: _remove_casualties(seq, s, found))
+    return _remove_casualties(seq, state, items)
 
 
 def _remove_casualties(seq: ShootingSequence, state: State, items: list[Item]) -> State:

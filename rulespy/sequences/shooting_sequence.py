@@ -13,6 +13,7 @@ Rule: sequences/shooting_sequence.md#shooting-sequence
 from __future__ import annotations
 
 import enum
+import operator
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
@@ -145,13 +146,14 @@ class State:
         """Computed once per state (states are frozen), since the odds engine looks states up often."""
         cached = self.__dict__.get("_hash")
         if cached is None:
-            cached = hash(tuple(self.__dict__[name] for name in _STATE_ORDER))
+            cached = hash(_STATE_VALUES(self.__dict__))
             self.__dict__["_hash"] = cached
         return cached
 
 
 _STATE_ORDER = tuple(f.name for f in fields(State))
 _STATE_FIELDS = frozenset(_STATE_ORDER)
+_STATE_VALUES = operator.itemgetter(*_STATE_ORDER)
 
 
 class ShootingSequence:
