@@ -91,11 +91,16 @@ class Unit:
     def swarm(self) -> bool:
         return "swarm" in self.traits
 
+    @cached_property
+    def _by_id(self) -> dict[str, Model]:
+        return {m.id: m for m in self.models}
+
     def model(self, model_id: str) -> Model:
-        return next(m for m in self.models if m.id == model_id)
+        """The model ``model_id`` of this unit (``KeyError`` if it has none)."""
+        return self._by_id[model_id]
 
     def has(self, model_id: str) -> bool:
-        return any(m.id == model_id for m in self.models)
+        return model_id in self._by_id
 
 
 @dataclass(frozen=True)

@@ -134,17 +134,18 @@ def allocate_round(
         if explain and chosen == marked and index == 0:
             reason = "the first success of the round goes to the Marked Model"
         elif explain:
-            reason = _why(sorted(models, key=lambda m: keys[m.id]), keys)
+            reason = _why(chosen, keys)
         per_weapon[(chosen, weapon)] = per_weapon.get((chosen, weapon), 0) + 1
         per_model[chosen] = per_model.get(chosen, 0) + 1
         result.append(Allocation(weapon, chosen, reason))
     return tuple(result)
 
 
-def _why(ranked: Sequence[Model], keys: Mapping[str, tuple[int, ...]]) -> str:
+def _why(chosen: str, keys: Mapping[str, tuple[int, ...]]) -> str:
     """Which part of the allocation key put the chosen model ahead of the next one."""
-    if len(ranked) == 1:
+    if len(keys) == 1:
         return "the only valid model"
-    best, runner = keys[ranked[0].id], keys[ranked[1].id]
+    second = min((k for k in keys if k != chosen), key=keys.__getitem__)
+    best, runner = keys[chosen], keys[second]
     part = next(i for i in range(len(best)) if best[i] != runner[i])
-    return f"smallest key ({KEY_PARTS[part]}: {best[part]} against {runner[part]} for {ranked[1].id})"
+    return f"smallest key ({KEY_PARTS[part]}: {best[part]} against {runner[part]} for {second})"

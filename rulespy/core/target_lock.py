@@ -158,23 +158,28 @@ class LockChance:
 
     def read(self, faces: tuple[int, ...]) -> tuple[LockTally, tuple[LockRoll, ...], list[Event]]:
         """The tally of rolled ``faces``, each die as the account shows it, and the events."""
+        seen: dict[int, tuple[LockRoll, Event]] = {}  # a weapon's dice show at most six faces
         rolls = []
         events = []
+        criticals = successes = 0
         for natural in faces:
-            result = judge(natural, self.weapon, self.net)
-            modified = natural + self.net
-            roll = LockRoll(
-                self.model,
-                self.weapon.name,
-                natural,
-                modified,
-                result is not LockResult.FAIL,
-                result is LockResult.CRITICAL,
-            )
-            rolls.append(roll)
-            events.append(_describe(roll, self.weapon, self.net))
-        tally = LockTally(sum(r.critical for r in rolls), sum(r.success and not r.critical for r in rolls))
-        return tally, tuple(rolls), events
+            found = seen.get(natural)
+            if found is None:
+                result = judge(natural, self.weapon, self.net)
+                roll = LockRoll(
+                    self.model,
+                    self.weapon.name,
+                    natural,
+                    natural + self.net,
+                    result is not LockResult.FAIL,
+                    result is LockResult.CRITICAL,
+                )
+                found = seen[natural] = (roll, _describe(roll, self.weapon, self.net))
+            rolls.append(found[0])
+            events.append(found[1])
+            criticals += found[0].critical
+            successes += found[0].success and not found[0].critical
+        return LockTally(criticals, successes), tuple(rolls), events
 
 
 def _describe(roll: LockRoll, weapon: Weapon, net: int) -> Event:

@@ -147,9 +147,15 @@ def _build(sequence: ShootingSequence, state: State, log: list[Item]) -> Resolut
     locks: dict[tuple[int, int], list[Rolled]] = {}
     hits: dict[tuple[int, int], list[Hit]] = {}
     checks: dict[tuple[int, int], Leadership] = {}
-    for item in log:  # one pass: a large attack logs thousands of items
+    events: list[Event] = []
+    casualties: list[Casualty] = []
+    for item in log:  # one pass: a large attack logs thousands of items, most of them dice and events
         if isinstance(item, Rolled):
             locks.setdefault((item.attack, item.target), []).append(item)
+        elif isinstance(item, Event):
+            events.append(item)
+        elif isinstance(item, Casualty):
+            casualties.append(item)
         elif isinstance(item, Hit):
             hits.setdefault((item.attack, item.target), []).append(item)
         elif isinstance(item, Leadership):
@@ -172,7 +178,7 @@ def _build(sequence: ShootingSequence, state: State, log: list[Item]) -> Resolut
         models[model.id] = (wounds.get(model.id, model.wounds), tuple(sorted(status)))
     return Resolution(
         tuple(attacks),
-        tuple(i for i in log if isinstance(i, Casualty)),
+        tuple(casualties),
         models,
-        tuple(i for i in log if isinstance(i, Event)),
+        tuple(events),
     )

@@ -217,7 +217,12 @@ class ShootingSequence:
             items.extend(events)
             return passed, items
         tally, rolls, events = chance.read(faces)
-        items.extend(Rolled(state.attack, state.target, roll) for roll in rolls)
+        made: dict[int, Rolled] = {}  # equal faces give the same roll: one record each
+        for roll in rolls:
+            record = made.get(id(roll))
+            if record is None:
+                record = made[id(roll)] = Rolled(state.attack, state.target, roll)
+            items.append(record)
         items.extend(events)
         return tally, items
 
