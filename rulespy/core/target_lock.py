@@ -8,14 +8,17 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from fractions import Fraction
 from math import comb
+from typing import TYPE_CHECKING
 
 from rulespy.commands import CommandRules
 from rulespy.core.cover import cover_modifier
 from rulespy.core.ranged_weapons import Weapon
 from rulespy.events import Event
 from rulespy.state import Cover
+
+if TYPE_CHECKING:  # probabilities are only listed for the odds engine: imported there
+    from fractions import Fraction
 
 MODIFIER_FLOOR = -2
 MODIFIER_CEILING = 1
@@ -89,6 +92,8 @@ def die_probabilities(weapon: Weapon, net: int) -> dict[LockResult, Fraction]:
 
     Rule: core/target_lock.md#target-lock
     """
+    from fractions import Fraction
+
     counts = {result: 0 for result in LockResult}
     for natural in range(1, 7):
         counts[judge(natural, weapon, net)] += 1
@@ -142,6 +147,8 @@ class LockChance:
 
     def outcomes(self) -> list[tuple[LockTally, Fraction]]:
         """Every tally of criticals and other successes over the weapon's dice, with its probability."""
+        from fractions import Fraction
+
         p = die_probabilities(self.weapon, self.net)
         pc, ps, pf = (
             p.get(r, Fraction(0)) for r in (LockResult.CRITICAL, LockResult.SUCCESS, LockResult.FAIL)
