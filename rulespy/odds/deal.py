@@ -25,6 +25,8 @@ from rulespy.sequences.shooting_sequence import ShootingSequence, State
 # A round in progress: (any success dealt yet, per weapon and model successes, per model successes,
 # per model wounds left, pinned models as a bit mask); the two counts are None once nothing can change.
 Deal = tuple[bool, tuple[int, ...] | None, tuple[int, ...] | None, tuple[int, ...], int]
+# A round's deals are numbered as they are first made, so that the odds engine hashes small numbers.
+DealId = int
 
 
 @dataclass
@@ -42,7 +44,9 @@ class Round:
     inflicted: tuple[tuple[int, ...], ...]
     pinning: tuple[bool, ...]
     full: tuple[int, ...]
-    memo: dict[tuple[Deal, int], Deal] = field(default_factory=dict)
+    deals: list[Deal] = field(default_factory=list)
+    numbers: dict[Deal, DealId] = field(default_factory=dict)
+    memo: dict[tuple[DealId, int], DealId] = field(default_factory=dict)
 
     @classmethod
     def of(
@@ -77,22 +81,34 @@ class Round:
             full=tuple(m.wounds for m in in_play),
         )
 
-    def start(self, state: State) -> Deal:
+    def number(self, deal: Deal) -> DealId:
+        found = self.numbers.get(deal)
+        if found is None:
+            found = self.numbers[deal] = len(self.deals)
+            self.deals.append(deal)
+        return found
+
+    def start(self, state: State) -> DealId:
         """The round before its first success: each model's wounds as ``state`` has them."""
         left = dict(state.wounds)
         count = len(self.ids)
         wounds = tuple(left.get(model_id, full) for model_id, full in zip(self.ids, self.full, strict=True))
-        return (False, (0,) * (count * len(self.weapons)), (0,) * count, wounds, 0)
+        return self.number((False, (0,) * (count * len(self.weapons)), (0,) * count, wounds, 0))
 
-    def deal(self, deal: Deal, weapon: int) -> Deal:
+    def started(self, deal: DealId) -> bool:
+        """Whether any success has been dealt in the round."""
+        return self.deals[deal][0]
+
+    def deal(self, number: DealId, weapon: int) -> DealId:
         """The round once one more success of ``weapon`` (its number in ``weapons``) is allocated.
 
         Rule: core/allocation.md#allocation-rounds
         Rule: core/allocation.md#lost-successes
         """
-        found = self.memo.get((deal, weapon))
+        found = self.memo.get((number, weapon))
         if found is not None:
             return found
+        deal = self.deals[number]
         started, same, total, wounds, pinned = deal
         models = self.valid[weapon]
         if same is None or total is None:
@@ -117,12 +133,12 @@ class Round:
                 same = same[:at] + (same[at] + 1,) + same[at + 1 :]
                 total = total[:chosen] + (total[chosen] + 1,) + total[chosen + 1 :]
                 after = (True, same, total, wounds, pinned)
-        self.memo[(deal, weapon)] = after
-        return after
+        found = self.memo[(number, weapon)] = self.number(after)
+        return found
 
-    def settle(self, state: State, deal: Deal) -> State:
+    def settle(self, state: State, deal: DealId) -> State:
         """``state`` with the round's wounds and pins."""
-        _, _, _, wounds, pinned = deal
+        _, _, _, wounds, pinned = self.deals[deal]
         before = dict(state.wounds)
         changed = {
             model_id: left

@@ -38,12 +38,13 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable
 from fractions import Fraction
+from typing import Any
 
 from rulespy.core.leadership import LeadershipChance
 from rulespy.core.target_lock import LockChance, LockResult, die_probabilities
 from rulespy.errors import InvalidInput
 from rulespy.odds import pool
-from rulespy.odds.deal import Deal, Round
+from rulespy.odds.deal import DealId, Round
 from rulespy.sequences.shooting_sequence import Phase, ShootingSequence, State
 
 MAX_STATES = 100_000
@@ -244,13 +245,13 @@ def _criticals(
         groups = _groups(chances, join)
         if not groups:
             continue
-        dealt: dict[tuple[State, Kept, Deal], int] = {}
+        dealt: dict[tuple[State, Kept, DealId], int] = {}
         for (before, kept), w in entries.items():
             dealt[(before, kept, _round(sequence, before, attack, index, True, rounds).start(before))] = w
         for name, crit, success, fail, dice in groups:
             limits.spend(len(dealt) * (dice + 1))
             whole = 6**dice
-            following: dict[tuple[State, Kept, Deal], int] = {}
+            following: dict[tuple[State, Kept, DealId], int] = {}
             for (before, kept, deal), w in dealt.items():
                 table = _round(sequence, before, attack, index, True, rounds)
                 weapon = table.weapons[name]
@@ -273,8 +274,8 @@ def _criticals(
         entries = {}
         for (before, kept, deal), w in dealt.items():
             after = before
-            if deal[0]:
-                table = _round(sequence, before, attack, index, True, rounds)
+            table = _round(sequence, before, attack, index, True, rounds)
+            if table.started(deal):
                 after = critical_casualties(sequence, table.settle(before, deal), plan.targets[index], [])
             entries[(after, kept)] = entries.get((after, kept), 0) + w
     ended = [(state.evolve(phase=Phase.CRITICAL_ROUND), kept) for state, kept in entries]
@@ -300,18 +301,31 @@ def _normals(
 
     Rule: sequences/shooting_sequence.md#step-normal-round
     """
-    Step = tuple[State, Kept, Deal | None]
+    # Entries are keyed by numbers (the state's, the kept dice's, the round's deal): hashed cheaply.
+    states: list[State] = []
+    kepts: list[Kept] = []
+    numbers: dict[object, int] = {}
+
+    def number(value: State | Kept, into: list[Any]) -> int:
+        found = numbers.get(value)
+        if found is None:
+            found = numbers[value] = len(into)
+            into.append(value)
+        return found
+
+    Step = tuple[int, int, DealId | None]
     waves: dict[int, dict[Step, int]] = {}
     for (state, kept), weight in batch.items():
-        waves.setdefault(len(kept), {})[(state, kept, None)] = weight
+        waves.setdefault(len(kept), {})[(number(state, states), number(kept, kepts), None)] = weight
     ready: dict[State, int] = {}
     while waves:
         left = max(waves)
         entries = waves.pop(left)
-        limits.spend(sum(rest[0][5] + 1 if rest else 1 for _, rest, _ in entries))
+        limits.spend(sum(kepts[k][0][5] + 1 if kepts[k] else 1 for _, k, _ in entries))
         dealt: dict[Step, int] = {}
-        ended: dict[tuple[State, Kept, Deal, int, int], int] = {}
-        for (before, rest, deal), w in entries.items():
+        ended: dict[tuple[int, int, DealId, int, int], int] = {}
+        for (at, k, deal), w in entries.items():
+            before, rest = states[at], kepts[k]
             if not rest:
                 after = before.evolve(phase=Phase.REMOVAL)
                 ready[after] = ready.get(after, 0) + w
@@ -321,20 +335,21 @@ def _normals(
             if deal is None:
                 deal = table.start(before)
             weapon = table.weapons[name]
-            later = rest[1:]
-            going_on = bool(later) and later[0][:2] == (attack, index)
+            later = number(rest[1:], kepts)
+            going_on = len(rest) > 1 and rest[1][:2] == (attack, index)
             for ways in pool.others(dice, success, fail):
                 p = w * ways
                 if p and going_on:
-                    entry: Step = (before, later, deal)
+                    entry: Step = (at, later, deal)
                     dealt[entry] = dealt.get(entry, 0) + p
                 elif p:
-                    over = (before, later, deal, attack, index)
+                    over = (at, later, deal, attack, index)
                     ended[over] = ended.get(over, 0) + p
                 deal = table.deal(deal, weapon)
-        for (before, later, deal, attack, index), w in ended.items():  # the round is over
+        for (at, later, deal, attack, index), w in ended.items():  # the round is over
+            before = states[at]
             table = _round(sequence, before, attack, index, False, rounds)
-            settled = (table.settle(before, deal), later, None)
+            settled = (number(table.settle(before, deal), states), later, None)
             dealt[settled] = dealt.get(settled, 0) + w
         if dealt:
             limits.hold(len(dealt))
