@@ -11,19 +11,25 @@ Reports, as CPU time (the machine is shared; CPU time is disturbed far less than
 2. the pure dice part of the bench attack (the joint distribution of Critical Locks and other successes
    of each weapon profile's dice) by the engine's dice-pool core (``rulespy.odds.pool``) and by icepool
    (``pip install -e '.[bench]'``), and whether the two agree exactly;
-3. a seeded simulation of the bench attack by the same ``ShootingSequence`` (``--trials``, measured on
+3. with ``--before REV``, the bench attack's exact odds by the engine of git revision ``REV`` (its
+   ``rulespy`` package extracted to a temporary folder and run in a child process, alternating with
+   this engine, best of ``--runs`` each), so that a speed-up is measured in one run;
+4. a seeded simulation of the bench attack by the same ``ShootingSequence`` (``--trials``, measured on
    ``--measure`` trials and extrapolated linearly), and the largest gap between it and the exact
    distribution in simulation standard errors (the cross-check that the exact engine is right).
 
-Run: ``.venv/bin/python bench/bench_odds.py [--runs N] [--trials N] [--measure N]``.
+Run: ``.venv/bin/python bench/bench_odds.py [--runs N] [--trials N] [--measure N] [--before REV]``.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import os
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -81,6 +87,48 @@ def exact_times(runs: int) -> None:
         answer = f"refused: {result}" if isinstance(result, RulesError) else "answered exactly"
         print(f"{name}: {statistics.median(times) * 1000:.1f} ms CPU (median of {runs}), {answer}")
     print(f"baseline, bare loop of 1,000,000 iterations: {statistics.median(loops) * 1000:.1f} ms CPU")
+
+
+_TIMER = """
+import sys, time
+sys.path[:0] = [sys.argv[1], sys.argv[2]]
+import odds_attacks
+import rulespy
+assert rulespy.__file__.startswith(sys.argv[1]), rulespy.__file__
+from rulespy.odds import odds
+scenario = odds_attacks.scenario(odds_attacks.bench())
+start = time.process_time()
+odds(scenario)
+print(time.process_time() - start)
+"""
+
+
+def before_and_after(revision: str, runs: int) -> None:
+    """The bench attack by the engine of ``revision`` and by this one, alternating child processes."""
+    root = Path(__file__).resolve().parents[1]
+    with tempfile.TemporaryDirectory() as folder:
+        archive = subprocess.run(
+            ["git", "archive", revision, "rulespy"], cwd=root, capture_output=True, check=True
+        )
+        subprocess.run(["tar", "-x", "-C", folder], input=archive.stdout, check=True)
+        times: dict[str, list[float]] = {revision: [], "this engine": []}
+        for _ in range(runs):
+            for name, path in ((revision, folder), ("this engine", str(root))):
+                env = {**os.environ, "PYTHONPATH": path}
+                done = subprocess.run(
+                    [sys.executable, "-c", _TIMER, path, str(root / "bench")],
+                    env=env,
+                    cwd=folder,
+                    capture_output=True,
+                    text=True,
+                    check=True,
+                )
+                times[name].append(float(done.stdout))
+    old, new = min(times[revision]), min(times["this engine"])
+    print(
+        f"bench attack, engine of {revision}: {old * 1000:.0f} ms CPU; this engine: {new * 1000:.1f} ms CPU "
+        f"(best of {runs} each, alternating); {old / new:.1f}x faster"
+    )
 
 
 def profiles(sc: Scenario) -> list[tuple[str, int, tuple[int, int, int]]]:
@@ -179,9 +227,12 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--trials", type=int, default=100_000)
     parser.add_argument("--measure", type=int, default=10_000, help="trials actually run (extrapolated)")
+    parser.add_argument("--before", metavar="REV", help="also time the bench attack by the engine of REV")
     args = parser.parse_args()
     exact_times(args.runs)
     dice_pool(args.runs)
+    if args.before:
+        before_and_after(args.before, args.runs)
     cross_check(args.trials, args.measure)
 
 
