@@ -191,8 +191,8 @@ def _faces(chance: LockChance) -> tuple[int, int, int]:
 
 def _groups(chances: tuple[LockChance, ...], join: bool) -> list[tuple[str, int, int, int, int]]:
     """A target's firing weapons as (weapon, critical faces, success faces, fail faces, dice), in Dice
-    Order, consecutive weapons of one profile at one net modifier joined (their dice are alike and
-    their successes fall into one run, so rolling them together reaches the same rounds)."""
+    Order, consecutive weapons of one profile whose dice have the same faces joined (their dice are
+    alike and their successes fall into one run, so rolling them together reaches the same rounds)."""
     groups: list[tuple[str, int, int, int, int]] = []
     for chance in chances:
         faces = _faces(chance)
