@@ -139,14 +139,18 @@ class Round:
     def settle(self, state: State, deal: DealId) -> State:
         """``state`` with the round's wounds and pins."""
         _, _, _, wounds, pinned = self.deals[deal]
-        before = dict(state.wounds)
-        changed = {
-            model_id: left
+        # Every model below its full wounds (a model the state already holds keeps or lowers its value).
+        hurt = [
+            (model_id, left)
             for model_id, full, left in zip(self.ids, self.full, wounds, strict=True)
-            if before.get(model_id, full) != left
-        }
-        pins = frozenset(model_id for p, model_id in enumerate(self.ids) if pinned >> p & 1)
-        if not changed and pins <= state.pins:
+            if left != full
+        ]
+        pins = state.pins
+        if pinned:
+            pins = pins | {model_id for p, model_id in enumerate(self.ids) if pinned >> p & 1}
+        before = dict(state.wounds)
+        before.update(hurt)
+        now = tuple(sorted(before.items()))
+        if now == state.wounds and pins == state.pins:
             return state
-        before.update(changed)
-        return state.evolve(wounds=tuple(sorted(before.items())), pins=state.pins | pins)
+        return state.evolve(wounds=now, pins=pins)
