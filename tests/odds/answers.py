@@ -5,10 +5,11 @@ within its page changes nothing), the exact casualty distribution of its first t
 SHA-256 digest of the full distribution of final states (each model's wounds left, the casualties with
 their removal timing, the Pinned survivors, each with its exact probability). It was recorded from the
 engine before the odds engine was rewritten for speed (issue 15); ``test_answers.py`` proves every
-recorded scenario still found in the tree has the same answer. The scenarios: every file in
-``examples/scenarios/``, every scenario a worked example in a rule file plays,
-the odds tests' scenarios and the bench attacks
-(``bench/odds_attacks.py``).
+recorded scenario still found in the tree has the same answer. The eight scenarios and examples of
+the rulings of 2026-11-30, which reached main while the rewrite was under way, were recorded when the
+two were merged, once the engine of main before the merge had given them the very same answers. The
+scenarios: every file in ``examples/scenarios/``, every scenario a worked example in a rule file plays,
+the odds tests' scenarios and the bench attacks (``bench/odds_attacks.py``).
 
 Record again (only when a rule change is meant to change an answer):
 ``.venv/bin/python -m tests.odds.answers > tests/odds/answers.json``.
