@@ -1,55 +1,192 @@
-"""Speed of ``rulespy odds`` (issue 6): exact odds against a seeded simulation by the same engine.
+"""Speed of ``rulespy odds`` (issues 6 and 15): exact odds of the bench attacks, each against baselines
+taken in the same run.
 
-The attack: ten models fire 30 Target Lock dice from two weapon profiles (six rifles and four launchers,
-three dice each; the unit lists its riflemen first) at ten two-wound models with armour 1. Reports, in
-one run, the exact distribution's CPU time (goal: <= 1 s) and the time of a ``--trials`` simulation
-(default 100,000) driven through the same ``ShootingSequence`` with ``SeededDice`` and the odds
-engine's ``StepMemo``, measured on ``--measure`` trials (default 10,000) and extrapolated linearly when
-fewer than ``--trials``, and the largest gap between the two distributions in simulation standard errors.
-Run: ``.venv/bin/python bench/bench_odds.py [--trials N] [--measure N]``.
+Reports, as CPU time (the machine is shared; CPU time is disturbed far less than wall time by other jobs):
+
+1. the exact odds of the bench attack (``bench/odds_attacks.py``: 30 dice from two profiles at ten
+   two-wound, armour-1 models; goal <= 100 ms), of the alternating-profiles attack (40 dice, two
+   profiles alternating model by model; goal: answered within 1 s) and of a Snap Fire Firefight of 20
+   dice a side (goal: answered within 1 s), each the median of ``--runs`` fresh runs, with a bare loop of
+   1,000,000 iterations timed between them as the machine's baseline;
+2. the pure dice part of the bench attack (the joint distribution of Critical Locks and other successes
+   of each weapon profile's dice) by the engine's dice-pool core (``rulespy.odds.pool``) and by icepool
+   (``pip install -e '.[bench]'``), and whether the two agree exactly;
+3. with ``--before REV``, the bench attack's exact odds by the engine of git revision ``REV`` (its
+   ``rulespy`` package extracted to a temporary folder and run in a child process, alternating with
+   this engine, best of ``--runs`` each), so that a speed-up is measured in one run;
+4. a seeded simulation of the bench attack by the same ``ShootingSequence`` with the odds engine's
+   ``StepMemo`` (``--trials``, measured on ``--measure`` trials and extrapolated linearly), and the
+   largest gap between it and the exact distribution in simulation standard errors (the cross-check
+   that the exact engine is right).
+
+Run: ``.venv/bin/python bench/bench_odds.py [--runs N] [--trials N] [--measure N] [--before REV]``.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
 
-from rulespy.dice import SeededDice
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import odds_attacks  # noqa: E402
+
+from rulespy.core.target_lock import LockChance, LockResult, die_probabilities  # noqa: E402
+from rulespy.dice import SeededDice  # noqa: E402
+from rulespy.errors import RulesError  # noqa: E402
+from rulespy.odds import odds, pool  # noqa: E402
+from rulespy.odds.memo import StepMemo  # noqa: E402
+from rulespy.sequences.shooting_sequence import ShootingSequence  # noqa: E402
+from rulespy.state import Scenario  # noqa: E402
+
+
+def cpu(work: Callable[[], object]) -> tuple[float, object]:
+    start = time.process_time()
+    result = work()
+    return time.process_time() - start, result
+
+
+def bare_loop() -> None:
+    for _ in range(1_000_000):
+        pass
+
+
+def fresh_odds(sc: Scenario) -> object:
+    """Exact odds from nothing remembered: the dice-pool tables are cleared first."""
+    pool.criticals.cache_clear()
+    pool.others.cache_clear()
+    try:
+        return odds(sc)
+    except RulesError as error:
+        return error
+
+
+def exact_times(runs: int) -> None:
+    attacks = {
+        "bench attack, 30 dice (goal <= 100 ms)": odds_attacks.bench(),
+        "alternating profiles, 40 dice (goal <= 1 s)": odds_attacks.alternating(10, 4),
+        "Snap Fire Firefight, 20 dice a side (goal <= 1 s)": odds_attacks.firefight(10),
+    }
+    loops: list[float] = []
+    for name, text in attacks.items():
+        sc = odds_attacks.scenario(text, name)
+        times = []
+        result: object = None
+        for _ in range(runs):
+            loops.append(cpu(bare_loop)[0])
+            seconds, result = cpu(lambda sc=sc: fresh_odds(sc))  # type: ignore[misc]
+            times.append(seconds)
+        answer = f"refused: {result}" if isinstance(result, RulesError) else "answered exactly"
+        print(f"{name}: {statistics.median(times) * 1000:.1f} ms CPU (median of {runs}), {answer}")
+    print(f"baseline, bare loop of 1,000,000 iterations: {statistics.median(loops) * 1000:.1f} ms CPU")
+
+
+_TIMER = """
+import sys, time
+sys.path[:0] = [sys.argv[1], sys.argv[2]]
+import odds_attacks
+import rulespy
+assert rulespy.__file__.startswith(sys.argv[1]), rulespy.__file__
 from rulespy.odds import odds
-from rulespy.odds.memo import StepMemo
-from rulespy.scenario import parse_scenario
-from rulespy.sequences.shooting_sequence import ShootingSequence
-from rulespy.state import Scenario
+scenario = odds_attacks.scenario(odds_attacks.bench())
+start = time.process_time()
+odds(scenario)
+print(time.process_time() - start)
+"""
 
-RIFLEMEN, GUNNERS, TARGETS = 6, 4, 10
 
-
-def scenario() -> Scenario:
-    shooters = [
-        f"      - {{id: a{i}, at: [0, {i * 1.5}], weapons: [{'rifle' if i < RIFLEMEN else 'launcher'}]}}"
-        for i in range(RIFLEMEN + GUNNERS)
-    ]
-    targets = [f"      - {{id: t{i}, at: [14, {i * 1.5}], wounds: 2, armour: 1}}" for i in range(TARGETS)]
-    text = "\n".join(
-        [
-            "weapons:",
-            "  rifle: {range: 24, dice: 3, lock: 4, damage: 2}",
-            "  launcher: {range: 24, dice: 3, lock: 4, damage: 3, traits: [critical 5]}",
-            "units:",
-            "  - id: squad",
-            "    side: blue",
-            "    models:",
-            *shooters,
-            "  - id: foes",
-            "    side: red",
-            "    models:",
-            *targets,
-            "attack: {unit: squad, command: shoot, targets: [{unit: foes, mark: t0}]}",
-        ]
+def before_and_after(revision: str, runs: int) -> None:
+    """The bench attack by the engine of ``revision`` and by this one, alternating child processes."""
+    root = Path(__file__).resolve().parents[1]
+    with tempfile.TemporaryDirectory() as folder:
+        archive = subprocess.run(
+            ["git", "archive", revision, "rulespy"], cwd=root, capture_output=True, check=True
+        )
+        subprocess.run(["tar", "-x", "-C", folder], input=archive.stdout, check=True)
+        times: dict[str, list[float]] = {revision: [], "this engine": []}
+        for _ in range(runs):
+            for name, path in ((revision, folder), ("this engine", str(root))):
+                env = {**os.environ, "PYTHONPATH": path}
+                done = subprocess.run(
+                    [sys.executable, "-c", _TIMER, path, str(root / "bench")],
+                    env=env,
+                    cwd=folder,
+                    capture_output=True,
+                    text=True,
+                    check=True,
+                )
+                times[name].append(float(done.stdout))
+    old, new = min(times[revision]), min(times["this engine"])
+    print(
+        f"bench attack, engine of {revision}: {old * 1000:.0f} ms CPU; this engine: {new * 1000:.1f} ms CPU "
+        f"(best of {runs} each, alternating); {old / new:.1f}x faster"
     )
-    return parse_scenario(text, "<bench>")
+
+
+def profiles(sc: Scenario) -> list[tuple[str, int, tuple[int, int, int]]]:
+    """Each weapon profile of the bench attack: its name, all its dice, and a die's faces that make a
+    Critical Lock, another success and a fail."""
+    bf = sc.battlefield
+    found: dict[str, int] = {}
+    for model in bf.unit("squad").models:
+        for name in model.weapons:
+            found[name] = found.get(name, 0) + bf.weapon(name).dice
+    result = []
+    for name, dice in found.items():
+        p = die_probabilities(bf.weapon(name), 0)
+        faces = tuple(
+            int(p.get(r, 0) * 6) for r in (LockResult.CRITICAL, LockResult.SUCCESS, LockResult.FAIL)
+        )
+        result.append((name, dice, (faces[0], faces[1], faces[2])))
+    return result
+
+
+def dice_pool(runs: int) -> None:
+    sc = odds_attacks.scenario(odds_attacks.bench())
+    try:
+        import icepool
+    except ImportError:
+        icepool = None
+    for name, dice, (crit, success, fail) in profiles(sc):
+
+        def engine(dice: int = dice, crit: int = crit, success: int = success, fail: int = fail) -> object:
+            pool.criticals.cache_clear()
+            pool.others.cache_clear()
+            return pool.tallies(dice, crit, success, fail)
+
+        ours = min(cpu(engine)[0] for _ in range(runs))
+        mine = engine()
+        weapon = sc.battlefield.weapon(name)
+        chance = LockChance("a", weapon, 0, dice)
+        listed = min(cpu(chance.outcomes)[0] for _ in range(runs))
+        line = f"dice pool, {dice} {name} dice: engine core {ours * 1e6:.0f} us CPU (best of {runs})"
+        line += f"; the Target Lock step's Fraction multinomial {listed * 1e6:.0f} us"
+        if icepool is None:
+            print(line + "; icepool not installed (pip install -e '.[bench]')")
+            continue
+
+        def peer(dice: int = dice, crit: int = crit, success: int = success, fail: int = fail) -> object:
+            faces = [(1, 0)] * crit + [(0, 1)] * success + [(0, 0)] * fail
+            die = icepool.Die([icepool.Vector(face) for face in faces])
+            return dice @ die
+
+        theirs = min(cpu(peer)[0] for _ in range(runs))
+        result = peer()
+        scale = 6**dice // result.denominator()
+        agree = {tuple(k): v * scale for k, v in result.items()} == {k: v for k, v in mine.items() if v}
+        print(
+            line + f"; icepool {icepool.__version__} {theirs * 1e6:.0f} us CPU; ratio {theirs / ours:.0f}x; "
+            f"distributions {'agree exactly' if agree else 'DIFFER'}"
+        )
 
 
 def simulate(sc: Scenario, trials: int, seed: int = 1) -> Counter[int]:
@@ -67,36 +204,37 @@ def simulate(sc: Scenario, trials: int, seed: int = 1) -> Counter[int]:
     return counts
 
 
+def cross_check(trials: int, measure: int) -> None:
+    sc = odds_attacks.scenario(odds_attacks.bench())
+    exact_s, exact = cpu(lambda: fresh_odds(sc))
+    assert not isinstance(exact, RulesError)
+    measured = min(trials, measure)
+    sim_s, counts = cpu(lambda: simulate(sc, measured))
+    sim_full = sim_s * trials / measured
+    worst = 0.0
+    for k, p in exact.casualties:  # type: ignore[attr-defined]
+        se = math.sqrt(float(p) * (1 - float(p)) / measured) or 1 / measured
+        worst = max(worst, abs(counts[k] / measured - float(p)) / se)  # type: ignore[index]
+    note = "" if measured == trials else f", extrapolated from {measured:,} trials ({sim_s:.2f} s)"
+    print(f"simulation of the bench attack, {trials:,} trials: {sim_full:.2f} s CPU{note}")
+    print(f"exact is {sim_full / exact_s:.0f}x faster; largest gap exact vs simulated: {worst:.2f} SE")
+    print("casualties  exact       simulated")
+    for k, p in exact.casualties:  # type: ignore[attr-defined]
+        print(f"  {k:>3}      {float(p):.5f}     {counts[k] / measured:.5f}")  # type: ignore[index]
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--trials", type=int, default=100_000)
     parser.add_argument("--measure", type=int, default=10_000, help="trials actually run (extrapolated)")
+    parser.add_argument("--before", metavar="REV", help="also time the bench attack by the engine of REV")
     args = parser.parse_args()
-    sc = scenario()
-    dice = sum(sc.battlefield.weapon(w).dice for m in sc.battlefield.unit("squad").models for w in m.weapons)
-
-    start = time.process_time()
-    exact = odds(sc)
-    exact_s = time.process_time() - start
-
-    measured = min(args.trials, args.measure)
-    start = time.process_time()
-    counts = simulate(sc, measured)
-    sim_s = time.process_time() - start
-    sim_full = sim_s * args.trials / measured
-
-    worst = 0.0
-    for k, p in exact.casualties:
-        se = math.sqrt(float(p) * (1 - float(p)) / measured) or 1 / measured
-        worst = max(worst, abs(counts[k] / measured - float(p)) / se)
-    print(f"attack: {dice} dice from 2 weapon profiles at {TARGETS} two-wound models with armour 1")
-    print(f"exact odds (every die, exact arithmetic): {exact_s:.3f} s CPU  (goal <= 1 s)")
-    note = "" if measured == args.trials else f", extrapolated from {measured:,} trials ({sim_s:.2f} s)"
-    print(f"simulation, {args.trials:,} trials: {sim_full:.2f} s CPU{note}")
-    print(f"exact is {sim_full / exact_s:.1f}x faster; largest gap exact vs simulated: {worst:.2f} SE")
-    print("casualties  exact       simulated")
-    for k, p in exact.casualties:
-        print(f"  {k:>3}      {float(p):.5f}     {counts[k] / measured:.5f}")
+    exact_times(args.runs)
+    dice_pool(args.runs)
+    if args.before:
+        before_and_after(args.before, args.runs)
+    cross_check(args.trials, args.measure)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,6 @@ Rule: sequences/shooting_sequence.md#dice-order
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
 from rulespy.errors import InvalidInput
@@ -53,6 +52,8 @@ class SeededDice:
     """Reproducible random faces for a seed and engine version (its own generator, never the module's)."""
 
     def __init__(self, seed: int) -> None:
+        import random  # only seeded runs need it: kept out of the command line's start-up
+
         self._random = random.Random(seed)
         self.used = 0
 

@@ -91,11 +91,16 @@ class Unit:
     def swarm(self) -> bool:
         return "swarm" in self.traits
 
+    @cached_property
+    def _by_id(self) -> dict[str, Model]:
+        return {m.id: m for m in self.models}
+
     def model(self, model_id: str) -> Model:
-        return next(m for m in self.models if m.id == model_id)
+        """The model ``model_id`` of this unit (``KeyError`` if it has none)."""
+        return self._by_id[model_id]
 
     def has(self, model_id: str) -> bool:
-        return any(m.id == model_id for m in self.models)
+        return model_id in self._by_id
 
 
 @dataclass(frozen=True)
@@ -145,9 +150,13 @@ class Battlefield:
         """The model ``model_id``; ``InvalidInput`` if it is not in play."""
         return _look_up(self._models, model_id, "model")
 
+    @cached_property
+    def _all_models(self) -> tuple[Model, ...]:
+        return tuple(m for u in self.units for m in u.models)
+
     def models(self) -> Iterator[Model]:
-        for unit in self.units:
-            yield from unit.models
+        """Every model in play, unit by unit in listed order."""
+        return iter(self._all_models)
 
     def enemies_of(self, unit: Unit) -> tuple[Unit, ...]:
         return tuple(u for u in self.units if u.side != unit.side)

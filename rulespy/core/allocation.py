@@ -8,8 +8,9 @@ to the valid model with the smallest allocation key.
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from rulespy.core.line_of_sight import sees
 from rulespy.core.measuring import within
@@ -83,6 +84,29 @@ class Why:
     runner: str = ""
 
 
+K = TypeVar("K", bound=Hashable)
+
+
+def allocation_key(same_weapon: int, this_round: int, tier: int, band: int, position: int) -> tuple[int, ...]:
+    """A model's allocation key for the next success, smallest first: ``KEY_PARTS`` in order.
+
+    Rule: core/allocation.md#allocation-key
+    """
+    return (same_weapon, this_round, tier, band, position)
+
+
+def choose(keys: Mapping[K, tuple[int, ...]], first: bool, marked: K) -> K:
+    """The valid model (``keys`` maps each to its allocation key) a success goes to: the Marked Model
+    for the round's ``first`` success when it is valid, otherwise the smallest key.
+
+    Rule: core/allocation.md#allocation-rounds
+    Rule: core/target_selection.md#marked-model
+    """
+    if first and marked in keys:
+        return marked
+    return min(keys, key=keys.__getitem__)
+
+
 @dataclass(frozen=True)
 class Allocation:
     """One success given to a model (``model`` None: no valid model, the success is lost)."""
@@ -126,26 +150,27 @@ def allocate_round(
         if not models:
             result.append(Allocation(weapon, None, _LOST))
             continue
-        if index == 0 and any(m.id == marked for m in models):
-            chosen, why = marked, _MARKED
-        elif len(models) == 1:
-            chosen, why = models[0].id, _ONLY
+        same, total = per_weapon.get, per_model.get
+        keys = {m.id: allocation_key(same((m.id, weapon), 0), total(m.id, 0), *fixed[m.id]) for m in models}
+        chosen = choose(keys, index == 0, marked)
+        if index == 0 and chosen == marked:
+            why = _MARKED
+        elif len(keys) == 1:
+            why = _ONLY
         else:
-            same, total = per_weapon.get, per_model.get
-            keys = {m.id: (same((m.id, weapon), 0), total(m.id, 0), *fixed[m.id]) for m in models}
-            chosen, why = _smallest(keys)
+            why = _why(chosen, keys)
         per_weapon[(chosen, weapon)] = per_weapon.get((chosen, weapon), 0) + 1
         per_model[chosen] = per_model.get(chosen, 0) + 1
         result.append(Allocation(weapon, chosen, why))
     return tuple(result)
 
 
-def _smallest(keys: Mapping[str, tuple[int, ...]]) -> tuple[str, Why]:
-    """The model with the smallest key (the first listed on a tie), and which part of the key put it
-    ahead of the runner-up."""
-    first, second = sorted(keys, key=keys.__getitem__)[:2]
-    best, runner = keys[first], keys[second]
+def _why(chosen: str, keys: Mapping[str, tuple[int, ...]]) -> Why:
+    """Which part of the allocation key put the ``chosen`` model (the smallest key) ahead of the
+    runner-up (the next smallest, the first listed on a tie)."""
+    second = min((k for k in keys if k != chosen), key=keys.__getitem__)
+    best, runner = keys[chosen], keys[second]
     part = 0
     while best[part] == runner[part]:
         part += 1
-    return first, Why(Choice.KEY, part, best[part], runner[part], second)
+    return Why(Choice.KEY, part, best[part], runner[part], second)

@@ -6,7 +6,10 @@ Rule: core/leadership.md#leadership-check
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # probabilities are only listed for the odds engine: imported there
+    from fractions import Fraction
 
 
 def passes(dice: tuple[int, int], ld: int) -> bool:
@@ -22,6 +25,8 @@ def pass_probability(ld: int) -> Fraction:
 
     Rule: core/leadership.md#leadership-check
     """
+    from fractions import Fraction
+
     ways = sum(1 for a in range(1, 7) for b in range(1, 7) if a + b <= ld)
     return Fraction(ways, 36)
 

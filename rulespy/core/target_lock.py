@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from fractions import Fraction
 from math import comb
+from typing import TYPE_CHECKING
 
 from rulespy.core.command_rules import CommandRules
 from rulespy.core.cover import cover_modifier
 from rulespy.core.ranged_weapons import Weapon
 from rulespy.state import Cover
+
+if TYPE_CHECKING:  # probabilities are only listed for the odds engine: imported there
+    from fractions import Fraction
 
 MODIFIER_FLOOR = -2
 MODIFIER_CEILING = 1
@@ -102,6 +105,8 @@ def die_probabilities(weapon: Weapon, net: int) -> dict[LockResult, Fraction]:
     >>> [str(chances[r]) for r in (LockResult.FAIL, LockResult.SUCCESS, LockResult.CRITICAL)]
     ['1/2', '1/3', '1/6']
     """
+    from fractions import Fraction
+
     counts = {result: 0 for result in LockResult}
     for natural in range(1, 7):
         counts[judge(natural, weapon, net)] += 1
@@ -159,7 +164,7 @@ class LockChance:
     """The chance step of one firing weapon: ``dice`` D6 for ``weapon`` of ``model`` at ``net``.
 
     ``dice`` is the weapon's profile value for one firing group; the odds engine rolls several equal
-    groups as one step by adding their dice here, never by rewriting the weapon's profile.
+    groups together by adding their dice, never by rewriting the weapon's profile.
 
     Rule: core/target_lock.md#target-lock
     """
@@ -171,6 +176,8 @@ class LockChance:
 
     def outcomes(self) -> list[tuple[LockTally, Fraction]]:
         """Every tally of criticals and other successes over the weapon's dice, with its probability."""
+        from fractions import Fraction
+
         p = die_probabilities(self.weapon, self.net)
         pc, ps, pf = (
             p.get(r, Fraction(0)) for r in (LockResult.CRITICAL, LockResult.SUCCESS, LockResult.FAIL)
@@ -186,22 +193,26 @@ class LockChance:
         return result
 
     def read(self, faces: tuple[int, ...]) -> tuple[LockTally, tuple[LockRoll, ...]]:
-        """The tally of rolled ``faces``, and each die."""
+        """The tally of rolled ``faces``, and each die (dice showing the same face share one roll)."""
+        seen: dict[int, LockRoll] = {}  # a weapon's dice show at most six faces
         rolls = []
+        criticals = successes = 0
         for natural in faces:
-            result = judge(natural, self.weapon, self.net)
-            modified = natural + self.net
-            roll = LockRoll(
-                self.model,
-                self.weapon.name,
-                natural,
-                modified,
-                result is not LockResult.FAIL,
-                result is LockResult.CRITICAL,
-                self.weapon.lock,
-                self.net,
-                self.weapon.critical,
-            )
+            roll = seen.get(natural)
+            if roll is None:
+                result = judge(natural, self.weapon, self.net)
+                roll = seen[natural] = LockRoll(
+                    self.model,
+                    self.weapon.name,
+                    natural,
+                    natural + self.net,
+                    result is not LockResult.FAIL,
+                    result is LockResult.CRITICAL,
+                    self.weapon.lock,
+                    self.net,
+                    self.weapon.critical,
+                )
             rolls.append(roll)
-        tally = LockTally(sum(r.critical for r in rolls), sum(r.success and not r.critical for r in rolls))
-        return tally, tuple(rolls)
+            criticals += roll.critical
+            successes += roll.success and not roll.critical
+        return LockTally(criticals, successes), tuple(rolls)

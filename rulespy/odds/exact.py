@@ -1,18 +1,34 @@
 """Exact outcome distributions by dynamic programming over the Shooting Sequence's state machine.
 
 The engine's rules never roll: every chance step lists its outcomes with their probabilities. This
-module walks those steps and keeps a frontier of distinct states with their exact probabilities (whole
+module walks the sequence and keeps a frontier of distinct states with their exact probabilities (whole
 numbers over one power of 6, returned as ``Fraction``); two dice sequences that lead to equal states are
 merged, so the work grows with the number of distinct states, not with 6 to the power of the dice.
 
-States are processed in order of their progress through the sequence (attack, stage, target, firing
+The sequence drives every step but two. Its Leadership Checks are enumerated as it lists them. Its
+Target Lock dice are rolled in two passes, since a die's outcome is a Critical Lock, another success or a
+fail, and the two kinds of success meet different models (sequences/shooting_sequence.md):
+
+1. In the ``TARGET_LOCK`` phase, each firing weapon's Critical Locks are counted (each die a Critical
+   Lock or not) and dealt at once into the target's critical round (``rulespy.odds.deal``): the models
+   in play are known, and equal rounds merge before the next weapon rolls. Each weapon's dice that are
+   no Critical Lock are kept, as a count, for the second pass; the critical rounds then end as the
+   sequence ends them (casualties leave at once).
+2. In the ``NORMAL_ROUND`` phase, each kept count is rolled again as other successes or fails (a
+   success given that the die was no Critical Lock) and dealt into the normal rounds, in Dice Order.
+
+The product of the two passes' chances is each tally's multinomial chance, so the answers are the ones
+the sequence gives by rolling every weapon at once; ``tests/odds/test_answers.py`` holds every example's
+answer as it was before the passes.
+
+States are processed in order of their progress through the sequence (attack, phase, target, firing
 group), which only ever grows, so every path into a state has arrived before that state is expanded and
 each distinct state is expanded exactly once.
 
 Size limit: at most ``MAX_STATES`` (100,000) distinct states held at once and at most
-``MAX_TRANSITIONS`` (1,000,000) chance transitions in all. Transitions and each weapon's outcome count are
-checked before the work starts, states as they are made, so a scenario too large for the exact engine is
-refused (``TooLarge``, exit 2) within seconds, never left to run on.
+``MAX_TRANSITIONS`` (1,000,000) chance transitions in all, each checked before the work that would pass
+it starts, so a scenario too large for the exact engine is refused (``TooLarge``, exit 2) within
+seconds, never left to run on.
 
 Rule: sequences/shooting_sequence.md#shooting-sequence
 """
@@ -20,20 +36,28 @@ Rule: sequences/shooting_sequence.md#shooting-sequence
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Hashable
-from dataclasses import replace
+from collections.abc import Callable
 from fractions import Fraction
+from typing import Any
 
 from rulespy.core.leadership import LeadershipChance
-from rulespy.core.target_lock import LockChance, LockTally
+from rulespy.core.target_lock import LockChance, LockResult, die_probabilities
 from rulespy.errors import InvalidInput
-from rulespy.sequences.shooting_sequence import Chance, ShootingSequence, State
+from rulespy.odds import pool
+from rulespy.odds.deal import DealId, Round
+from rulespy.sequences.shooting_sequence import ShootingSequence, State
+from rulespy.sequences.steps import Phase
 
 MAX_STATES = 100_000
 MAX_TRANSITIONS = 1_000_000
 
 Progress = tuple[int, int, int, int]
-NOTHING = LockTally(0, 0)
+# The phases in the order an attack goes through them (a firefight's reply starts again at LEADERSHIP).
+ORDER = {phase: rank for rank, phase in enumerate(Phase)}
+# Dice kept for the second pass: (attack, target, weapon, faces of another success, faces of a fail,
+# dice that were no Critical Lock), in Dice Order.
+Kept = tuple[tuple[int, int, str, int, int, int], ...]
+Entry = tuple[State, Kept]
 
 
 class TooLarge(InvalidInput):
@@ -42,7 +66,7 @@ class TooLarge(InvalidInput):
 
 def progress(state: State) -> Progress:
     """Where a state stands in the sequence; ``apply`` never makes it smaller."""
-    return (state.attack, 0 if state.group < 0 else 1, state.target, state.group)
+    return (state.attack, ORDER[state.phase], state.target, state.group)
 
 
 def finished(state: State) -> State:
@@ -52,14 +76,34 @@ def finished(state: State) -> State:
         removed=state.removed,
         pins=state.pins,
         casualties=state.casualties,
-        done=True,
+        phase=Phase.DONE,
     )
 
 
-def _outcome_key(chance: Chance) -> Hashable:
-    if isinstance(chance, LeadershipChance):
-        return ("leadership", chance.ld)
-    return ("lock", chance.weapon, chance.net)
+class _Limits:
+    """The size limit's counters for one enumeration."""
+
+    def __init__(self, max_states: int, max_transitions: int) -> None:
+        self.max_states = max_states
+        self.max_transitions = max_transitions
+        self.transitions = 0
+        self.held = 0
+
+    def spend(self, transitions: int) -> None:
+        """Count ``transitions`` about to be made; refuse first if they pass the limit."""
+        if self.transitions + transitions > self.max_transitions:
+            raise TooLarge(
+                f"the attack is too large for exact odds: it needs more than {self.max_transitions:,} "
+                "chance transitions (the exact engine's limit; see `rulespy odds --help`)"
+            )
+        self.transitions += transitions
+
+    def hold(self, states: int) -> None:
+        if self.held + states > self.max_states:
+            raise TooLarge(
+                f"the attack is too large for exact odds: more than {self.max_states:,} distinct states "
+                "at once (the exact engine's limit; see `rulespy odds --help`)"
+            )
 
 
 def final_states(
@@ -71,112 +115,249 @@ def final_states(
 ) -> dict[State, Fraction]:
     """Every state the sequence can end in, with its exact probability (they sum to 1).
 
-    Raises ``TooLarge`` as soon as the next batch would hold more than ``max_states`` distinct states or
+    Raises ``TooLarge`` as soon as the next step would hold more than ``max_states`` distinct states or
     take the total past ``max_transitions`` transitions. ``on_batch(states, transitions)`` is called
     after each batch (for profiling). ``join_groups`` False rolls every firing group on its own (for
     tests proving that joining them changes nothing).
 
     Every chance outcome has a probability of k / 6**dice, so weights are kept as whole numbers over one
     common denominator 6**E, E being at least every die the sequence can roll: exact, and much faster
-    than adding and multiplying ``Fraction`` objects.
+    than adding and multiplying ``Fraction`` objects. The first pass divides by 6 for each die; the
+    second multiplies by the faces of a success or a fail among the faces of no Critical Lock, which
+    leaves a whole number because the first pass counted those faces for each die it kept.
     """
     start, _ = sequence.initial()
     scale = 6 ** dice_bound(sequence)
+    limits = _Limits(max_states, max_transitions)
     done: dict[State, int] = {}
-    buckets: dict[Progress, dict[State, int]] = {}
+    buckets: dict[Progress, dict[Entry, int]] = {}
     queue: list[Progress] = []
-    cache: dict[Hashable, list[tuple[object, int, int]]] = {}
-    transitions = 0
-    held = 0
+    rounds: dict[tuple[object, ...], Round] = {}
 
-    def add(state: State, weight: int) -> None:
-        nonlocal held
+    def add(state: State, kept: Kept, weight: int) -> None:
         if state.done:
             state = finished(state)
-            target = done
+            done[state] = done.get(state, 0) + weight
+            return
+        key = progress(state)
+        bucket = buckets.get(key)
+        if bucket is None:
+            bucket = buckets[key] = {}
+            heapq.heappush(queue, key)
+        entry = (state, kept)
+        if entry in bucket:
+            bucket[entry] += weight
         else:
-            key = progress(state)
-            target = buckets.get(key)  # type: ignore[assignment]
-            if target is None:
-                target = buckets[key] = {}
-                heapq.heappush(queue, key)
-        if state in target:
-            target[state] += weight
-        else:
-            target[state] = weight
-            held += 1
+            limits.hold(1)
+            bucket[entry] = weight
+            limits.held += 1
 
-    add(start, scale)
+    add(start, (), scale)
     while queue:
         batch = buckets.pop(heapq.heappop(queue))
-        held -= len(batch)
-        planned = []
-        work = 0
-        for state, weight in batch.items():
-            chance, steps = _grouped_chance(sequence, state, join_groups)
-            key = (_outcome_key(chance), chance.dice)
-            outcomes = cache.get(key)
-            if outcomes is None:
-                # Count before listing: a weapon with very many dice has very many tallies, each a state.
-                count = _outcome_count(chance)
-                if count > max_states:
-                    _too_many(max_states)
-                if transitions + work + len(batch) * count > max_transitions:
-                    _too_much(max_transitions)
-                outcomes = cache[key] = _integral(chance)
-            work += len(outcomes)
-            planned.append((state, weight, outcomes, steps))
-        if transitions + work > max_transitions:
-            _too_much(max_transitions)
-        transitions += work
-        recorded: dict[State, int] = {}
-        for state, weight, outcomes, steps in planned:
-            for _ in range(steps - 1):
-                state = sequence.record(state, NOTHING)
-            for outcome, numerator, dice in outcomes:
-                after = sequence.record(state, outcome)
-                share, rest = divmod(weight * numerator, 6**dice)
-                assert not rest, "the dice bound covers every die rolled"
-                recorded[after] = recorded.get(after, 0) + share
-            if held + len(recorded) > max_states:
-                _too_many(max_states)
-        for state, weight in recorded.items():
-            add(sequence.advance(state)[0], weight)
-        if held > max_states:
-            _too_many(max_states)
+        limits.held -= len(batch)
+        normal: dict[Entry, int] = {}
+        for (state, kept), weight in batch.items():
+            if state.phase is Phase.LEADERSHIP:
+                chance = sequence.chance(state)
+                assert isinstance(chance, LeadershipChance)
+                limits.spend(2)
+                for passed, p in chance.outcomes():
+                    exact = weight * p
+                    assert exact.denominator == 1, "the dice bound covers every die rolled"
+                    after, _ = sequence.advance(sequence.record(state, passed), Phase.NORMAL_ROUND)
+                    add(after, kept, exact.numerator)
+            elif state.phase is Phase.TARGET_LOCK:
+                for (after, more), part in _criticals(sequence, state, weight, rounds, limits, join_groups):
+                    add(sequence.advance(after, Phase.NORMAL_ROUND)[0], kept + more, part)
+            else:
+                assert state.phase is Phase.NORMAL_ROUND, f"no chance step in {state.phase}"
+                normal[(state, kept)] = weight
+        if normal:
+            for after, part in _normals(sequence, normal, rounds, limits).items():
+                add(sequence.advance(after)[0], (), part)
         if on_batch is not None:
-            on_batch(held, transitions)
+            on_batch(limits.held, limits.transitions)
     return {state: Fraction(weight, scale) for state, weight in done.items()}
 
 
-def _grouped_chance(sequence: ShootingSequence, state: State, join: bool = True) -> tuple[Chance, int]:
-    """The state's chance step, joined with the firing groups right after it that roll the same weapon
-    profile at the same net modifier at the same target, and how many groups that makes.
+def _faces(chance: LockChance) -> tuple[int, int, int]:
+    """How many of a die's six faces give a Critical Lock, another success and a fail."""
+    p = die_probabilities(chance.weapon, chance.net)
+    crit, success, fail = (
+        int(p.get(r, 0) * 6) for r in (LockResult.CRITICAL, LockResult.SUCCESS, LockResult.FAIL)
+    )
+    return crit, success, fail
 
-    The sequence keeps a target's successes as runs of weapon names, so groups of one profile in a row
-    add into one run: rolling them one by one or all at once reaches the same state, and the sum of their
-    tallies is the tally of all their dice together. Recording an empty tally for each group but the last
-    and the joint tally for the last gives exactly the state the groups reach one by one, with far fewer
-    states in between.
+
+def _groups(chances: tuple[LockChance, ...], join: bool) -> list[tuple[str, int, int, int, int]]:
+    """A target's firing weapons as (weapon, critical faces, success faces, fail faces, dice), in Dice
+    Order, consecutive weapons of one profile whose dice have the same faces joined (their dice are
+    alike and their successes fall into one run, so rolling them together reaches the same rounds)."""
+    groups: list[tuple[str, int, int, int, int]] = []
+    for chance in chances:
+        faces = _faces(chance)
+        name = chance.weapon.name
+        if join and groups and groups[-1][:4] == (name, *faces):
+            groups[-1] = (*groups[-1][:4], groups[-1][4] + chance.dice)
+        else:
+            groups.append((name, *faces, chance.dice))
+    return groups
+
+
+def _round(
+    sequence: ShootingSequence,
+    state: State,
+    attack: int,
+    index: int,
+    critical: bool,
+    rounds: dict[tuple[object, ...], Round],
+) -> Round:
+    key = (attack, index, critical, state.removed, state.firing[attack])
+    found = rounds.get(key)
+    if found is None:
+        target = sequence.attacks[attack].targets[index]
+        found = rounds[key] = Round.of(sequence, state, attack, index, target, critical)
+    return found
+
+
+def _criticals(
+    sequence: ShootingSequence,
+    state: State,
+    weight: int,
+    rounds: dict[tuple[object, ...], Round],
+    limits: _Limits,
+    join: bool,
+) -> list[tuple[tuple[State, Kept], int]]:
+    """The first pass over an attack's Target Lock dice: each weapon's Critical Locks dealt as they
+    are rolled, target by target, each critical round ended as the sequence ends it; the dice that
+    were no Critical Lock kept for the second pass. Returns (state in the critical-round phase, kept)
+    with weights.
+
+    Rule: sequences/shooting_sequence.md#step-target-lock
+    Rule: sequences/shooting_sequence.md#step-critical-round
     """
-    chance = sequence.chance(state)
-    assert chance is not None, "an unfinished state waits for a chance step"
-    if isinstance(chance, LeadershipChance) or not join:
-        return chance, 1
-    groups = state.firing[state.attack][state.target]
-    steps, dice = 1, chance.dice
-    while state.group + steps < len(groups):
-        following = sequence.chance(state.evolve(group=state.group + steps))
-        if not isinstance(following, LockChance) or (following.weapon, following.net) != (
-            chance.weapon,
-            chance.net,
-        ):
-            break
-        steps += 1
-        dice += following.dice
-    if steps == 1:
-        return chance, 1
-    return replace(chance, dice=dice), steps
+    from rulespy.sequences.rounds import critical_casualties
+
+    attack = state.attack
+    plan = sequence.attacks[attack]
+    entries: dict[tuple[State, Kept], int] = {(state, ()): weight}
+    for index, chances in enumerate(sequence.lock_chances(state)):
+        groups = _groups(chances, join)
+        if not groups:
+            continue
+        dealt: dict[tuple[State, Kept, DealId], int] = {}
+        for (before, kept), w in entries.items():
+            dealt[(before, kept, _round(sequence, before, attack, index, True, rounds).start(before))] = w
+        for name, crit, success, fail, dice in groups:
+            limits.spend(len(dealt) * (dice + 1))
+            whole = 6**dice
+            following: dict[tuple[State, Kept, DealId], int] = {}
+            for (before, kept, deal), w in dealt.items():
+                table = _round(sequence, before, attack, index, True, rounds)
+                weapon = table.weapons[name]
+                share, rest = divmod(w, whole)
+                assert not rest, "the dice bound covers every die rolled"
+                for found, ways in enumerate(pool.criticals(dice, crit)):
+                    if not ways:
+                        break  # no face makes a Critical Lock
+                    left = dice - found
+                    p = share * ways
+                    if left and success:
+                        more = _keep(kept, (attack, index, name, success, fail, left))
+                    else:  # no other success possible: every die left is a fail
+                        more, p = kept, p * fail**left
+                    entry = (before, more, deal)
+                    following[entry] = following.get(entry, 0) + p
+                    deal = table.deal(deal, weapon)
+            limits.hold(len(following))
+            dealt = following
+        entries = {}
+        for (before, kept, deal), w in dealt.items():
+            after = before
+            table = _round(sequence, before, attack, index, True, rounds)
+            if table.started(deal):
+                after = critical_casualties(sequence, table.settle(before, deal), plan.targets[index], [])
+            entries[(after, kept)] = entries.get((after, kept), 0) + w
+    ended = [(state.evolve(phase=Phase.CRITICAL_ROUND), kept) for state, kept in entries]
+    return [((after, kept), w) for (after, kept), w in zip(ended, entries.values(), strict=True)]
+
+
+def _keep(kept: Kept, group: tuple[int, int, str, int, int, int]) -> Kept:
+    """``kept`` with one more weapon's dice; added to the last when it is the same weapon's run."""
+    if kept and kept[-1][:5] == group[:5]:
+        return kept[:-1] + ((*group[:5], kept[-1][5] + group[5]),)
+    return kept + (group,)
+
+
+def _normals(
+    sequence: ShootingSequence,
+    batch: dict[Entry, int],
+    rounds: dict[tuple[object, ...], Round],
+    limits: _Limits,
+) -> dict[State, int]:
+    """The second pass: the kept dice rolled as other successes or fails and dealt into the normal
+    rounds (every target of every attack, in the sequence's order). Entries with as many kept weapons
+    left go together, so that equal rounds merge. Returns states ready for removal, with weights.
+
+    Rule: sequences/shooting_sequence.md#step-normal-round
+    """
+    # Entries are keyed by numbers (the state's, the kept dice's, the round's deal): hashed cheaply.
+    states: list[State] = []
+    kepts: list[Kept] = []
+    numbers: dict[object, int] = {}
+
+    def number(value: State | Kept, into: list[Any]) -> int:
+        found = numbers.get(value)
+        if found is None:
+            found = numbers[value] = len(into)
+            into.append(value)
+        return found
+
+    Step = tuple[int, int, DealId | None]
+    waves: dict[int, dict[Step, int]] = {}
+    for (state, kept), weight in batch.items():
+        waves.setdefault(len(kept), {})[(number(state, states), number(kept, kepts), None)] = weight
+    ready: dict[State, int] = {}
+    while waves:
+        left = max(waves)
+        entries = waves.pop(left)
+        limits.spend(sum(kepts[k][0][5] + 1 if kepts[k] else 1 for _, k, _ in entries))
+        dealt: dict[Step, int] = {}
+        ended: dict[tuple[int, int, DealId, int, int], int] = {}
+        for (at, k, deal), w in entries.items():
+            before, rest = states[at], kepts[k]
+            if not rest:
+                after = before.evolve(phase=Phase.REMOVAL)
+                ready[after] = ready.get(after, 0) + w
+                continue
+            attack, index, name, success, fail, dice = rest[0]
+            table = _round(sequence, before, attack, index, False, rounds)
+            if deal is None:
+                deal = table.start(before)
+            weapon = table.weapons[name]
+            later = number(rest[1:], kepts)
+            going_on = len(rest) > 1 and rest[1][:2] == (attack, index)
+            for ways in pool.others(dice, success, fail):
+                p = w * ways
+                if p and going_on:
+                    entry: Step = (at, later, deal)
+                    dealt[entry] = dealt.get(entry, 0) + p
+                elif p:
+                    over = (at, later, deal, attack, index)
+                    ended[over] = ended.get(over, 0) + p
+                deal = table.deal(deal, weapon)
+        for (at, later, deal, attack, index), w in ended.items():  # the round is over
+            before = states[at]
+            table = _round(sequence, before, attack, index, False, rounds)
+            settled = (number(table.settle(before, deal), states), later, None)
+            dealt[settled] = dealt.get(settled, 0) + w
+        if dealt:
+            limits.hold(len(dealt))
+            wave = waves.setdefault(left - 1, {})
+            for entry, w in dealt.items():
+                wave[entry] = wave.get(entry, 0) + w
+    return ready
 
 
 def dice_bound(sequence: ShootingSequence) -> int:
@@ -189,35 +370,3 @@ def dice_bound(sequence: ShootingSequence) -> int:
         for model in bf.unit(plan.unit).models:
             total += sum(bf.weapon(name).dice for name in model.weapons)
     return total
-
-
-def _outcome_count(chance: Chance) -> int:
-    """How many outcomes a chance step lists, without listing them."""
-    if isinstance(chance, LeadershipChance):
-        return 2
-    return (chance.dice + 1) * (chance.dice + 2) // 2
-
-
-def _integral(chance: Chance) -> list[tuple[object, int, int]]:
-    """The chance step's outcomes as (outcome, k, dice) with probability k / 6**dice."""
-    whole = 6**chance.dice
-    result: list[tuple[object, int, int]] = []
-    for outcome, p in chance.outcomes():
-        numerator = p * whole
-        assert numerator.denominator == 1, "every chance outcome is a whole number of die faces"
-        result.append((outcome, numerator.numerator, chance.dice))
-    return result
-
-
-def _too_much(max_transitions: int) -> None:
-    raise TooLarge(
-        f"the attack is too large for exact odds: it needs more than {max_transitions:,} chance "
-        "transitions (the exact engine's limit; see `rulespy odds --help`)"
-    )
-
-
-def _too_many(max_states: int) -> None:
-    raise TooLarge(
-        f"the attack is too large for exact odds: more than {max_states:,} distinct states at once "
-        "(the exact engine's limit; see `rulespy odds --help`)"
-    )

@@ -1,11 +1,16 @@
-"""What the odds engine remembers while it explores every outcome: whole deterministic steps.
+"""What the odds side remembers while it plays a sequence over many outcomes: whole deterministic steps.
 
-Many dice outcomes reach the same allocation round or removal with the same inputs. ``StepMemo`` works
-each out once: the state a step leaves is remembered under the step's key and every state field it
-reads (wounds, pins, removals, casualties), and given to the next state that matches. The odds engine
-reads states, never the log, so the memo keeps none of the records a step logs (holding them for every
-remembered step made the garbage collector's work grow with the state space). Only the odds engine
-needs this, so it lives here and not in the rules.
+The exact engine (``rulespy/odds/exact.py``) gives its sequence a ``StepMemo``: it keeps the geometry
+of each target and firing group (``rounds.Memo``), which the engine's dealer reads for every round
+(``rulespy/odds/deal.py``). The engine deals the critical and normal rounds itself, so whole steps are
+remembered for drivers that play the sequence's own steps many times, such as the seeded simulation of
+``bench/bench_odds.py``: many dice outcomes reach the same allocation round with the same inputs, and
+``StepMemo`` works each out once. The state a step leaves is remembered under the step's key and every
+state field it reads (wounds, pins, removals, casualties), and given to the next state that matches.
+Such drivers read states, never the log, so the memo keeps none of the records a step logs (holding
+them for every remembered step made the garbage collector's work grow with the state space). Removal
+is not remembered (``rounds.remove_casualties``). Only the odds side needs this, so it lives here and
+not in the rules.
 """
 
 from __future__ import annotations
@@ -15,14 +20,8 @@ from collections.abc import Callable
 from rulespy.sequences.rounds import Memo
 from rulespy.sequences.shooting_sequence import Item, State
 
-# The state fields a step leaves: wounds, pins, removed, casualties and done.
-Remembered = tuple[
-    tuple[tuple[str, int], ...],
-    frozenset[str],
-    frozenset[str],
-    frozenset[tuple[str, str]],
-    bool,
-]
+# The state fields a step leaves: wounds, pins, removed and casualties.
+Remembered = tuple[tuple[tuple[str, int], ...], frozenset[str], frozenset[str], frozenset[tuple[str, str]]]
 
 
 class StepMemo(Memo):
@@ -43,7 +42,7 @@ class StepMemo(Memo):
         known = self._steps.get(full)
         if known is None:
             after = work(state, [])
-            known = (after.wounds, after.pins, after.removed, after.casualties, after.done)
+            known = (after.wounds, after.pins, after.removed, after.casualties)
             self._steps[full] = known
-        wounds, pins, removed, casualties, done = known
-        return state.evolve(wounds=wounds, pins=pins, removed=removed, casualties=casualties, done=done)
+        wounds, pins, removed, casualties = known
+        return state.evolve(wounds=wounds, pins=pins, removed=removed, casualties=casualties)

@@ -175,9 +175,12 @@ def _build(sequence: ShootingSequence, state: State, log: list[Item]) -> Resolut
     locks: dict[tuple[int, int], list[Rolled]] = {}
     hits: dict[tuple[int, int], list[Hit]] = {}
     checks: dict[tuple[int, int], Leadership] = {}
-    for item in log:  # one pass: a large attack logs thousands of items
+    casualties: list[Casualty] = []
+    for item in log:  # one pass: a large attack logs thousands of items, most of them dice
         if isinstance(item, Rolled):
             locks.setdefault((item.attack, item.target), []).append(item)
+        elif isinstance(item, Casualty):
+            casualties.append(item)
         elif isinstance(item, Hit):
             hits.setdefault((item.attack, item.target), []).append(item)
         elif isinstance(item, Leadership):
@@ -198,4 +201,4 @@ def _build(sequence: ShootingSequence, state: State, log: list[Item]) -> Resolut
         if model.id in state.pins:
             status.add(ModelStatus.PINNED.value)
         models[model.id] = ModelOutcome(wounds.get(model.id, model.wounds), tuple(sorted(status)))
-    return Resolution(tuple(attacks), tuple(i for i in log if isinstance(i, Casualty)), models, tuple(log))
+    return Resolution(tuple(attacks), tuple(casualties), models, tuple(log))

@@ -75,6 +75,14 @@ def _critical_round(
     successes = expand(state.crits[index])
     items.append(Round(target.unit, True, len(successes)))
     state = _allocate(seq, state, state.attack, index, target, successes, True, items)
+    return critical_casualties(seq, state, target, items)
+
+
+def critical_casualties(seq: ShootingSequence, state: State, target: TargetPlan, items: list[Item]) -> State:
+    """The end of a critical round: the target's models brought to 0 wounds leave play at once.
+
+    Rule: sequences/shooting_sequence.md#step-critical-round
+    """
     gone, timing = _casualties(seq, seq.battlefield.unit(target.unit).models, state, True, items)
     return state.evolve(
         removed=state.removed | frozenset(gone),
@@ -113,11 +121,10 @@ def remove_casualties(seq: ShootingSequence, state: State, items: list[Item]) ->
     Rule: sequences/shooting_sequence.md#step-removal
     Rule: core/statuses.md#status-timing
     Rule: timing/firefight.md#firefight-removal
+
+    Not remembered by the memo: once the odds engine merges equal states, every state reaching it is
+    distinct, so remembering would only cost.
     """
-    return seq.memo.step(("removal",), state, items, lambda s, found: _remove_casualties(seq, s, found))
-
-
-def _remove_casualties(seq: ShootingSequence, state: State, items: list[Item]) -> State:
     items.append(LeavePlay(seq.firefight))
     gone, timing = _casualties(seq, seq.battlefield.models(), state, False, items)
     removed = state.removed | frozenset(gone)
@@ -127,7 +134,6 @@ def _remove_casualties(seq: ShootingSequence, state: State, items: list[Item]) -
         removed=removed,
         pins=pins,
         casualties=state.casualties | {(m, timing) for m in gone},
-        done=True,
     )
 
 
@@ -145,23 +151,7 @@ def _allocate(
     firing: tuple[FiringWeapon, ...] = state.firing[attack][index]
     firers = list({fw.model.id: fw.model for fw in firing}.values())
     everyone = bf.unit(target.unit).models
-
-    def geometry() -> Geometry:
-        # Which models each weapon may hit, and each model's band, depend only on who fired (models do not
-        # move during an attack).
-        reach = {
-            name: frozenset(
-                m.id
-                for m in everyone
-                if is_valid(
-                    m, bf.weapon(name), [fw.model for fw in firing if fw.weapon.name == name], bf.terrain
-                )
-            )
-            for name in {fw.weapon.name for fw in firing}
-        }
-        return reach, {m.id: band(m, firers) for m in everyone}
-
-    reach, bands = seq.memo.geometry((target.unit, firing), geometry)
+    reach, bands = geometry(seq, target.unit, firing)
     in_play = [m for m in everyone if m.id not in state.removed]
     valid = {name: [m for m in in_play if m.id in reach.get(name, ())] for name in set(successes)}
     order = [m.id for m in everyone]
@@ -185,6 +175,33 @@ def _allocate(
         if inflicted > lost:
             items.append(Surplus(model.id, left, inflicted - lost))
     return state.evolve(wounds=tuple(sorted(wounds.items())), pins=frozenset(pins))
+
+
+def geometry(seq: ShootingSequence, unit: str, firing: tuple[FiringWeapon, ...]) -> Geometry:
+    """The models of ``unit`` each weapon of ``firing`` may hit, and each model's band. They depend only
+    on who fired (models do not move during an attack), so the sequence's memo works them out once per
+    firing groups.
+
+    Rule: core/allocation.md#valid-model
+    """
+
+    def work() -> Geometry:
+        bf = seq.battlefield
+        everyone = bf.unit(unit).models
+        firers = list({fw.model.id: fw.model for fw in firing}.values())
+        reach = {
+            name: frozenset(
+                m.id
+                for m in everyone
+                if is_valid(
+                    m, bf.weapon(name), [fw.model for fw in firing if fw.weapon.name == name], bf.terrain
+                )
+            )
+            for name in {fw.weapon.name for fw in firing}
+        }
+        return reach, {m.id: band(m, firers) for m in everyone}
+
+    return seq.memo.geometry((unit, firing), work)
 
 
 def _casualties(

@@ -12,6 +12,7 @@ Rule: sequences/shooting_sequence.md#shooting-sequence
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -41,11 +42,14 @@ from rulespy.sequences.records import (
     SplitFire,
     TargetCover,
 )
+from rulespy.sequences.steps import Phase
 from rulespy.state import AttackDeclaration, Command, Scenario, TargetDeclaration
 from rulespy.timing.command_timing import check_response
 
 Run = tuple[str, int]
 Chance = LeadershipChance | LockChance
+# What a chance step's outcome is: a Leadership Check passed or not, or a firing weapon's tally.
+Outcome = bool | LockTally
 Item = Record
 
 
@@ -73,14 +77,17 @@ class FiringPlan(tuple[tuple[FiringWeapon, ...], ...]):
 class State:
     """Where the resolution stands. Only what later steps need, so that equal states merge.
 
-    ``target`` and ``group`` walk the current attack: ``group`` -1 is the Leadership stage, else the
-    index of the next firing weapon to roll. Successes are kept per target as runs of weapon names in
-    Dice Order (all the allocation needs).
+    ``phase`` is the step of the current attack (``attack`` 1 is a firefight's reply); ``target`` is the
+    target the Leadership Checks or the Target Lock dice have reached, ``group`` the next firing weapon
+    to roll at it. ``passed`` holds, per target, whether it is fired at (the first target needs no
+    check). Successes are kept per target as runs of weapon names in Dice Order (all the allocation
+    needs).
     """
 
+    phase: Phase = Phase.DECLARE
     attack: int = 0
     target: int = 0
-    group: int = -1
+    group: int = 0
     passed: tuple[bool, ...] = ()
     firing: tuple[FiringPlan, ...] = ()
     crits: tuple[tuple[Run, ...], ...] = ()
@@ -89,7 +96,10 @@ class State:
     removed: frozenset[str] = frozenset()
     pins: frozenset[str] = frozenset()
     casualties: frozenset[tuple[str, str]] = frozenset()
-    done: bool = False
+
+    @property
+    def done(self) -> bool:
+        return self.phase is Phase.DONE
 
     def evolve(self, **changes: Any) -> State:
         """A copy with ``changes``. Like ``dataclasses.replace``, without its per-call overhead: the odds
@@ -107,13 +117,14 @@ class State:
         """Computed once per state (states are frozen), since the odds engine looks states up often."""
         cached = self.__dict__.get("_hash")
         if cached is None:
-            cached = hash(tuple(self.__dict__[name] for name in _STATE_ORDER))
+            cached = hash(_STATE_VALUES(self.__dict__))
             self.__dict__["_hash"] = cached
         return cached
 
 
 _STATE_ORDER = tuple(f.name for f in fields(State))
 _STATE_FIELDS = frozenset(_STATE_ORDER)
+_STATE_VALUES = operator.itemgetter(*_STATE_ORDER)
 
 
 class ShootingSequence:
@@ -142,17 +153,33 @@ class ShootingSequence:
         Rule: sequences/shooting_sequence.md#step-leadership
         Rule: sequences/shooting_sequence.md#step-target-lock
         """
-        if state.done:
-            return None
         plan = self.attacks[state.attack]
-        if state.group < 0:
+        if state.phase is Phase.LEADERSHIP:
             leader = self.battlefield.unit(plan.unit).leader
             assert leader is not None, "a split needs a leader (checked at declaration)"
             return LeadershipChance(leader.id, leader.ld, plan.targets[state.target].unit)
+        if state.phase is not Phase.TARGET_LOCK:
+            return None
         fw = state.firing[state.attack][state.target][state.group]
         return LockChance(fw.model.id, fw.weapon, self._net(plan, state.target, fw), fw.weapon.dice)
 
-    def read(self, state: State, chance: Chance, faces: tuple[int, ...]) -> tuple[object, list[Item]]:
+    def lock_chances(self, state: State) -> tuple[tuple[LockChance, ...], ...]:
+        """Every firing weapon's Target Lock chance step of the current attack, per target, in Dice Order
+        (the odds engine rolls them in two passes, criticals first). Only in the Target Lock phase.
+
+        Rule: sequences/shooting_sequence.md#step-target-lock
+        """
+        assert state.phase is Phase.TARGET_LOCK, "the firing weapons are known from the Target Lock step"
+        plan = self.attacks[state.attack]
+        return tuple(
+            tuple(
+                LockChance(fw.model.id, fw.weapon, self._net(plan, index, fw), fw.weapon.dice)
+                for fw in groups
+            )
+            for index, groups in enumerate(state.firing[state.attack])
+        )
+
+    def read(self, state: State, chance: Chance, faces: tuple[int, ...]) -> tuple[Outcome, list[Item]]:
         """The outcome of rolled ``faces`` at this chance step, with its records."""
         if isinstance(chance, LeadershipChance):
             passed = chance.read(faces)
@@ -162,22 +189,29 @@ class ShootingSequence:
             )
             return passed, [check]
         tally, rolls = chance.read(faces)
-        return tally, [Rolled(state.attack, state.target, roll) for roll in rolls]
+        made: dict[int, Rolled] = {}  # dice showing the same face share one roll: one record each
+        items: list[Item] = []
+        for roll in rolls:
+            record = made.get(id(roll))
+            if record is None:
+                record = made[id(roll)] = Rolled(state.attack, state.target, roll)
+            items.append(record)
+        return tally, items
 
-    def apply(self, state: State, outcome: object) -> tuple[State, list[Item]]:
+    def apply(self, state: State, outcome: Outcome) -> tuple[State, list[Item]]:
         """The state after ``outcome`` at the current chance step, advanced to the next one."""
         return self.advance(self.record(state, outcome))
 
-    def record(self, state: State, outcome: object) -> State:
+    def record(self, state: State, outcome: Outcome) -> State:
         """The state holding ``outcome``, before the deterministic steps that follow it (``advance``).
 
         Split from ``apply`` so that the odds engine can merge equal recorded states before running the
         costly steps (allocation, damage) once for each.
         """
-        if state.group < 0:
+        if state.phase is Phase.LEADERSHIP:
             assert isinstance(outcome, bool)
             return state.evolve(passed=state.passed + (outcome,), target=state.target + 1)
-        assert isinstance(outcome, LockTally)
+        assert state.phase is Phase.TARGET_LOCK and isinstance(outcome, LockTally)
         fw = state.firing[state.attack][state.target][state.group]
         crits = list(state.crits)
         crits[state.target] = _push(crits[state.target], fw.weapon.name, outcome.criticals)
@@ -189,32 +223,46 @@ class ShootingSequence:
             group=state.group + 1,
         )
 
-    def advance(self, state: State) -> tuple[State, list[Item]]:
-        """Run the deterministic steps from a recorded state up to the next chance step or the end."""
+    def advance(self, state: State, stop: Phase | None = None) -> tuple[State, list[Item]]:
+        """Run the deterministic steps from a recorded state up to the next chance step or the end, or
+        until the phase ``stop`` is reached (the odds engine plays the normal rounds itself)."""
         items: list[Item] = []
-        return self._advance(state, items), items
+        return self._advance(state, items, stop), items
 
     # -- deterministic steps -----------------------------------------------------------------------
 
-    def _advance(self, state: State, items: list[Item]) -> State:
-        while not state.done:
+    def _advance(self, state: State, items: list[Item], stop: Phase | None = None) -> State:
+        while state.phase is not stop:
+            phase = state.phase
             plan = self.attacks[state.attack]
-            if state.group < 0:
+            if phase is Phase.DECLARE:
+                state = state.evolve(phase=Phase.LEADERSHIP)
+            elif phase is Phase.LEADERSHIP:
                 if state.target == 0:
-                    state = state.evolve(target=1)
+                    state = state.evolve(target=1, passed=(True,))
                     if len(plan.targets) > 1:
                         items.append(SplitFire(plan.unit))
                 if state.target < len(plan.targets):
                     return state
+                state = state.evolve(phase=Phase.FIRING_WEAPONS)
+            elif phase is Phase.FIRING_WEAPONS:
                 state = self._choose_firing(state, plan, items)
-                continue
-            firing = state.firing[state.attack]
-            if state.target < len(firing) and state.group < len(firing[state.target]):
-                return state
-            if state.target + 1 < len(firing):
-                state = state.evolve(target=state.target + 1, group=0)
-                continue
-            state = self._after_rolls(state, items)
+            elif phase is Phase.TARGET_LOCK:
+                firing = state.firing[state.attack]
+                if state.target < len(firing) and state.group < len(firing[state.target]):
+                    return state
+                if state.target + 1 < len(firing):
+                    state = state.evolve(target=state.target + 1, group=0)
+                else:
+                    state = state.evolve(phase=Phase.CRITICAL_ROUND)
+            elif phase is Phase.CRITICAL_ROUND:
+                state = self._critical_rounds(state, items)
+            elif phase is Phase.NORMAL_ROUND:
+                state = self._normal_rounds(state, items)
+            elif phase is Phase.REMOVAL:
+                state = self._removal(state, items)
+            else:
+                break
         return state
 
     def _choose_firing(self, state: State, plan: AttackPlan, items: list[Item]) -> State:
@@ -227,7 +275,7 @@ class ShootingSequence:
         """
         chosen: list[tuple[FiringWeapon, ...]] = []
         for index, target in enumerate(plan.targets):
-            if index and not state.passed[index - 1]:
+            if not state.passed[index]:
                 chosen.append(())
                 continue
             settled = firing_weapons(self.battlefield, plan.unit, target, plan.rules)
@@ -236,6 +284,7 @@ class ShootingSequence:
             items.extend(self._firing_records(plan, index, fired, state.removed))
         n = len(plan.targets)
         return state.evolve(
+            phase=Phase.TARGET_LOCK,
             target=0,
             group=0,
             firing=state.firing + (FiringPlan(chosen),),
@@ -243,10 +292,11 @@ class ShootingSequence:
             normals=state.normals + (((),) * n,),
         )
 
-    def _after_rolls(self, state: State, items: list[Item]) -> State:
-        """Once an attack's dice are rolled: its critical rounds; then, alone or once both attacks of a
-        firefight have rolled (the Initiative's first), the normal rounds and the removal.
+    def _critical_rounds(self, state: State, items: list[Item]) -> State:
+        """Each target's critical round once an attack's dice are rolled; then a firefight's reply
+        rolls (the Initiative's criticals come first), or the normal rounds follow.
 
+        Rule: sequences/shooting_sequence.md#step-critical-round
         Rule: timing/firefight.md#firefight
         """
         plan = self.attacks[state.attack]
@@ -255,16 +305,31 @@ class ShootingSequence:
         for index, target in enumerate(plan.targets):
             state = rounds.critical_round(self, state, index, target, items)
         if self.firefight and state.attack == 0:
-            return state.evolve(attack=1, target=0, group=-1, passed=(), crits=())
+            return state.evolve(phase=Phase.LEADERSHIP, attack=1, target=0, group=0, passed=(), crits=())
+        return state.evolve(phase=Phase.NORMAL_ROUND)
+
+    def _normal_rounds(self, state: State, items: list[Item]) -> State:
+        """Every target's normal round, a firefight's Initiative unit's first.
+
+        Rule: sequences/shooting_sequence.md#step-normal-round
+        Rule: timing/firefight.md#firefight-normal-damage
+        """
         if self.firefight:
             items.append(NormalDamage())
         for attack in range(len(self.attacks)) if self.firefight else (state.attack,):
             for index, target in enumerate(self.attacks[attack].targets):
                 state = rounds.normal_round(self, state, attack, index, target, items)
+        return state.evolve(phase=Phase.REMOVAL)
+
+    def _removal(self, state: State, items: list[Item]) -> State:
+        """The casualties still in play leave together; an assault goes on into melee.
+
+        Rule: sequences/shooting_sequence.md#step-removal
+        """
         state = rounds.remove_casualties(self, state, items)
         if self.attacks[0].rules.command is Command.ASSAULT:
             items.append(MeleeFollows())
-        return state
+        return state.evolve(phase=Phase.DONE)
 
     def _net(self, plan: AttackPlan, target: int, fw: FiringWeapon) -> int:
         return net_modifier(self._modifiers(plan, target, fw))

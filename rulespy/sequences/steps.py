@@ -7,6 +7,8 @@ Rule: sequences/shooting_sequence.md#shooting-sequence
 
 from __future__ import annotations
 
+import enum
+
 STEPS = (
     "step-declare",
     "step-leadership",
@@ -17,3 +19,19 @@ STEPS = (
     "step-removal",
 )
 
+
+class Phase(enum.Enum):
+    """Where the sequence stands: one of its numbered steps (the value is the step's anchor, taken from
+    ``STEPS`` in order), or ``DONE`` once the attack is resolved.
+
+    Rule: sequences/shooting_sequence.md#shooting-sequence
+    """
+
+    DECLARE = STEPS[0]
+    LEADERSHIP = STEPS[1]
+    FIRING_WEAPONS = STEPS[2]
+    TARGET_LOCK = STEPS[3]
+    CRITICAL_ROUND = STEPS[4]
+    NORMAL_ROUND = STEPS[5]
+    REMOVAL = STEPS[6]
+    DONE = "done"

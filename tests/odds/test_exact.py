@@ -129,3 +129,18 @@ def test_joining_firing_groups_of_one_profile_changes_no_probability(name: str) 
     joined = final_states(ShootingSequence(scenario, StepMemo()))
     one_by_one = final_states(ShootingSequence(scenario, StepMemo()), join_groups=False)
     assert joined == one_by_one
+
+
+def test_a_snap_fire_firefight_of_20_dice_a_side_is_answered_within_the_size_limit() -> None:
+    # Issue 15 (timing/firefight.md#firefight): the two passes (Critical Locks dealt as rolled, then the
+    # other successes) keep the firefight well under the size limit; its speed is in bench/bench_odds.py.
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+    import odds_attacks
+
+    result = odds(parse_scenario(odds_attacks.firefight(10)))
+    assert result.attacker_casualties is not None
+    assert sum(p for _, p in result.casualties) == 1 == sum(p for _, p in result.attacker_casualties)
+    assert [k for k, _ in result.casualties] == list(range(11))

@@ -144,3 +144,35 @@ dice: [6, 4]
     assert [(h.model, h.critical, h.wounds) for h in hits] == [("d1", True, 1), (None, False, 0)]
     assert any(e.rule == "core/allocation.md#lost-successes" for e in result.trace)
     assert result.wounds("d2") == 1
+
+
+def test_the_sequence_phases_are_the_numbered_steps_in_order() -> None:
+    # sequences/shooting_sequence.md#shooting-sequence: the state says which step it is in, by the same
+    # anchors the step-drift check (RS060) compares with the rule file.
+    from rulespy.sequences.steps import Phase
+
+    assert tuple(p.value for p in Phase if p is not Phase.DONE) == STEPS
+
+
+def test_a_state_names_its_phase_while_the_dice_are_asked_for() -> None:
+    # sequences/shooting_sequence.md#step-leadership then #step-target-lock: the split attack waits
+    # for two Leadership Checks, then for each firing weapon's Target Lock dice.
+    from rulespy.core.leadership import LeadershipChance
+    from rulespy.core.target_lock import LockChance
+    from rulespy.sequences.shooting_sequence import ShootingSequence
+    from rulespy.sequences.steps import Phase
+
+    sequence = ShootingSequence(parse_scenario(SPLIT + "dice: [3, 3, 6, 6, 4]\n"))
+    state, _ = sequence.initial()
+    seen = []
+    for faces in ((3, 3), (6, 6), (4,)):
+        chance = sequence.chance(state)
+        seen.append((state.phase, state.target, type(chance)))
+        outcome, _ = sequence.read(state, chance, faces)
+        state, _ = sequence.apply(state, outcome)
+    assert seen == [
+        (Phase.LEADERSHIP, 1, LeadershipChance),
+        (Phase.LEADERSHIP, 2, LeadershipChance),
+        (Phase.TARGET_LOCK, 0, LockChance),
+    ]
+    assert state.phase is Phase.TARGET_LOCK and state.passed == (True, True, False)
