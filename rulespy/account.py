@@ -305,7 +305,7 @@ def render(scenario: Scenario, resolution: Resolution) -> str:
     result = resolution.to_json()
     lines = _header(scenario)
     lines += ["", "Step by step"]
-    for heading, body in _steps(resolution):
+    for heading, body in steps(resolution):
         if heading is not None:
             lines += ["", *_cite(heading.text, heading.rule, 0)]
         for line in body:
@@ -327,7 +327,7 @@ Section = tuple[Line | None, list[Line]]
 _HEADINGS = (Declared, SplitFire, LockDice, NoneFire, CriticalsFirst, NormalDamage, Round, LeavePlay)
 
 
-def _steps(resolution: Resolution) -> list[Section]:
+def steps(resolution: Resolution) -> list[Section]:
     """The trace's lines grouped as a referee tells them: each line under the heading of its step.
 
     The log is kept in the order things happened; the account moves three kinds of line. A target's held
