@@ -221,7 +221,7 @@ def _with(pairs: tuple[tuple[str, str], ...]) -> str:
 
 
 def _invalid(invalid: tuple[Invalid, ...]) -> str:
-    """Why models are not valid for a success: ``t1 is within the lance's minimum range of 6" from l1``.
+    """Why models are not valid for a success: ``t1 is within the lance's minimum range 6" of l1``.
 
     Rule: core/allocation.md#valid-model
     """
@@ -273,7 +273,7 @@ def _why(why: Why) -> str:
     if why.choice is Choice.ONLY:
         return "the only valid model"
     if why.choice is Choice.LOST:
-        return "no model of the target unit is valid for it"  # _invalid says why
+        return "no model of the target unit is valid for it"
     return f"smallest key ({KEY_PARTS[why.part]}: {why.chosen} against {why.against} for {why.runner})"
 
 
@@ -379,17 +379,11 @@ def steps(resolution: Resolution) -> list[Section]:
             round_rest.append(line)
         else:
             close_round()
-            sections[-1][1].extend(pending.pop(_target_of(record), []))
             sections[-1][1].append(line)
     close_round()
     for leftover in pending.values():
         sections[-1][1].extend(leftover)
     return [section for section in sections if section[0] is not None or section[1]]
-
-
-def _target_of(record: Record) -> str:
-    """The target a line about not shooting is about (its held weapons are told just before it)."""
-    return record.target if isinstance(record, NoShooting) else ""
 
 
 def _attack(attack: Mapping[str, Any]) -> list[str]:
