@@ -2,8 +2,12 @@
 
 The rules and the Shooting Sequence log typed records and never word them (``rulespy.sequences.records``);
 this module alone writes them as English, one line a record, each line citing the record's rule. The
-step-by-step account is those lines in Shooting Sequence order; the outcome that follows is read from
-the ``--json`` document (so the account and ``--json`` can never disagree).
+JSON ``trace`` is those lines in the order they happened. The step-by-step account is the same lines as a
+referee tells them, each under the step it belongs to: a target's cover and held weapons under its own
+Target Lock heading, every die under the target it was rolled at, and in each allocation round every
+success's model first, then the damage (core/allocation.md#allocation: no damage until every success of
+the round has a model). The outcome that follows is read from the ``--json`` document (so the account
+and ``--json`` can never disagree).
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, assert_never
 
 from rulespy.commands import rules_for
-from rulespy.core.allocation import KEY_PARTS, Choice, Why
+from rulespy.core.allocation import KEY_PARTS, Choice, Invalid, Unfit, Why
 from rulespy.core.target_lock import LockRoll
 from rulespy.errors import IllegalDeclaration
 from rulespy.sequences.records import (
@@ -41,13 +45,13 @@ from rulespy.sequences.records import (
     SplitFire,
     Surplus,
     TargetCover,
+    Undeclared,
 )
 from rulespy.sequences.resolution import Resolution
 from rulespy.state import Command, Scenario
 from rulespy.timing.firefight import Removal
 from rulespy.wording import command_name, count, it, its, the, they, verb
 
-_HEADING_RULES = ("sequences/shooting_sequence.md#step-", "timing/firefight.md#firefight-")
 # When a casualty leaves play, in words: the one wording of ``Removal``.
 _WHEN = {
     Removal.IMMEDIATE: "at once",
@@ -72,7 +76,33 @@ class Line:
 
 def trace(resolution: Resolution) -> tuple[Line, ...]:
     """Every record of the resolution's log as a line of the account, in order."""
-    return tuple(Line(record.rule, say(record)) for record in resolution.trace)
+    log = resolution.trace
+    return tuple(Line(record.rule, say(record, _context(log, i))) for i, record in enumerate(log))
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a record's wording needs from the rest of the log: whether the unit resolving its Critical
+    Locks has any (``CriticalsFirst``), and whether any shooting attack was made at all (``LeavePlay``)."""
+
+    criticals: bool = True
+    shooting: bool = True
+
+
+def _context(log: tuple[Record, ...], index: int) -> Context:
+    record = log[index]
+    if isinstance(record, CriticalsFirst):
+        rounds = []
+        for later in log[index + 1 :]:
+            if isinstance(later, CriticalsFirst | NormalDamage | LeavePlay):
+                break
+            rounds.append(isinstance(later, Round) and later.critical)
+        return Context(criticals=any(rounds))
+    if isinstance(record, LeavePlay):
+        # commands/command_assault.md#assault: an Assault that does not shoot makes no shooting attack
+        stopped = any(isinstance(r, ShootingStopped) for r in log)
+        return Context(shooting=not stopped or any(isinstance(r, LockDice) for r in log))
+    return Context()
 
 
 def to_json(resolution: Resolution) -> dict[str, Any]:
@@ -80,13 +110,18 @@ def to_json(resolution: Resolution) -> dict[str, Any]:
     return {**resolution.to_json(), "trace": [line.to_json() for line in trace(resolution)]}
 
 
-def say(record: Record) -> str:
-    """One record in words."""
+def say(record: Record, context: Context = Context()) -> str:
+    """One record in words (``context``: what its wording needs from the rest of the log)."""
     match record:
-        case Declared(unit, command, targets, command_rule):
-            at = "; ".join(f"{the(target)} (marking {mark})" for target, mark in targets)
+        case Declared(unit, command, targets, command_rule, weapons):
+            at = "; ".join(
+                f"{the(target)}{_with(weapons[i]) if weapons else ''} (marking {mark})"
+                for i, (target, mark) in enumerate(targets)
+            )
             declares = f"{verb(unit, 'declares', 'declare')} {command_name(command.value)}"
             return f"{declares} at {at}: a legal declaration (see {command_rule})"
+        case Undeclared(model, weapon):
+            return f"{model}'s {weapon} does not fire: declared against no target"
         case Initiative(attacker, responder):
             has = they(attacker, "has", "have")
             return f"{the(attacker)} started the firefight, so {has} the Initiative over {the(responder)}"
@@ -129,6 +164,8 @@ def say(record: Record) -> str:
         case Rolled():
             return _die(record.roll)
         case CriticalsFirst(unit):
+            if not context.criticals:
+                return f"{verb(unit, 'has', 'have')} no Critical Lock to resolve"
             return (
                 f"{verb(unit, 'resolves', 'resolve')} {its(unit)} Critical Locks; those casualties go at once"
             )
@@ -139,22 +176,29 @@ def say(record: Record) -> str:
                 return f"{count(successes, 'Critical Lock')} at {the(target)}"
             return f"{count(successes, 'other success', 'other successes')} at {the(target)}"
         case Hit():
-            if record.model is None:
-                return f"a {record.weapon} success is lost: {_why(record.why)}"
             kind = "Critical Lock" if record.critical else "success"
-            return f"the {record.weapon} {kind} goes to {record.model}: {_why(record.why)}"
-        case Damage(model, inflicted, armour, critical):
+            if record.model is None:
+                return f"a {record.weapon} {kind} is lost: {_why(record.why)}: {_invalid(record.invalid)}"
+            text = f"the {record.weapon} {kind} goes to {record.model}: {_why(record.why)}"
+            if record.invalid:
+                mark = record.invalid[0].model
+                text += f"; the Marked Model {mark} is not valid for it: {_invalid(record.invalid)}"
+            return text
+        case Damage(model, inflicted, armour, critical, lost):
+            text = f"{model} loses {count(lost, 'wound')}"
+            if lost != inflicted:
+                text += f" of the {inflicted} inflicted"
             if critical:
-                return f"{model} suffers {count(inflicted, 'wound')}, ignoring armour"
-            if armour:
-                return f"{model}'s armour {armour} leaves {count(inflicted, 'wound')}"
-            return f"{model} suffers {count(inflicted, 'wound')}"
+                return f"{text}, ignoring armour"
+            return f"{text} after armour {armour}" if armour else text
         case Surplus(model, left, surplus):
-            other = "the other wound is" if surplus == 1 else f"the other {surplus} are"
-            return f"{model} had {count(left, 'wound')} left; {other} lost, never passed on"
+            wounds = f"{'other ' if left else ''}{'wound is' if surplus == 1 else f'{surplus} wounds are'}"
+            return f"{model} had {count(left, 'wound')} left; the {wounds} lost, never passed on"
         case Casualty(model, removed):
             return f"{model} is a casualty at 0 wounds, removed {_WHEN[removed]}"
         case LeavePlay(firefight):
+            if not context.shooting:
+                return "no shooting attack was made, so no casualty leaves play"
             if firefight:
                 return "every other casualty of the firefight goes together"
             return "the attack's other casualties leave play together"
@@ -164,6 +208,38 @@ def say(record: Record) -> str:
             return "the shooting is over and the assault goes into melee; rulespy stops here"
         case _:
             assert_never(record)
+
+
+def _with(pairs: tuple[tuple[str, str], ...]) -> str:
+    """A target's declared weapons, model by model: `` with r1's carbine and lance, r2's rifle``."""
+    if not pairs:
+        return " with no weapon"
+    by_model: dict[str, list[str]] = {}
+    for model, weapon in pairs:
+        by_model.setdefault(model, []).append(weapon)
+    return " with " + ", ".join(f"{model}'s {' and '.join(names)}" for model, names in by_model.items())
+
+
+def _invalid(invalid: tuple[Invalid, ...]) -> str:
+    """Why models are not valid for a success: ``t1 is within the lance's minimum range 6" of l1``.
+
+    Rule: core/allocation.md#valid-model
+    """
+    reasons = []
+    for why in invalid:
+        of = f"the {why.weapon}'s"
+        match why.unfit:
+            case Unfit.LEFT_PLAY:
+                reasons.append(f"{why.model} has left play")
+            case Unfit.NOT_SEEN:
+                reasons.append(f"{why.firer} does not see {why.model}")
+            case Unfit.OUT_OF_RANGE:
+                reasons.append(f'{why.model} is beyond {of} range of {why.inches:g}" from {why.firer}')
+            case Unfit.MINIMUM_RANGE:
+                reasons.append(f'{why.model} is within {of} minimum range {why.inches:g}" of {why.firer}')
+            case _:
+                assert_never(why.unfit)
+    return ", ".join(reasons) or "the target unit has no model"
 
 
 def _fires(record: Fires) -> str:
@@ -229,10 +305,10 @@ def render(scenario: Scenario, resolution: Resolution) -> str:
     result = resolution.to_json()
     lines = _header(scenario)
     lines += ["", "Step by step"]
-    for line in trace(resolution):
-        if line.rule.startswith(_HEADING_RULES):
-            lines += ["", *_cite(line.text, line.rule, 0)]
-        else:
+    for heading, body in steps(resolution):
+        if heading is not None:
+            lines += ["", *_cite(heading.text, heading.rule, 0)]
+        for line in body:
             lines += _cite(line.text, line.rule)
     lines += ["", "Outcome"]
     for attack in result.get("attacks", []):
@@ -246,14 +322,84 @@ def render(scenario: Scenario, resolution: Resolution) -> str:
     return "\n".join(lines) + "\n"
 
 
+Section = tuple[Line | None, list[Line]]
+# Records that open a step of the account; every other record is a line under the step it belongs to.
+_HEADINGS = (Declared, SplitFire, LockDice, NoneFire, CriticalsFirst, NormalDamage, Round, LeavePlay)
+
+
+def steps(resolution: Resolution) -> list[Section]:
+    """The trace's lines grouped as a referee tells them: each line under the heading of its step.
+
+    The log is kept in the order things happened; the account moves three kinds of line. A target's held
+    weapons and its cover (core/cover.md#target-unit-cover: found at step 4) go under that target's own
+    Target Lock heading; every die goes under the target it was rolled at; in an allocation round every
+    success's model comes first, then one damage line per hit, then the casualties
+    (core/allocation.md#allocation: no damage until every success of the round has a model). The removal
+    step of an Assault that does not shoot is left out: it made no shooting attack
+    (commands/command_assault.md#assault).
+    """
+    records, lines = resolution.trace, trace(resolution)
+    sections: list[Section] = [(None, [])]
+    by_target: dict[tuple[int, int], list[Line]] = {}
+    pending: dict[str, list[Line]] = {}
+    attacks: list[Declared] = []
+    round_hits: list[Line] | None = None
+    round_rest: list[Line] = []
+
+    def close_round() -> None:
+        nonlocal round_hits
+        if round_hits is not None:
+            sections[-1][1].extend([*round_hits, *round_rest])
+            round_hits = None
+            round_rest.clear()
+
+    for number, (record, line) in enumerate(zip(records, lines, strict=True)):
+        if isinstance(record, _HEADINGS):
+            close_round()
+            if isinstance(record, LeavePlay) and not _context(records, number).shooting:
+                continue
+            sections.append((line, []))
+            if isinstance(record, Declared):
+                attacks.append(record)
+            elif isinstance(record, LockDice | NoneFire):
+                sections[-1][1].extend(pending.pop(record.target, []))
+                shooter = [i for i, d in enumerate(attacks) if d.unit == record.unit][-1]
+                index = [t for t, _ in attacks[shooter].targets].index(record.target)
+                by_target[(shooter, index)] = sections[-1][1]
+            elif isinstance(record, Round):
+                round_hits = []
+            continue
+        if isinstance(record, Held | TargetCover):
+            pending.setdefault(record.target if isinstance(record, Held) else record.unit, []).append(line)
+        elif isinstance(record, Rolled):
+            by_target[(record.attack, record.target)].append(line)
+        elif round_hits is not None and isinstance(record, Hit):
+            round_hits.append(line)
+        elif round_hits is not None and isinstance(record, Damage | Surplus | Casualty):
+            round_rest.append(line)
+        else:
+            close_round()
+            sections[-1][1].append(line)
+    close_round()
+    for leftover in pending.values():
+        sections[-1][1].extend(leftover)
+    return [section for section in sections if section[0] is not None or section[1]]
+
+
 def _attack(attack: Mapping[str, Any]) -> list[str]:
     command = str(attack.get("command"))
-    initiative = " with the Initiative" if attack.get("initiative") else ""
     rule = rules_for(Command(command)).rule
-    lines = _cite(f"Attack by {the(str(attack.get('unit')))}: {command_name(command)}{initiative}", rule, 0)
-    for number, target in enumerate(attack.get("targets", []), start=1):
+    unit = the(str(attack.get("unit")))
+    targets = attack.get("targets", [])
+    if command == Command.ASSAULT.value and not any(target.get("fired") for target in targets):
+        # commands/command_assault.md#assault: an Assault that does not shoot makes no shooting attack
+        lines = _cite(f"Assault by {unit}: no shooting attack", rule, 0)
+    else:
+        initiative = " with the Initiative" if attack.get("initiative") else ""
+        lines = _cite(f"Attack by {unit}: {command_name(command)}{initiative}", rule, 0)
+    for number, target in enumerate(targets, start=1):
         unit = str(target.get("unit"))
-        lines += _cite(f"Target {number}: {the(unit)}", "core/shooting.md#target-legality")
+        lines += _cite(f"Target {number}: {the(unit)}", "core/shooting.md#shooting-resolution")
         leadership = target.get("leadership")
         if leadership:
             dice = leadership.get("dice", [])

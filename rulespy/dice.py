@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rulespy.errors import InvalidInput
+from rulespy.wording import count
 
 
 class ScriptedDice:
@@ -39,7 +40,8 @@ class ScriptedDice:
         left = len(self._faces) - self._next
         if left:
             raise InvalidInput(
-                f"{left} scripted dice left over: the attack used {self._next} of {len(self._faces)}",
+                f"{count(left, 'scripted die', 'scripted dice')} left over: the attack used {self._next} of "
+                f"{len(self._faces)}",
                 self._line,
             )
 

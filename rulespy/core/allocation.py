@@ -28,19 +28,64 @@ KEY_PARTS = (
 )
 
 
+class Unfit(enum.Enum):
+    """The condition of a Valid Model that one model fails for one model that fired the weapon."""
+
+    LEFT_PLAY = "left play"  # the model is no longer in play (no firer is looked at)
+    NOT_SEEN = "not seen"
+    OUT_OF_RANGE = "out of range"
+    MINIMUM_RANGE = "minimum range"
+
+
+@dataclass(frozen=True, slots=True)
+class Invalid:
+    """Why ``model`` is not a valid model for a success of ``weapon``: the first condition it fails for
+    ``firer`` (a model that fired that weapon at the target; empty for ``Unfit.LEFT_PLAY``), and the
+    range in inches that condition measures (0 when none)."""
+
+    model: str
+    weapon: str
+    firer: str
+    unfit: Unfit
+    inches: float = 0.0
+
+
+def _unfit(firer: Model, model: Model, weapon: Weapon, terrain: tuple[Terrain, ...]) -> Invalid | None:
+    """The first Valid Model condition ``model`` fails for a success of ``weapon`` fired by ``firer``.
+
+    Rule: core/allocation.md#valid-model
+    """
+    if not sees(firer, model, terrain):
+        return Invalid(model.id, weapon.name, firer.id, Unfit.NOT_SEEN)
+    if not within(firer, model, weapon.range):
+        return Invalid(model.id, weapon.name, firer.id, Unfit.OUT_OF_RANGE, weapon.range)
+    n = weapon.minimum_range
+    if n is not None and within(firer, model, n):
+        return Invalid(model.id, weapon.name, firer.id, Unfit.MINIMUM_RANGE, n)
+    return None
+
+
 def is_valid(model: Model, weapon: Weapon, firers: Sequence[Model], terrain: tuple[Terrain, ...]) -> bool:
     """A model in play is valid for a success of ``weapon`` when some model that fired it at this target
     sees it, has it within range and, with Minimum Range N, has it farther than N.
 
     Rule: core/allocation.md#valid-model
     """
-    for firer in firers:
-        if not sees(firer, model, terrain) or not within(firer, model, weapon.range):
-            continue
-        if weapon.minimum_range is not None and within(firer, model, weapon.minimum_range):
-            continue
-        return True
-    return False
+    return any(_unfit(firer, model, weapon, terrain) is None for firer in firers)
+
+
+def why_not_valid(
+    model: Model, weapon: Weapon, firers: Sequence[Model], terrain: tuple[Terrain, ...]
+) -> tuple[Invalid, ...]:
+    """For a model in play that is not valid for ``weapon``, the condition it fails for each model that
+    fired the weapon (empty when it is valid).
+
+    Rule: core/allocation.md#valid-model
+    """
+    found = [_unfit(firer, model, weapon, terrain) for firer in firers]
+    if any(invalid is None for invalid in found):
+        return ()
+    return tuple(invalid for invalid in found if invalid is not None)
 
 
 def tier(model: Model) -> int:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rulespy.core.allocation import Choice, Why
+from rulespy.core.allocation import Choice, Invalid, Why
 from rulespy.core.shooting import Holds
 from rulespy.core.target_lock import LockRoll, Modifier, net_modifier
 from rulespy.state import Command, Cover
@@ -19,14 +19,28 @@ from rulespy.timing.firefight import Removal
 
 @dataclass(frozen=True, slots=True)
 class Declared:
-    """A unit declared its command at its targets (each a unit and its Marked Model), legally."""
+    """A unit declared its command at its targets (each a unit and its Marked Model), legally.
+
+    ``weapons``: when the declaration lists models or weapons, each target's (model, weapon) pairs in Dice
+    Order; empty when it lists none (a lone target takes every weapon)."""
 
     unit: str
     command: Command
     targets: tuple[tuple[str, str], ...]
     command_rule: str
+    weapons: tuple[tuple[tuple[str, str], ...], ...] = ()
 
     rule = "sequences/shooting_sequence.md#step-declare"
+
+
+@dataclass(frozen=True, slots=True)
+class Undeclared:
+    """A weapon the declaration's lists give to no target: it does not fire, as if its model held fire."""
+
+    model: str
+    weapon: str
+
+    rule = "core/shooting.md#split-target"
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,7 +229,10 @@ class Round:
 
 @dataclass(frozen=True, slots=True)
 class Hit:
-    """A success allocated to a model (``model`` None: lost), with the wounds it actually took."""
+    """A success allocated to a model (``model`` None: lost), with the wounds it actually took.
+
+    ``invalid``: why the models passed over were not valid for it: every model of the target unit when the
+    success is lost; the Marked Model when the round's first success does not go to it."""
 
     attack: int
     target: int
@@ -224,13 +241,15 @@ class Hit:
     critical: bool
     wounds: int
     why: Why
+    invalid: tuple[Invalid, ...] = ()
 
     @property
     def rule(self) -> str:
         if self.why.choice is Choice.LOST:
             return "core/allocation.md#lost-successes"
         if self.why.choice is Choice.MARKED:
-            return "core/target_selection.md#marked-model"
+            # the owner of the allocation steps (step 2: the first success to the Marked Model)
+            return "core/allocation.md#allocation"
         return "core/allocation.md#allocation-key"
 
     def to_json(self) -> dict[str, object]:
@@ -239,12 +258,14 @@ class Hit:
 
 @dataclass(frozen=True, slots=True)
 class Damage:
-    """The wounds a hit inflicts on a model: Critical Damage ignores armour, normal damage does not."""
+    """The wounds a hit inflicts on a model (Critical Damage ignores armour, normal damage does not) and
+    the wounds the model actually ``lost`` (no more than it had left)."""
 
     model: str
     inflicted: int
     armour: int
     critical: bool
+    lost: int
 
     @property
     def rule(self) -> str:
@@ -310,6 +331,7 @@ class MeleeFollows:
 
 Record = (
     Declared
+    | Undeclared
     | Initiative
     | SplitFire
     | Leadership

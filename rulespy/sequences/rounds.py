@@ -8,11 +8,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
-from rulespy.core.allocation import allocate_round, band, is_valid
+from rulespy.core.allocation import Choice, Invalid, Unfit, allocate_round, band, is_valid, why_not_valid
 from rulespy.core.damage import is_casualty, wounds_inflicted, wounds_lost
 from rulespy.core.shooting import FiringWeapon, TargetPlan
 from rulespy.sequences.records import Casualty, Damage, Hit, LeavePlay, Pinned, Round, Surplus
-from rulespy.state import Model
+from rulespy.state import Model, Terrain
 from rulespy.timing.firefight import Removal, removal_timing
 
 if TYPE_CHECKING:
@@ -158,11 +158,16 @@ def _allocate(
     plan = seq.attacks[attack]
     wounds = dict(state.wounds)
     pins = set(state.pins)
-    for allocation in allocate_round(successes, valid, firers, order, target.mark, bands):
+    for number, allocation in enumerate(allocate_round(successes, valid, firers, order, target.mark, bands)):
         weapon = bf.weapon(allocation.weapon)
         if allocation.model is None:
-            items.append(Hit(attack, index, None, weapon.name, critical, 0, allocation.why))
+            invalid = _passed_over(state, weapon.name, firing, everyone, bf.terrain)
+            items.append(Hit(attack, index, None, weapon.name, critical, 0, allocation.why, invalid))
             continue
+        passed: tuple[Invalid, ...] = ()
+        if number == 0 and allocation.why.choice is not Choice.MARKED:
+            marked = [m for m in everyone if m.id == target.mark]
+            passed = _passed_over(state, weapon.name, firing, marked, bf.terrain)
         model = bf.model(allocation.model)
         left = wounds.get(model.id, model.wounds)
         inflicted = wounds_inflicted(weapon, model.armour, critical)
@@ -170,8 +175,8 @@ def _allocate(
         wounds[model.id] = left - lost
         if weapon.pinning or plan.rules.pins_hit_models:
             pins.add(model.id)
-        items.append(Hit(attack, index, model.id, weapon.name, critical, lost, allocation.why))
-        items.append(Damage(model.id, inflicted, model.armour, critical))
+        items.append(Hit(attack, index, model.id, weapon.name, critical, lost, allocation.why, passed))
+        items.append(Damage(model.id, inflicted, model.armour, critical, lost))
         if inflicted > lost:
             items.append(Surplus(model.id, left, inflicted - lost))
     return state.evolve(wounds=tuple(sorted(wounds.items())), pins=frozenset(pins))
@@ -202,6 +207,29 @@ def geometry(seq: ShootingSequence, unit: str, firing: tuple[FiringWeapon, ...])
         return reach, {m.id: band(m, firers) for m in everyone}
 
     return seq.memo.geometry((unit, firing), work)
+
+
+def _passed_over(
+    state: State,
+    weapon: str,
+    firing: tuple[FiringWeapon, ...],
+    models: Iterable[Model],
+    terrain: tuple[Terrain, ...],
+) -> tuple[Invalid, ...]:
+    """Why each of ``models`` is not valid for a success of ``weapon``: it has left play, or the Valid
+    Model condition it fails for each model that fired the weapon at this target.
+
+    Rule: core/allocation.md#valid-model
+    """
+    firers = [fw.model for fw in firing if fw.weapon.name == weapon]
+    profile = next(fw.weapon for fw in firing if fw.weapon.name == weapon)
+    found: list[Invalid] = []
+    for model in models:
+        if model.id in state.removed:
+            found.append(Invalid(model.id, weapon, "", Unfit.LEFT_PLAY))
+        else:
+            found.extend(why_not_valid(model, profile, firers, terrain))
+    return tuple(found)
 
 
 def _casualties(

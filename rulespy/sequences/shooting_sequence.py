@@ -20,7 +20,14 @@ from rulespy.commands import rules_for
 from rulespy.core.command_rules import CommandRules
 from rulespy.core.cover import target_unit_cover
 from rulespy.core.leadership import LeadershipChance
-from rulespy.core.shooting import FiringWeapon, TargetPlan, firing_weapons, plan_attack, why_not_firing
+from rulespy.core.shooting import (
+    FiringWeapon,
+    TargetPlan,
+    declared_weapons,
+    firing_weapons,
+    plan_attack,
+    why_not_firing,
+)
 from rulespy.core.statuses import is_pinned
 from rulespy.core.target_lock import LockChance, LockTally, Modifier, lock_modifiers, net_modifier
 from rulespy.sequences import rounds
@@ -41,9 +48,10 @@ from rulespy.sequences.records import (
     ShootingStopped,
     SplitFire,
     TargetCover,
+    Undeclared,
 )
 from rulespy.sequences.steps import Phase
-from rulespy.state import AttackDeclaration, Command, Scenario, TargetDeclaration
+from rulespy.state import AttackDeclaration, Command, Scenario, TargetDeclaration, Unit
 from rulespy.timing.command_timing import check_response
 
 Run = tuple[str, int]
@@ -393,7 +401,7 @@ def declare(scenario: Scenario) -> tuple[tuple[AttackPlan, ...], list[Item]]:
     attack = scenario.attack
     rules = rules_for(attack.command)
     plans = [AttackPlan(attack.unit, rules, plan_attack(bf, attack, rules))]
-    items: list[Item] = [_declared(attack, rules)]
+    items: list[Item] = [*_declared(bf.unit(attack.unit), attack, rules)]
     if scenario.response is not None:
         check_response(rules, scenario.response.command, plans[0].targets[0].stopped is None)
         responder = attack.targets[0].unit
@@ -402,13 +410,21 @@ def declare(scenario: Scenario) -> tuple[tuple[AttackPlan, ...], list[Item]]:
         )
         reply_rules = rules_for(Command.SNAP_FIRE)
         plans.append(AttackPlan(responder, reply_rules, plan_attack(bf, reply, reply_rules)))
-        items.append(_declared(reply, reply_rules))
+        items.extend(_declared(bf.unit(responder), reply, reply_rules))
         items.append(Initiative(attack.unit, responder))
     return tuple(plans), items
 
 
-def _declared(attack: AttackDeclaration, rules: CommandRules) -> Declared:
-    return Declared(attack.unit, attack.command, tuple((t.unit, t.mark) for t in attack.targets), rules.rule)
+def _declared(shooter: Unit, attack: AttackDeclaration, rules: CommandRules) -> list[Item]:
+    """The declaration, with each target's weapons when it lists any, then each weapon it lists at no
+    target (core/shooting.md#split-target: it does not fire)."""
+    marks = tuple((t.unit, t.mark) for t in attack.targets)
+    if all(t.models is None and t.weapons is None for t in attack.targets):
+        return [Declared(attack.unit, attack.command, marks, rules.rule)]
+    lists = declared_weapons(shooter, attack.targets)
+    declared = {pair for pairs in lists for pair in pairs}
+    nowhere = [Undeclared(m.id, w) for m in shooter.models for w in m.weapons if (m.id, w) not in declared]
+    return [Declared(attack.unit, attack.command, marks, rules.rule, lists), *nowhere]
 
 
 def _push(runs: tuple[Run, ...], weapon: str, count: int) -> tuple[Run, ...]:

@@ -1,6 +1,6 @@
 """Allocation: core/allocation.md. Each component of the allocation key, the Marked Model, lost successes."""
 
-from rulespy.core.allocation import allocate_round, band, is_valid, tier
+from rulespy.core.allocation import Invalid, Unfit, allocate_round, band, is_valid, tier, why_not_valid
 from rulespy.core.ranged_weapons import Weapon
 from rulespy.state import Model, ModelStatus, Terrain, TerrainKind
 
@@ -82,3 +82,22 @@ def test_valid_model_needs_sight_range_and_minimum_range() -> None:
     assert not is_valid(target("b", 10), lance, [SHOOTER], (wall,))  # behind the wall
     assert not is_valid(target("c", 6, 3), lance, [SHOOTER], ())  # within the minimum range
     assert not is_valid(target("d", 0, 22), lance, [SHOOTER], ())  # out of range
+
+
+def test_valid_model_why_not_names_the_condition_failed_for_each_firer() -> None:
+    """core/allocation.md#valid-model: the first condition failed (sight, range, minimum range) per model
+    that fired the weapon; nothing when one firer makes the model valid."""
+    wall = Terrain(TerrainKind.BLOCKING, ((4.0, -1.0), (5.0, -1.0), (5.0, 1.0), (4.0, 1.0)))
+    lance = Weapon("lance", range=20, dice=1, lock=3, damage=2, minimum_range=6)
+    other = Model("s2", (0.0, 25.0))
+    assert why_not_valid(target("a", 10, 5), lance, [SHOOTER], (wall,)) == ()
+    assert why_not_valid(target("b", 10), lance, [SHOOTER], (wall,)) == (
+        Invalid("b", "lance", SHOOTER.id, Unfit.NOT_SEEN),
+    )
+    assert why_not_valid(target("c", 6, 3), lance, [SHOOTER], ()) == (
+        Invalid("c", "lance", SHOOTER.id, Unfit.MINIMUM_RANGE, 6),
+    )
+    assert why_not_valid(target("d", 0, 22), lance, [SHOOTER, other], ()) == (
+        Invalid("d", "lance", SHOOTER.id, Unfit.OUT_OF_RANGE, 20),
+        Invalid("d", "lance", "s2", Unfit.MINIMUM_RANGE, 6),
+    )
