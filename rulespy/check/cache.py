@@ -22,7 +22,6 @@ import hashlib
 import io
 import os
 import pickle
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -67,6 +66,8 @@ def read_pickle(path: Path) -> Any:
 
 def write_pickle(target: Path, value: object) -> None:
     """Write atomically (a temporary file renamed into place); a failure only loses the cache."""
+    import tempfile  # only runs that write pay for importing it
+
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=".check-", suffix=".tmp")

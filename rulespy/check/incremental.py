@@ -86,9 +86,12 @@ class Incremental:
         registry_key: bytes,
         cache: DocumentCache,
         blobs: Blobs,
+        read: Callable[[str], bytes] | None = None,
     ) -> None:
+        """``blobs``: each checked file's ``(content, content hash)``; the hash is ``b""`` when the file
+        cannot be read, the content ``None`` when it was not read (``read(path)`` then gives it)."""
         self.tree, self.terms, self.registry, self.registry_key = tree, terms, registry, registry_key
-        self.cache, self.blobs = cache, blobs
+        self.cache, self.blobs, self._read = cache, blobs, read
         stored = cache.load_blob(cache.state_file, "state") or ({}, {})
         valid = len(stored) == 2 and all(isinstance(part, dict) for part in stored)
         self.old_summaries: dict[str, Summary] = stored[0] if valid else {}
@@ -120,7 +123,16 @@ class Incremental:
         found = self.documents.get(path)
         if found is not None:
             return found
-        found = self.documents[path] = self.cache.load(path, *self.blobs[path], self._parse)
+        data, key = self.blobs[path]
+        if data is None and key:
+            found = self.cache.get(path, key)
+            if found is not None:
+                self.documents[path] = found
+                return found
+            if self._read is None:
+                raise ValueError(f"{path}: content not read")
+            data = self._read(path)
+        found = self.documents[path] = self.cache.load(path, data, key, self._parse)
         return found
 
     def _parse(self, path: str, data: bytes) -> Document:
