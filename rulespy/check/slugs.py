@@ -16,9 +16,6 @@ from __future__ import annotations
 import re
 from collections.abc import MutableSet
 
-from markdown.extensions.toc import slugify as toc_slugify
-from markdown.extensions.toc import unique as toc_unique
-
 # attr_list's heading pattern: `` {#id .class key=value}`` at the very end of the heading text.
 _ATTR_HEADER_RE = re.compile(r"[ ]+\{\:?[ ]*([^\}\n ][^\n]*)\}[ ]*$")
 _ATTR_TOKEN_RE = re.compile(r"""[^ =}]+=".*?"|[^ =}]+='.*?'|[^ =}]+=[^ =}]+|[^ =}]+| """)
@@ -26,11 +23,15 @@ _ATTR_TOKEN_RE = re.compile(r"""[^ =}]+=".*?"|[^ =}]+='.*?'|[^ =}]+=[^ =}]+|[^ =
 
 def slugify(text: str) -> str:
     """The ``toc`` slug of a heading's plain text."""
+    from markdown.extensions.toc import slugify as toc_slugify  # imported when first needed: it is slow
+
     return str(toc_slugify(text, "-"))
 
 
 def unique(slug: str, used: MutableSet[str]) -> str:
     """``slug`` made unique among ``used`` (and added to it), as ``toc`` does."""
+    from markdown.extensions.toc import unique as toc_unique
+
     return str(toc_unique(slug, used))
 
 

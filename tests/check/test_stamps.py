@@ -151,3 +151,25 @@ def test_a_file_changed_while_the_run_reads_it_restarts_the_run(
         stale.unlink()  # the parsed documents: unchanged files must now be read again
     assert _agree(root, options) == []
     assert calls, "the run should have read a file known only by its stamp"
+
+
+def test_a_recheck_with_nothing_changed_imports_no_parser(repo: tuple[Path, CheckOptions]) -> None:
+    """The start-up cost of ``rulespy check``: with nothing changed it walks, stats and answers from the
+    cache without importing markdown-it-py, Python-Markdown, YAML or the checks."""
+    import subprocess
+    import sys
+
+    root, options = repo
+    run_check(root, options)
+    heavy = ("markdown_it", "markdown", "yaml", "rulespy.check.parse", "rulespy.check.incremental")
+    script = (
+        "import sys; from rulespy.cli import main; code = main(['check', sys.argv[1]]);"
+        f"print(sorted(m for m in sys.modules if m.split('.')[0] in {heavy[:3]!r} or m in {heavy[3:]!r}))"
+    )
+    env = {**os.environ, "RULESPY_CACHE_DIR": str(options.cache_dir)}
+    done = subprocess.run([sys.executable, "-c", script, str(root)], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "[]"
+    (root / "index.md").write_text(FILES["index.md"] + "\nChanged.\n")  # now it must parse
+    done = subprocess.run([sys.executable, "-c", script, str(root)], capture_output=True, text=True, env=env)
+    assert "'markdown_it'" in done.stdout.splitlines()[-1]
