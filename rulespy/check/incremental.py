@@ -157,8 +157,8 @@ class Incremental:
         for path in missing:
             data, key = self.blobs[path]
             items.append((path, data if data is not None else self._read_data(path)))
-        parsed = parallel.parse_all(self._parse, items)
-        for path, document in zip(missing, parsed or (), strict=False):
+        parsed = parallel.parse_all(self._parse, items) or parallel.parse_each(self._parse, items)
+        for path, document in zip(missing, parsed, strict=True):
             self.cache.put(path, self.blobs[path][1], document)
             self.documents[path] = document
 

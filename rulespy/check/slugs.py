@@ -15,6 +15,22 @@ from __future__ import annotations
 
 import re
 from collections.abc import MutableSet
+from typing import Any
+
+
+def toc_slugify(*args: Any) -> Any:
+    """Python-Markdown's ``toc.slugify``, imported when first needed (it is slow to import)."""
+    from markdown.extensions.toc import slugify
+
+    return slugify(*args)
+
+
+def toc_unique(*args: Any) -> Any:
+    """Python-Markdown's ``toc.unique``, imported when first needed."""
+    from markdown.extensions.toc import unique
+
+    return unique(*args)
+
 
 # attr_list's heading pattern: `` {#id .class key=value}`` at the very end of the heading text.
 _ATTR_HEADER_RE = re.compile(r"[ ]+\{\:?[ ]*([^\}\n ][^\n]*)\}[ ]*$")
@@ -23,15 +39,11 @@ _ATTR_TOKEN_RE = re.compile(r"""[^ =}]+=".*?"|[^ =}]+='.*?'|[^ =}]+=[^ =}]+|[^ =
 
 def slugify(text: str) -> str:
     """The ``toc`` slug of a heading's plain text."""
-    from markdown.extensions.toc import slugify as toc_slugify  # imported when first needed: it is slow
-
     return str(toc_slugify(text, "-"))
 
 
 def unique(slug: str, used: MutableSet[str]) -> str:
     """``slug`` made unique among ``used`` (and added to it), as ``toc`` does."""
-    from markdown.extensions.toc import unique as toc_unique
-
     return str(toc_unique(slug, used))
 
 
