@@ -1,11 +1,12 @@
 """Parsing many files at once on every core the process may use (a cold ``rulespy check``).
 
 Parsing is nearly all of a cold run, and files parse independently, so when at least ``PARALLEL_FROM``
-files need parsing and more than one core is available, they are parsed by a pool of forked worker
-processes (one per core), in contiguous chunks, and the documents come back in the order asked for:
-the findings are the same, in the same order, as a one-process run. The workers inherit the parser and
-its terms by ``fork``, so nothing is imported again; where ``fork`` is not the safe default (anything
-but Linux) or the pool cannot start, files are parsed in this process as before.
+files need parsing and more than one core is available, this process parses the last share of them
+while a pool of forked workers (one for each other core) parses the rest in contiguous chunks, and the
+documents come back in the order asked for: the findings are the same, in the same order, as a
+one-process run. The workers inherit the parser and its terms by ``fork``, so nothing is imported
+again; where ``fork`` is not the safe default (anything but Linux) or the pool cannot start, files are
+parsed in this process as before.
 
 ``RULESPY_CHECK_JOBS=N`` caps the processes (``1``: never start any).
 
@@ -26,8 +27,8 @@ from typing import Any
 
 from rulespy.check.doc import Document
 
-#: fewer files than this parse faster here than the pool starts (about 10 ms a worker)
-PARALLEL_FROM = 64
+#: fewer files than this parse faster in one process than the pool starts and returns them
+PARALLEL_FROM = 256
 _CHUNKS_PER_WORKER = 4
 COLLECT_EVERY = 200
 
@@ -80,18 +81,20 @@ def parse_all(parse: Parse, items: list[tuple[str, bytes]]) -> list[Document] | 
         return None
     import multiprocessing
 
-    pieces = count * _CHUNKS_PER_WORKER
-    bounds = [(len(items) * i // pieces, len(items) * (i + 1) // pieces) for i in range(pieces)]
+    mine = len(items) // count  # this process parses the last share itself: one fork fewer
+    rest, pieces = len(items) - mine, (count - 1) * _CHUNKS_PER_WORKER
+    bounds = [(rest * i // pieces, rest * (i + 1) // pieces) for i in range(pieces)]
     _job = (parse, items)
     try:
-        with multiprocessing.get_context("fork").Pool(count) as pool:
-            chunks = pool.map(_parse_chunk, bounds, chunksize=1)
+        with multiprocessing.get_context("fork").Pool(count - 1) as pool:
+            pending = pool.map_async(_parse_chunk, bounds, chunksize=1)
+            own = parse_each(parse, items[rest:])
+            chunks = pending.get()
     except (OSError, ValueError, ImportError):  # no fork, no semaphores (some sandboxes), no pipes
         return None
     finally:
         _job = None
-    return [document for chunk in chunks for document in chunk]
-
+    return [document for chunk in chunks for document in chunk] + own
 
 def _parse_chunk(bounds: tuple[int, int]) -> list[Any]:
     assert _job is not None  # set before the fork
