@@ -96,6 +96,7 @@ def parse_all(parse: Parse, items: list[tuple[str, bytes]]) -> list[Document] | 
         _job = None
     return [document for chunk in chunks for document in chunk] + own
 
+
 def _parse_chunk(bounds: tuple[int, int]) -> list[Any]:
     assert _job is not None  # set before the fork
     parse, items = _job

@@ -87,8 +87,11 @@ def _run_documents(root: Path, options: CheckOptions, trust_stamps: bool = True)
 
     if registry is None or nav is None:
         registry, nav = _configuration(root, cache, keys)
+
+    def read(path: str) -> bytes:  # a file known by its stamp, read only when it must be parsed
+        return read_checked(tree, path, blobs[path][1])
+
     try:
-        read = lambda path: read_checked(tree, path, blobs[path][1])  # noqa: E731
         run = Incremental(tree, _terms(registry), registry, keys[0], cache, blobs, read)
         code = [path for path in tree.python if blobs[path][1]]
         findings = set(run.file_findings((*tree.markdown, *code)))
