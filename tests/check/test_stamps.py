@@ -66,33 +66,24 @@ def test_unchanged_files_are_known_by_their_stamps(
     assert reads == ["commands/shoot.md"]
 
 
+@pytest.mark.parametrize("atomic_save", [False, True], ids=["in-place", "replaced"])
 def test_an_edit_that_keeps_size_and_modification_time_is_seen(
-    repo: tuple[Path, CheckOptions], monkeypatch: pytest.MonkeyPatch
+    repo: tuple[Path, CheckOptions], monkeypatch: pytest.MonkeyPatch, atomic_save: bool
 ) -> None:
+    """Written in place, or as a new file renamed over the old one (an editor's atomic save), with the
+    modification time set back as ``touch -d`` or ``cp -p`` would: the change time still differs."""
     root, options = repo
     monkeypatch.setattr(stamps, "RACY_NS", 0)
     assert _agree(root, options) == []
     page = root / "core" / "cover.md"
     before = page.stat()
-    page.write_text(FILES["core/cover.md"].replace("light-cover", "lightxcover"))
-    os.utime(page, ns=(before.st_atime_ns, before.st_mtime_ns))  # as `touch -d` or `cp -p` would
+    written = page.with_suffix(".new") if atomic_save else page
+    written.write_text(FILES["core/cover.md"].replace("light-cover", "lightxcover"))
+    os.utime(written, ns=(before.st_atime_ns, before.st_mtime_ns))
+    if atomic_save:
+        os.replace(written, page)
     after = page.stat()
     assert (after.st_size, after.st_mtime_ns) == (before.st_size, before.st_mtime_ns)
-    assert _agree(root, options) == [("commands/shoot.md", "RS003")]
-
-
-def test_a_file_replaced_by_another_of_the_same_size_and_times_is_seen(
-    repo: tuple[Path, CheckOptions], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    root, options = repo
-    monkeypatch.setattr(stamps, "RACY_NS", 0)
-    assert _agree(root, options) == []
-    page = root / "core" / "cover.md"
-    before = page.stat()
-    other = root / "core" / "cover.new"
-    other.write_text(FILES["core/cover.md"].replace("light-cover", "lightxcover"))
-    os.utime(other, ns=(before.st_atime_ns, before.st_mtime_ns))
-    os.replace(other, page)  # an editor's atomic save
     assert _agree(root, options) == [("commands/shoot.md", "RS003")]
 
 
@@ -109,25 +100,19 @@ def _edit_within_one_tick(root: Path, options: CheckOptions) -> list[tuple[str, 
     return [(f.path, f.code) for f in run_check(root, options).findings]
 
 
+@pytest.mark.parametrize("racy_rule", [True, False], ids=["racy-rule", "without-it"])
 def test_a_racily_clean_edit_is_seen(
-    repo: tuple[Path, CheckOptions], monkeypatch: pytest.MonkeyPatch
+    repo: tuple[Path, CheckOptions], monkeypatch: pytest.MonkeyPatch, racy_rule: bool
 ) -> None:
-    """Written within ``RACY_NS`` of the run's start: the stamp is not remembered, the file is hashed."""
+    """Written within ``RACY_NS`` of the run's start, the stamp is not remembered and the file is hashed
+    again; without that rule (``RACY_NS`` 0) the same edit hides behind its stamp: the stale answer."""
     root, options = repo
     now = 10**18
     _still_clock(monkeypatch, now, now - stamps.RACY_NS)
-    assert _edit_within_one_tick(root, options) == [("commands/shoot.md", "RS003")]
-
-
-def test_without_the_racy_rule_that_edit_would_be_missed(
-    repo: tuple[Path, CheckOptions], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The guard above is what catches it: trusting the same stamps gives the stale answer."""
-    root, options = repo
-    now = 10**18
-    _still_clock(monkeypatch, now, now - stamps.RACY_NS)
-    monkeypatch.setattr(stamps, "RACY_NS", 0)
-    assert _edit_within_one_tick(root, options) == []  # stale: the edit hid behind its stamp
+    if not racy_rule:
+        monkeypatch.setattr(stamps, "RACY_NS", 0)
+    expected = [("commands/shoot.md", "RS003")] if racy_rule else []
+    assert _edit_within_one_tick(root, options) == expected
 
 
 def test_a_file_changed_while_the_run_reads_it_restarts_the_run(
