@@ -32,7 +32,6 @@ import os
 import pickle
 import struct
 import sys
-import tempfile
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
@@ -120,6 +119,8 @@ def read_pickle(path: Path) -> Any:
 def write_pickle(target: Path, value: object) -> None:
     """Write atomically (a temporary file renamed into place) with a checksum; a failure only loses the
     cache and leaves no temporary file behind."""
+    import tempfile  # only runs that write pay for importing it
+
     temporary = None
     try:
         target.parent.mkdir(parents=True, exist_ok=True)

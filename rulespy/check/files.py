@@ -189,9 +189,15 @@ class Tree:
         return "\n\n".join(parts)
 
     def read(self, path: str) -> bytes | None:
+        limit = self.layout.max_bytes + 1
         try:
             with open(os.path.join(self.root, path), "rb") as handle:
-                return handle.read(self.layout.max_bytes + 1)
+                # ask for the file's size (+1), not the limit: a read of n bytes allocates n first
+                want = min(os.fstat(handle.fileno()).st_size + 1, limit)
+                data = handle.read(want)
+                if len(data) == want < limit:  # grew since fstat
+                    data += handle.read(limit - want)
+                return data
         except OSError:
             return None
 

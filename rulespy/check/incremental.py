@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from rulespy.check import checks_code, checks_links, checks_owner
+from rulespy.check import checks_code, checks_links, checks_owner, parallel
 from rulespy.check.cache import DocumentCache, digest
 from rulespy.check.checks_links import Anchors
 from rulespy.check.doc import Document
@@ -86,9 +86,12 @@ class Incremental:
         registry_key: bytes,
         cache: DocumentCache,
         blobs: Blobs,
+        read: Callable[[str], bytes] | None = None,
     ) -> None:
+        """``blobs``: each checked file's ``(content, content hash)``; the hash is ``b""`` when the file
+        cannot be read, the content ``None`` when it was not read (``read(path)`` then gives it)."""
         self.tree, self.terms, self.registry, self.registry_key = tree, terms, registry, registry_key
-        self.cache, self.blobs = cache, blobs
+        self.cache, self.blobs, self._read = cache, blobs, read
         stored = cache.load_blob(cache.state_file, "state") or ({}, {})
         valid = len(stored) == 2 and all(isinstance(part, dict) for part in stored)
         self.old_summaries: dict[str, Summary] = stored[0] if valid else {}
@@ -99,13 +102,18 @@ class Incremental:
         self.results: dict[str, Result] = {}
         self._spans: checks_owner.Spans | None = None
         self._spans_key = b""
+        fresh = []
         for path in tree.markdown:
             key = blobs[path][1]
             old = self.old_summaries.get(path)
             if old is not None and old[0] == key and key:
                 self.summaries[path] = old
             else:
-                self.summaries[path] = summarize(path, key, self.load(path), self.targets(path))
+                fresh.append(path)
+        self.prefetch(fresh)
+        for path in fresh:
+            self.summaries[path] = summarize(path, blobs[path][1], self.load(path), self.targets(path))
+        self.summaries = {path: self.summaries[path] for path in tree.markdown}  # in walk order
         self.graph = SummaryGraph(tree, self.summaries, self.documents, self._targets, self.load)
         self.anchors = Anchors(self.graph)
 
@@ -120,8 +128,44 @@ class Incremental:
         found = self.documents.get(path)
         if found is not None:
             return found
-        found = self.documents[path] = self.cache.load(path, *self.blobs[path], self._parse)
+        data, key = self.blobs[path]
+        if data is None and key:
+            found = self.cache.get(path, key)
+            if found is not None:
+                self.documents[path] = found
+                return found
+            data = self._read_data(path)
+        found = self.documents[path] = self.cache.load(path, data, key, self._parse)
         return found
+
+    def prefetch(self, paths: Iterable[str]) -> None:
+        """Load the documents of ``paths`` now: from the cache, the rest parsed together on every core
+        when there are many (``parallel.py``)."""
+        missing = []
+        for path in paths:
+            data, key = self.blobs[path]
+            if path in self.documents or not key:
+                continue
+            found = self.cache.get(path, key)
+            if found is not None:
+                self.documents[path] = found
+            else:
+                missing.append(path)
+        if len(missing) < parallel.PARALLEL_FROM:
+            return
+        items = []
+        for path in missing:
+            data, key = self.blobs[path]
+            items.append((path, data if data is not None else self._read_data(path)))
+        parsed = parallel.parse_all(self._parse, items) or parallel.parse_each(self._parse, items)
+        for path, document in zip(missing, parsed, strict=True):
+            self.cache.put(path, self.blobs[path][1], document)
+            self.documents[path] = document
+
+    def _read_data(self, path: str) -> bytes:
+        if self._read is None:
+            raise ValueError(f"{path}: content not read")
+        return self._read(path)
 
     def _parse(self, path: str, data: bytes) -> Document:
         if path.endswith(".py"):
@@ -165,9 +209,10 @@ class Incremental:
         """Per-file findings of ``paths`` (markdown and Python): reused when valid, else checked now."""
         findings: list[Finding] = []
         by_name = checks_owner.owners_by_name(self.registry)
-        for path in paths:
+        reusable = {path: self._reusable(path, self.blobs[path][1]) for path in paths}
+        self.prefetch(path for path, result in reusable.items() if result is None)
+        for path, result in reusable.items():
             key = self.blobs[path][1]
-            result = self._reusable(path, key)
             if result is None:
                 document = self.load(path)
                 self.targets(path)  # graph.targets[path], read by the checks

@@ -18,6 +18,7 @@ from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import accumulate
 from typing import Any
 
 import yaml
@@ -175,7 +176,8 @@ class _Block:
         if offset < 0:
             return self.first_line + 1, 1
         if self._starts is None:
-            self._starts = [0] + [i + 1 for i, c in enumerate(self.content) if c == "\n"]
+            rows = self.content.split("\n")  # each row's start offset; not a char-by-char scan (slow)
+            self._starts = list(accumulate((len(row) + 1 for row in rows[:-1]), initial=0))
         row = bisect_right(self._starts, offset) - 1
         column = offset - self._starts[row]
         line = self.first_line + row

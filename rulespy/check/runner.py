@@ -5,15 +5,19 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from rulespy.check import checks_owner
 from rulespy.check.cache import DocumentCache, code_key, digest
 from rulespy.check.files import Layout, Tree, read_config, same_url
 from rulespy.check.findings import CheckError, Finding
-from rulespy.check.incremental import Incremental
-from rulespy.check.nav import Nav, load_nav
-from rulespy.check.parse import Terms
-from rulespy.check.registry import Registry, load_registry
+from rulespy.check.stamps import ChangedWhileRead, Stamps, read_checked
+
+if TYPE_CHECKING:
+    from rulespy.check.nav import Nav
+    from rulespy.check.registry import Registry
+
+# The parser, the checks and YAML are imported only when something has to be checked: with nothing
+# changed, a run walks the tree, compares stamps and returns the remembered findings (stamps.py).
 
 
 @dataclass(frozen=True)
@@ -48,36 +52,53 @@ def _drift(root: Path) -> list[Finding]:
     return list(drift.findings(root))
 
 
-def _run_documents(root: Path, options: CheckOptions) -> Report:
+def _run_documents(root: Path, options: CheckOptions, trust_stamps: bool = True) -> Report:
     root = Path(root)
     if not root.exists():
         raise CheckError(f"{root}: no such folder")
     if not root.is_dir():
         raise CheckError(f"{root}: not a folder")
     cache = DocumentCache(root, "", options.use_cache, options.cache_dir)
-    registry, registry_key, nav, nav_key = _configuration(root, cache)
-    tree = Tree(root, options.layout or registry.layout).walk()
-    concept_names = sorted({checks_owner.norm(n) for c in registry.concepts for n in c.names})
-    terms = Terms(tuple(sorted(checks_owner.norm(r.term) for r in registry.retired)), tuple(concept_names))
-    cache.salt = f"{code_key()}:" + hashlib.sha256(repr((terms, tree.layout)).encode()).hexdigest()[:16]
-    blobs = {}
+    keys = (_key(root / "concepts.yml"), _key(root / "mkdocs.yml"))
+    stamps = Stamps(cache, keys)
+    if not trust_stamps:
+        stamps.remembered = None
+    registry: Registry | None = None
+    nav: Nav | None = None
+    registry_layout, terms = stamps.layout(), stamps.terms()
+    if registry_layout is None or terms is None:
+        registry, nav = _configuration(root, cache, keys)
+        registry_layout, terms = registry.layout, repr(_terms(registry))
+    tree = Tree(root, options.layout or registry_layout).walk()
+    cache.salt = _salt(terms, tree.layout)
     fingerprint = hashlib.sha256(tree.fingerprint().encode("utf-8", "surrogateescape"))
-    fingerprint.update(registry_key + nav_key)
-    for path in (*tree.markdown, *tree.python):
-        data = tree.read(path)
-        key = digest(data) if data is not None else b""
-        blobs[path] = (data, key)
+    fingerprint.update(keys[0] + keys[1])
+    blobs = stamps.hash_files(tree, [*tree.markdown, *tree.python])
+    for _, key in blobs.values():
         fingerprint.update(key)
     memo = fingerprint.hexdigest()
     remembered = cache.load_blob(cache.result_file, memo)
     if remembered is not None and len(remembered) == 2:
+        stamps.save(registry_layout, terms)
         return Report(tuple(remembered[0]), int(remembered[1]))
-    run = Incremental(tree, terms, registry, registry_key, cache, blobs)
-    code = [path for path in tree.python if blobs[path][0] is not None]
-    findings = set(run.file_findings((*tree.markdown, *code)))
-    findings.update(run.cross_file_findings(nav))
-    findings.update(tree_findings(tree))
+    from rulespy.check.incremental import Incremental
+
+    if registry is None or nav is None:
+        registry, nav = _configuration(root, cache, keys)
+
+    def read(path: str) -> bytes:  # a file known by its stamp, read only when it must be parsed
+        return read_checked(tree, path, blobs[path][1])
+
+    try:
+        run = Incremental(tree, _terms(registry), registry, keys[0], cache, blobs, read)
+        code = [path for path in tree.python if blobs[path][1]]
+        findings = set(run.file_findings((*tree.markdown, *code)))
+        findings.update(run.cross_file_findings(nav))
+        findings.update(tree_findings(tree))
+    except ChangedWhileRead:  # a file changed during the run: start again, hashing every file
+        return _run_documents(root, options, trust_stamps=False)
     run.save()
+    stamps.save(registry_layout, terms)
     report = Report(tuple(sorted(findings)), len(tree.markdown) + len(code))
     if not tree.looked_outside:  # every answer came from the fingerprinted inputs: safe to remember
         cache.save_blob(cache.result_file, memo, (report.findings, report.files))
@@ -101,18 +122,34 @@ def tree_findings(tree: Tree) -> list[Finding]:
     return found
 
 
-def _configuration(root: Path, cache: DocumentCache) -> tuple[Registry, bytes, Nav, bytes]:
-    """``concepts.yml`` and ``mkdocs.yml``, parsed, or from the cache when their bytes are unchanged."""
-    keys = (_key(root / "concepts.yml"), _key(root / "mkdocs.yml"))
+def _terms(registry: Registry):  # type: ignore[no-untyped-def]
+    """The registry words the parser looks for (``parse.Terms``)."""
+    from rulespy.check import checks_owner
+    from rulespy.check.parse import Terms
+
+    concept_names = sorted({checks_owner.norm(n) for c in registry.concepts for n in c.names})
+    return Terms(tuple(sorted(checks_owner.norm(r.term) for r in registry.retired)), tuple(concept_names))
+
+
+def _salt(terms: str, layout: Layout) -> str:
+    """Anything that changes how a file parses: the parser's terms (their ``repr``) and the layout."""
+    return f"{code_key()}:" + hashlib.sha256(f"({terms}, {layout!r})".encode()).hexdigest()[:16]
+
+
+def _configuration(root: Path, cache: DocumentCache, keys: tuple[bytes, bytes]) -> tuple[Registry, Nav]:
+    """``concepts.yml`` and ``mkdocs.yml`` (content hashes ``keys``), parsed, or from the cache."""
+    from rulespy.check.nav import Nav, load_nav
+    from rulespy.check.registry import Registry, load_registry
+
     stored = cache.load_blob(cache.config_file, keys)
     if stored is not None and len(stored) == 2:
         registry, nav = stored
         if isinstance(registry, Registry) and isinstance(nav, Nav):
-            return registry, keys[0], nav, keys[1]
+            return registry, nav
     registry, nav = load_registry(root), load_nav(root)
     if (_key(root / "concepts.yml"), _key(root / "mkdocs.yml")) == keys:  # unchanged while read
         cache.save_blob(cache.config_file, keys, (registry, nav))
-    return registry, keys[0], nav, keys[1]
+    return registry, nav
 
 
 def _key(path: Path) -> bytes:

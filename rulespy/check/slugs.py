@@ -16,9 +16,22 @@ from __future__ import annotations
 
 import re
 from collections.abc import MutableSet
+from typing import Any
 
-from markdown.extensions.toc import slugify as toc_slugify
-from markdown.extensions.toc import unique as toc_unique
+
+def toc_slugify(*args: Any) -> Any:
+    """Python-Markdown's ``toc.slugify``, imported when first needed (it is slow to import)."""
+    from markdown.extensions.toc import slugify
+
+    return slugify(*args)
+
+
+def toc_unique(*args: Any) -> Any:
+    """Python-Markdown's ``toc.unique``, imported when first needed."""
+    from markdown.extensions.toc import unique
+
+    return unique(*args)
+
 
 # attr_list's heading pattern: `` {#id .class key=value}`` at the very end of the heading text.
 _ATTR_HEADER_RE = re.compile(r"[ ]+\{\:?[ ]*([^\}\n ][^\n]*)\}[ ]*$")

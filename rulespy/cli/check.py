@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -47,6 +46,8 @@ def run(args: argparse.Namespace) -> int:
     total = f"{len(findings)} finding{'s' if len(findings) != 1 else ''} in {report.files} files checked"
     out = sys.stdout
     if args.format == "json":
+        import json
+
         findings_list = [f.as_dict() for f in findings]
         document = {"findings": findings_list, "total": len(findings), "files": report.files}
         json.dump(document, out, indent=2)
