@@ -150,7 +150,7 @@ class ShootingSequence:
             assert leader is not None, "a split needs a leader (checked at declaration)"
             return LeadershipChance(leader.id, leader.ld, plan.targets[state.target].unit)
         fw = state.firing[state.attack][state.target][state.group]
-        return LockChance(fw.model.id, fw.weapon, self._net(plan, state.target, fw), fw.weapon.dice)
+        return LockChance(fw.model.id, fw.weapon, self._net(plan, state.target, fw), fw.dice)
 
     def read(self, state: State, chance: Chance, faces: tuple[int, ...]) -> tuple[object, list[Item]]:
         """The outcome of rolled ``faces`` at this chance step, with its records."""
@@ -305,10 +305,10 @@ class ShootingSequence:
             records.append(
                 TargetCover(target.unit, mark.id, target_unit_cover(mark, self.battlefield.terrain))
             )
-            records.append(LockDice(plan.unit, target.unit, sum(fw.weapon.dice for fw in fired)))
+            records.append(LockDice(plan.unit, target.unit, sum(fw.dice for fw in fired)))
         for fw in fired:
             mods = self._modifiers(plan, index, fw)
-            records.append(Fires(fw.model.id, fw.weapon.name, fw.weapon.dice, target.unit, mods))
+            records.append(Fires(fw.model.id, fw.weapon.name, fw.dice, target.unit, mods))
         if not fired and target.stopped is not None:
             records.append(NoShooting(target.unit, target.stopped))
             records.append(ShootingStopped(plan.unit, target.unit, plan.rules.rule))

@@ -63,7 +63,7 @@ def test_weapon_traits_read_and_written_back_through_the_table() -> None:
         ("critical 7", "must be from 2 to 6, not 7"),
         ("critical 1", "must be from 2 to 6, not 1"),
         ("critical", "unknown trait 'critical'"),
-        ("blast", "known traits: assault, heavy, pinning, precise, critical N, minimum range N"),
+        ("flamer", "known traits: assault, heavy, pinning, precise, critical N, minimum range N"),
         ("heavy, heavy", "has the trait 'heavy' more than once"),
         ("critical 5, critical 4", "more than once"),
     ],
