@@ -44,7 +44,7 @@ class FiringWeapon:
 
     def __hash__(self) -> int:
         # Every state of the Shooting Sequence holds these and the odds engine hashes states very often:
-        # hash the model and profile once (the value is the dataclass's own field hash).
+        # hash the model, profile and dice once (the value is the dataclass's own field hash).
         cached: int | None = self.__dict__.get("_hash")
         if cached is None:
             cached = hash((self.model, self.weapon, self.dice))
