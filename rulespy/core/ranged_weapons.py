@@ -2,7 +2,8 @@
 
 ``TRAITS`` is the one table of weapon traits: how the scenario format writes each, the ``Weapon`` field
 it sets and the rule that defines it. The loader reads traits through it and ``Weapon.traits`` writes
-them back through it; the rules that apply a trait read the field.
+them back through it; the rules that apply a trait read the field. How many dice a weapon rolls at a
+target is ``Weapon.dice_at``, the one place the sequence, the odds engine and the loader's limit read it.
 
 Rule: core/ranged_weapons.md#weapon-profile
 """
@@ -77,3 +78,16 @@ class Weapon:
             if value != absent[trait.field]:
                 names.append(trait.written if trait.number is None else f"{trait.word} {value:g}")
         return tuple(names)
+
+    def dice_at(self, models: int) -> int:
+        """How many Target Lock dice a model rolls firing this weapon at a unit of ``models`` models (the
+        unit as the attack declares it): the profile's ``dice``. A trait that adds dice adds them here
+        and nowhere else; the count must never fall as ``models`` grows (the odds engine and the
+        loader's dice limit count it at the largest unit).
+
+        Rule: core/ranged_weapons.md#weapon-profile
+
+        >>> Weapon("carbine", 18, 2, 4, 1).dice_at(models=7)
+        2
+        """
+        return self.dice

@@ -35,17 +35,19 @@ Pair = tuple[str, str]
 
 @dataclass(frozen=True)
 class FiringWeapon:
-    """One weapon of one model firing at one target: a firing group of ``weapon.dice`` dice."""
+    """One weapon of one model firing at one target: a firing group of ``dice`` dice
+    (``weapon.dice_at`` the target's models)."""
 
     model: Model
     weapon: Weapon
+    dice: int
 
     def __hash__(self) -> int:
         # Every state of the Shooting Sequence holds these and the odds engine hashes states very often:
-        # hash the model and profile once (the value is the dataclass's own field hash).
+        # hash the model, profile and dice once (the value is the dataclass's own field hash).
         cached: int | None = self.__dict__.get("_hash")
         if cached is None:
-            cached = hash((self.model, self.weapon))
+            cached = hash((self.model, self.weapon, self.dice))
             object.__setattr__(self, "_hash", cached)
         return cached
 
@@ -135,7 +137,7 @@ def firing_weapons(
         model = unit.model(model_id)
         weapon = bf.weapon(name)
         if why_not_firing(bf, model, weapon, target, unit.side, rules) is None:
-            fired.append(FiringWeapon(model, weapon))
+            fired.append(FiringWeapon(model, weapon, weapon.dice_at(len(target.models))))
     return tuple(fired)
 
 

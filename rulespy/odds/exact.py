@@ -361,12 +361,13 @@ def _normals(
 
 
 def dice_bound(sequence: ShootingSequence) -> int:
-    """At least as many dice as the sequence can roll: every weapon die of every model of each shooting
-    unit, and two for each Leadership Check."""
+    """At least as many dice as the sequence can roll: the dice of every weapon declared at each target
+    (``Weapon.dice_at`` that target), and two for each Leadership Check."""
     bf = sequence.battlefield
     total = 0
     for plan in sequence.attacks:
         total += 2 * len(plan.targets)
-        for model in bf.unit(plan.unit).models:
-            total += sum(bf.weapon(name).dice for name in model.weapons)
+        for target in plan.targets:
+            models = len(bf.unit(target.unit).models)
+            total += sum(bf.weapon(name).dice_at(models) for _, name in target.weapons)
     return total

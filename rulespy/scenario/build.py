@@ -154,7 +154,8 @@ def _units(top: s.Fields, weapons: dict[str, Weapon], ids: Ids) -> tuple[Unit, .
         models = tuple(_model(node, unit_id, weapons, ids, f.path) for node in model_nodes)
         _one_leader(unit_id, models, model_nodes, f.path)
         units.append(Unit(unit_id, f.text("side"), models, frozenset(traits), frozenset(status)))
-    total = sum(weapons[w].dice for unit in units for model in unit.models for w in model.weapons)
+    largest = max((len(unit.models) for unit in units), default=0)  # a weapon's dice at the largest target
+    total = sum(weapons[w].dice_at(largest) for unit in units for model in unit.models for w in model.weapons)
     if total > MAX_TOTAL_DICE:
         raise InvalidInput(
             f"the models carry {total:,} Target Lock dice in all; at most {MAX_TOTAL_DICE:,} are supported",

@@ -169,7 +169,7 @@ class ShootingSequence:
         if state.phase is not Phase.TARGET_LOCK:
             return None
         fw = state.firing[state.attack][state.target][state.group]
-        return LockChance(fw.model.id, fw.weapon, self._net(plan, state.target, fw), fw.weapon.dice)
+        return LockChance(fw.model.id, fw.weapon, self._net(plan, state.target, fw), fw.dice)
 
     def lock_chances(self, state: State) -> tuple[tuple[LockChance, ...], ...]:
         """Every firing weapon's Target Lock chance step of the current attack, per target, in Dice Order
@@ -378,10 +378,10 @@ class ShootingSequence:
             records.append(
                 TargetCover(target.unit, mark.id, target_unit_cover(mark, self.battlefield.terrain))
             )
-            records.append(LockDice(plan.unit, target.unit, sum(fw.weapon.dice for fw in fired)))
+            records.append(LockDice(plan.unit, target.unit, sum(fw.dice for fw in fired)))
         for fw in fired:
             mods = self._modifiers(plan, index, fw)
-            records.append(Fires(fw.model.id, fw.weapon.name, fw.weapon.dice, target.unit, mods))
+            records.append(Fires(fw.model.id, fw.weapon.name, fw.dice, target.unit, mods))
         if not fired and target.stopped is not None:
             records.append(NoShooting(target.unit, target.stopped))
             records.append(ShootingStopped(plan.unit, target.unit, plan.rules.rule))

@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import re
 from dataclasses import fields
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
 from rulespy.core.ranged_weapons import TRAITS, Weapon
 from rulespy.errors import InvalidInput
+from rulespy.odds.exact import final_states
 from rulespy.scenario import parse_scenario
+from rulespy.sequences.records import Fires
+from rulespy.sequences.resolution import resolve
+from rulespy.sequences.shooting_sequence import ShootingSequence
 
 RULES = Path(__file__).resolve().parents[2] / "core" / "ranged_weapons.md"
 
@@ -63,7 +68,7 @@ def test_weapon_traits_read_and_written_back_through_the_table() -> None:
         ("critical 7", "must be from 2 to 6, not 7"),
         ("critical 1", "must be from 2 to 6, not 1"),
         ("critical", "unknown trait 'critical'"),
-        ("blast", "known traits: assault, heavy, pinning, precise, critical N, minimum range N"),
+        ("flamer", "known traits: assault, heavy, pinning, precise, critical N, minimum range N"),
         ("heavy, heavy", "has the trait 'heavy' more than once"),
         ("critical 5, critical 4", "more than once"),
     ],
@@ -72,3 +77,25 @@ def test_weapon_traits_refuse_what_the_table_does_not_allow(traits: str, message
     with pytest.raises(InvalidInput) as refused:
         _weapon(traits)
     assert message in refused.value.message
+
+
+def test_weapon_profile_dice_at_is_the_one_count_the_sequence_the_odds_and_the_limit_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A trait that adds dice changes Weapon.dice_at alone: with three dice more at every target, the
+    # sequence rolls and records them and the exact odds still sum to 1 (their dice bound covers them).
+    monkeypatch.setattr(Weapon, "dice_at", lambda self, models: self.dice + 3)
+    scenario = parse_scenario(SCENARIO.replace("TRAITS", "").replace("[4]", "[4, 1, 1, 1]"))
+    result = resolve(scenario)
+    assert [lock.roll.natural for lock in result.attacks[0].targets[0].locks] == [4, 1, 1, 1]
+    assert [record.dice for record in result.trace if isinstance(record, Fires)] == [4]
+    ends = final_states(ShootingSequence(scenario))
+    assert sum(ends.values()) == 1
+    assert sum(p for state, p in ends.items() if not state.casualties) == Fraction(1, 16)  # all four fail
+
+
+def test_weapon_profile_dice_limit_counts_dice_at_the_largest_unit(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(Weapon, "dice_at", lambda self, models: self.dice + 10_000 * models)
+    with pytest.raises(InvalidInput) as refused:
+        parse_scenario(SCENARIO.replace("TRAITS", ""))
+    assert "Target Lock dice in all" in refused.value.message

@@ -166,10 +166,13 @@ def test_target_with_no_model_in_play_is_not_fired_at() -> None:
     assert firing_weapons(bf.without(frozenset({"e1", "e2"})), "blue", plans[0], SHOOT) == ()
 
 
-def test_firing_weapons_returns_the_models_and_profiles() -> None:
+def test_firing_weapons_returns_the_models_profiles_and_dice() -> None:
     bf = field(ARMED, FOE)
     plans = plan(bf, "blue", target("foe", "e1", weapons=(("L", "rifle"),)))
-    assert firing_weapons(bf, "blue", plans[0], SHOOT) == (FiringWeapon(ARMED.models[0], WEAPONS[0]),)
+    rifle = WEAPONS[0]
+    expected = (FiringWeapon(ARMED.models[0], rifle, rifle.dice_at(len(FOE.models))),)
+    assert firing_weapons(bf, "blue", plans[0], SHOOT) == expected
+    assert expected[0].dice == rifle.dice  # no trait of the rifle adds dice
 
 
 # --- declaring the weapons of each target ---
