@@ -181,7 +181,7 @@ class ShootingSequence:
         plan = self.attacks[state.attack]
         return tuple(
             tuple(
-                LockChance(fw.model.id, fw.weapon, self._net(plan, index, fw), fw.weapon.dice)
+                LockChance(fw.model.id, fw.weapon, self._net(plan, index, fw), fw.dice)
                 for fw in groups
             )
             for index, groups in enumerate(state.firing[state.attack])
