@@ -11,7 +11,7 @@ from rulespy.check.checks_links import Anchors
 from rulespy.check.doc import Document
 from rulespy.check.findings import Finding
 from rulespy.check.graph import LinkGraph, resolve
-from rulespy.check.registry import REGISTRY, Concept, Registry
+from rulespy.check.registry import LANGUAGES, REGISTRY, Concept, Registry
 
 
 def norm(name: str) -> str:
@@ -59,6 +59,7 @@ def check_registry(graph: LinkGraph, registry: Registry, anchors: Anchors) -> It
             message = f"concept {name!r} has two owners: claimed here by {concept.file} and {where}"
             message += f" (line {earlier.line})"
             yield Finding(REGISTRY, concept.line, concept.column, "RS010", message)
+    yield from _translated_names(registry)
     by_name = owners_by_name(registry)
     for retired in registry.retired:
         if norm(retired.current) not in by_name:
@@ -71,6 +72,24 @@ def check_registry(graph: LinkGraph, registry: Registry, anchors: Anchors) -> It
             why = anchors.missing(path, fragment)
             if why is not None:
                 yield Finding(REGISTRY, retired.line, retired.column, "RS003", f"explained_in: {why}")
+
+
+def _translated_names(registry: Registry) -> Iterator[Finding]:
+    """RS010 for a name of one translation (``ru:``) that two concepts give: its pages could not tell
+    which owner a mention means."""
+    for language in LANGUAGES:
+        first: dict[str, Concept] = {}
+        for concept in registry.concepts:
+            if not any(lang == language for lang, _ in concept.translated):
+                continue
+            for name in dict.fromkeys(norm(n) for n in concept.names_in(language)):
+                earlier = first.setdefault(name, concept)
+                if earlier is not concept:
+                    message = (
+                        f"{language} name {name!r} is given to two concepts: {concept.name} here and "
+                        f"{earlier.name} (line {earlier.line})"
+                    )
+                    yield Finding(REGISTRY, concept.line, concept.column, "RS010", message)
 
 
 def _links_to(graph: LinkGraph, document: Document, owner: str, start: int, end: int) -> bool:
