@@ -6,6 +6,7 @@ Concept names and aliases are compared case-insensitively with runs of spaces ma
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 
 from rulespy.check.checks_links import Anchors
 from rulespy.check.doc import Document
@@ -18,12 +19,20 @@ def norm(name: str) -> str:
     return " ".join(name.lower().split())
 
 
-def owners_by_name(registry: Registry) -> dict[str, Concept]:
-    """Each name and alias (normalised) -> the first concept that registers it."""
+def owners_by_name(registry: Registry, language: str | None = None) -> dict[str, Concept]:
+    """Each name and alias (normalised) -> the first concept that registers it. For a translation
+    (``language``): its names there (``ru:``), each concept owned by the mirror of its owner file
+    (``ru/core/damage.md``), which restates the English owner by design; a concept it does not name is
+    left out, so RS011-RS013 hold a translated page to its own edition's owners."""
     found: dict[str, Concept] = {}
     for concept in registry.concepts:
-        for name in concept.names:
-            found.setdefault(norm(name), concept)
+        if language is None:
+            for name in concept.names:
+                found.setdefault(norm(name), concept)
+        elif any(lang == language for lang, _ in concept.translated):
+            mirrored = replace(concept, file=f"{language}/{concept.file}")
+            for name in concept.names_in(language):
+                found.setdefault(norm(name), mirrored)
     return found
 
 

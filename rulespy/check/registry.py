@@ -34,12 +34,10 @@ from pathlib import Path
 import yaml
 
 from rulespy.check import yamlnodes as Y
-from rulespy.check.files import MAX_FILE_KB, Layout, read_config
+from rulespy.check.files import LANGUAGES, MAX_FILE_KB, Layout, read_config
 from rulespy.check.findings import CheckError
 
 REGISTRY = "concepts.yml"
-#: The translation editions: each is the folder of that name at the root, mirroring the English tree.
-LANGUAGES = ("ru",)
 _CONCEPT_KEYS = {"concept", "anchor", "aliases", "terminology", *LANGUAGES}
 _RETIRED_KEYS = {"term", "current", "explained_in"}
 _CHECK_KEYS = {"exclude", "rule_dirs", "code_dirs", "max_file_kb"}
@@ -60,7 +58,6 @@ class Concept:
     column: int = field(default=1, compare=False)
     #: (language, (name, other forms...)) for each translation that names the concept
     translated: tuple[tuple[str, tuple[str, ...]], ...] = ()
-    column: int = field(default=1, compare=False)
 
     @property
     def names(self) -> tuple[str, ...]:
