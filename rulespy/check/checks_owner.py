@@ -164,6 +164,14 @@ def retired_spans(graph: LinkGraph, registry: Registry) -> Spans:
     return allowed
 
 
+def _section_span(document: Document, anchor: str) -> tuple[int, int]:
+    """(first line, end line) of the section of ``document`` with id ``anchor``; (0, 0) when none."""
+    for index, heading in enumerate(document.headings):
+        if heading.anchor == anchor:
+            return heading.line, document.section_end(index)
+    return 0, 0
+
+
 def check_retired_document(
     registry: Registry, spans: Callable[[], Spans], path: str, document: Document
 ) -> Iterator[Finding]:
@@ -176,5 +184,10 @@ def check_retired_document(
         file, start, end = spans()[use.term]
         if path == file and start <= use.line < end:
             continue
+        if path.partition("/")[2] == file and path.partition("/")[0] in LANGUAGES:
+            # a translation's mirror of the explaining section names the old term too (in brackets)
+            start, end = _section_span(document, current.explained_in.partition("#")[2])
+            if start <= use.line < end:
+                continue
         message = f"retired term {use.term!r}: write {current.current!r} (see {current.explained_in})"
         yield Finding(path, use.line, use.column, "RS031", message)

@@ -238,12 +238,13 @@ def _tables(page: Page, section: Section, twin: Page, original: Section) -> Iter
         return
     for number, (table, expected) in enumerate(zip(ours, theirs, strict=True), start=1):
         for index in range(max(len(table), len(expected))):
-            mine = table[index] if index < len(table) else (section.line, "nothing")
-            other = expected[index] if index < len(expected) else (original.line, "nothing")
+            mine = table[index] if index < len(table) else (table[-1][0] if table else section.line, "")
+            other = expected[index] if index < len(expected) else (original.line, "")
             if mine[1] != other[1]:
                 message = (
-                    f"table {number} of #{section.anchor}: number {index + 1} is {mine[1]}, "
-                    f"{twin.path} line {other[0]} has {other[1]}"
+                    f"table {number} of #{section.anchor}: number {index + 1} is {mine[1] or 'missing'}, "
+                    f"{twin.path} line {other[0]} has {other[1] or 'no more numbers'}"
+                    " (write numbers as digits)"
                 )
                 yield Finding(page.path, mine[0], 1, "RS071", message)
                 break

@@ -146,3 +146,18 @@ def test_translated_rule_file_headings_need_ids_and_concepts_are_owned_by_the_mi
     assert ("ru/core/damage.md", "RS050") in found and ("ru/index.md", "RS050") not in found
     [restated] = [f for f in check_tree(edition, CheckOptions(use_cache=False)) if f.code == "RS013"]
     assert restated.path == "ru/index.md" and "ru/core/damage.md#target-limit" in restated.message
+
+
+def test_retired_term_is_allowed_in_the_translated_mirror_of_its_explaining_section(edition: Path) -> None:
+    (edition / "concepts.yml").write_text(
+        "owners:\n  core/damage.md:\n    - {concept: Armour, anchor: armour}\n"
+        "retired:\n  - {term: old armour, current: armour, explained_in: core/damage.md#armour}\n"
+    )
+    english = edition / "core" / "damage.md"
+    english.write_text(english.read_text() + "\nOld armour is the former name.\n")
+    stamp(edition, "ru/core/damage.md#armour")
+    page = edition / "ru" / "core" / "damage.md"
+    page.write_text(page.read_text() + "\nРаньше броню называли old armour.\n")
+    assert _codes(edition) == []
+    page.write_text(page.read_text().replace("## Броня", "Ещё old armour.\n\n## Броня"))
+    assert _codes(edition) == [("ru/core/damage.md", 20, "RS031")]  # outside #armour
