@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -310,6 +311,9 @@ def render_all(root: Path) -> Report:
             done = render(root, language=language)
             for name in ("written", "rendered", "removed", "warnings"):
                 getattr(report, name).extend(f"{language}/{item}" for item in getattr(done, name))
+        elif (Path(root) / "build" / language).is_dir():  # the translation is gone: so is its site
+            shutil.rmtree(Path(root) / "build" / language)
+            report.removed.append(f"{language}/")
     return report
 
 

@@ -22,7 +22,7 @@ from urllib.parse import urljoin, urlsplit
 
 import pytest
 
-from rulespy.render.build import GENERATORS, build
+from rulespy.render.build import GENERATORS, build_all, languages_staged
 from rulespy.render.pdf import print_rulebook
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -65,9 +65,10 @@ def built(request: pytest.FixtureRequest, staged: Path, tmp_path_factory: pytest
     site = (
         tmp_path_factory.mktemp("site") if request.param == "mkdocs" else ROOT / "build" / "site-browser-test"
     )
-    done = build(request.param, ROOT, site)
-    assert done.returncode == 0, f"{request.param} build --strict failed:\n{done.stdout}\n{done.stderr}"
-    print_rulebook(ROOT, site)  # the home page links it, as `make site` makes it
+    for done in build_all(request.param, ROOT, site):  # English, then each translation (site/ru/)
+        assert done.returncode == 0, f"{request.param} build --strict failed:\n{done.stdout}\n{done.stderr}"
+    for language in (None, *languages_staged(ROOT)):  # the home pages link them, as `make site` makes them
+        print_rulebook(ROOT, site, language=language)
     return site
 
 
