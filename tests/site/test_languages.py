@@ -10,11 +10,8 @@ written by the translators, and these tests do not depend on it.
 
 from __future__ import annotations
 
-import functools
 import shutil
-import threading
 from collections.abc import Iterator
-from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin
@@ -121,39 +118,23 @@ def test_both_editions_build_strictly_with_russian_search(generator: str, biling
 
 @pytest.fixture(scope="module", params=GENERATORS)
 def bilingual_site(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    from tests.site.test_browser import _Quiet, _require_browser
+    from tests.site.test_browser import _require_browser, serving
 
     _require_browser()
     root = _tree(tmp_path_factory.mktemp("bilingual"))
     render_all(root)
     done = build_all(request.param, root, root / "site")
     assert [d.returncode for d in done] == [0, 0], "\n".join(d.stdout + d.stderr for d in done)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(root / "site")))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
+    with serving(root / "site") as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
 def driver(bilingual_site: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
+    from tests.site.test_browser import chromium
 
-    from tests.site.test_browser import CHROMEDRIVER, CHROMIUM, FLAGS
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for flag in FLAGS:
-        options.add_argument(flag)
-    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}")
-    chrome = webdriver.Chrome(options=options, service=Service(str(CHROMEDRIVER)))
-    chrome.set_page_load_timeout(30)
-    try:
+    with chromium(tmp_path_factory.mktemp("chromium-profile")) as chrome:
         yield chrome
-    finally:
-        chrome.quit()
 
 
 def test_switching_language_on_a_rule_page_lands_on_the_same_section(driver: Any, bilingual_site: str) -> None:
