@@ -161,3 +161,25 @@ def test_retired_term_is_allowed_in_the_translated_mirror_of_its_explaining_sect
     assert _codes(edition) == []
     page.write_text(page.read_text().replace("## Броня", "Ещё old armour.\n\n## Броня"))
     assert _codes(edition) == [("ru/core/damage.md", 20, "RS031")]  # outside #armour
+
+
+def test_a_russian_name_given_to_two_concepts_has_two_owners(edition: Path) -> None:
+    (edition / "concepts.yml").write_text(
+        "owners:\n  core/damage.md:\n"
+        "    - {concept: Target Limit, anchor: target-limit, ru: [Предел цели]}\n"
+        "    - {concept: Armour, anchor: armour, ru: [Броня, предел цели]}\n"
+    )
+    [twice] = check_tree(edition, CheckOptions(use_cache=False))
+    assert (twice.path, twice.line, twice.code) == ("concepts.yml", 4, "RS010")
+    assert "ru name 'предел цели'" in twice.message and "Target Limit" in twice.message
+
+
+def test_an_empty_russian_name_list_stops_the_check_with_its_line(edition: Path) -> None:
+    from rulespy.check.findings import CheckError
+
+    (edition / "concepts.yml").write_text(
+        "owners:\n  core/damage.md:\n    - {concept: Armour, anchor: armour, ru: []}\n"
+    )
+    with pytest.raises(CheckError) as raised:
+        check_tree(edition, CheckOptions(use_cache=False))
+    assert raised.value.located() == "concepts.yml:3: ru must list at least the name"
