@@ -21,17 +21,32 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "is now. Run it after bringing the translation up to date; rulespy check then stops reporting it "
         "stale (RS074) until the English section changes again.",
     )
-    stamp.add_argument("pages", nargs="+", metavar="PAGE[#ID]", help="e.g. ru/core/damage.md#target-limit")
+    stamp.add_argument(
+        "pages",
+        nargs="+",
+        metavar="PAGE[#ID]",
+        help="e.g. ru/core/damage.md#target-limit; a folder (ru/) stamps every page in it, for a first "
+        "translation",
+    )
     stamp.add_argument("--root", default=".", help="the rules repository (default: this folder)")
 
 
 def run(args: argparse.Namespace) -> int:
     from rulespy.check.translations import StampError, stamp
 
-    status = 0
+    root = Path(args.root)
+    pages: list[str] = []
     for page in args.pages:
+        folder = root / page
+        if "#" not in page and folder.is_dir():
+            found = sorted(p.relative_to(root).as_posix() for p in folder.rglob("*.md") if p.is_file())
+            pages += [p for p in found if not any(part.startswith(".") for part in p.split("/"))]
+        else:
+            pages.append(page)
+    status = 0
+    for page in pages:
         try:
-            stamped = stamp(Path(args.root), page)
+            stamped = stamp(root, page)
         except StampError as error:
             print(f"rulespy translations: {error}", file=sys.stderr)
             status = 2

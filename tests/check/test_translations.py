@@ -183,3 +183,17 @@ def test_an_empty_russian_name_list_stops_the_check_with_its_line(edition: Path)
     with pytest.raises(CheckError) as raised:
         check_tree(edition, CheckOptions(use_cache=False))
     assert raised.value.located() == "concepts.yml:3: ru must list at least the name"
+
+
+def test_stamp_command_stamps_every_page_of_a_folder(
+    edition: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for page in (edition / "ru").rglob("*.md"):
+        page.write_text("\n".join(line for line in page.read_text().split("\n") if not STAMP.match(line)))
+    assert len(check_tree(edition, CheckOptions(use_cache=False))) == 4  # four unstamped sections
+    assert main(["translations", "stamp", "--root", str(edition), "ru"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "ru/core/damage.md: #damage-page, #target-limit, #armour",
+        "ru/index.md: #home",
+    ]
+    assert _codes(edition) == []
