@@ -23,10 +23,10 @@ pages: $(STAMP)
 
 # Check the rules, render them, build the site (--strict), print the rulebook PDF, say where it is.
 site: $(STAMP)
-	$(BIN)/rulespy check .
+	$(BIN)/rulespy check . --warnings-ok
 	$(BIN)/rulespy render . --strict
 	$(BIN)/python -m rulespy.render.build $(GENERATOR) --site-dir $(SITE_DIR) --pdf
-	@echo "The site is built in $(SITE_DIR)/index.html (by $(GENERATOR)), the rulebook in $(SITE_DIR)/voidsiege-rules.pdf; 'make serve' serves it on http://127.0.0.1:8000/"
+	@echo "The site is built in $(SITE_DIR)/index.html (by $(GENERATOR); a translation in $(SITE_DIR)/ru/), the rulebook in $(SITE_DIR)/voidsiege-rules.pdf; 'make serve' serves it on http://127.0.0.1:8000/"
 
 # Serve the site with live reload: a rule file, concepts.yml or a scenario that changes is re-rendered.
 # Zensical by default here: it rebuilds only the changed page (about a second from edit to reload),
@@ -43,7 +43,7 @@ lint: $(STAMP)
 # (against both generators), the checker, rule coverage and the strict site build.
 test: lint
 	$(BIN)/pytest
-	$(BIN)/rulespy check .
+	$(BIN)/rulespy check . --warnings-ok
 	$(BIN)/rulespy coverage .
 	$(BIN)/rulespy render . --strict
 	$(BIN)/python -m rulespy.render.build $(GENERATOR) --site-dir $(CURDIR)/site

@@ -10,6 +10,7 @@ from rulespy.check.findings import Finding
 from rulespy.check.graph import LinkGraph, anchor_signature
 from rulespy.check.nav import CONFIG, Nav
 from rulespy.check.parse import parse_bytes
+from rulespy.check.registry import LANGUAGES
 
 #: Fragments every page has: the empty one (``page.md#``) and ``#top`` (HTML: the top of the document).
 ALWAYS_THERE = frozenset({"", "top"})
@@ -144,8 +145,9 @@ def check_navigation(graph: LinkGraph, nav: Nav) -> Iterator[Finding]:
         else:
             in_nav.add(found)
     pages = set(graph.pages())
+    homes = {"index.md", *(f"{language}/index.md" for language in LANGUAGES)}
     for page in sorted(pages):
-        if page in in_nav or page == "index.md":  # the home page
+        if page in in_nav or page in homes:  # the home page, and each translation's
             continue
         if any(source in pages for source in graph.referenced_by(page)):
             continue

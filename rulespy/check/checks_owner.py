@@ -6,24 +6,33 @@ Concept names and aliases are compared case-insensitively with runs of spaces ma
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 
 from rulespy.check.checks_links import Anchors
 from rulespy.check.doc import Document
 from rulespy.check.findings import Finding
 from rulespy.check.graph import LinkGraph, resolve
-from rulespy.check.registry import REGISTRY, Concept, Registry
+from rulespy.check.registry import LANGUAGES, REGISTRY, Concept, Registry
 
 
 def norm(name: str) -> str:
     return " ".join(name.lower().split())
 
 
-def owners_by_name(registry: Registry) -> dict[str, Concept]:
-    """Each name and alias (normalised) -> the first concept that registers it."""
+def owners_by_name(registry: Registry, language: str | None = None) -> dict[str, Concept]:
+    """Each name and alias (normalised) -> the first concept that registers it. For a translation
+    (``language``): its names there (``ru:``), each concept owned by the mirror of its owner file
+    (``ru/core/damage.md``), which restates the English owner by design; a concept it does not name is
+    left out, so RS011-RS013 hold a translated page to its own edition's owners."""
     found: dict[str, Concept] = {}
     for concept in registry.concepts:
-        for name in concept.names:
-            found.setdefault(norm(name), concept)
+        if language is None:
+            for name in concept.names:
+                found.setdefault(norm(name), concept)
+        elif any(lang == language for lang, _ in concept.translated):
+            mirrored = replace(concept, file=f"{language}/{concept.file}")
+            for name in concept.names_in(language):
+                found.setdefault(norm(name), mirrored)
     return found
 
 
@@ -59,6 +68,7 @@ def check_registry(graph: LinkGraph, registry: Registry, anchors: Anchors) -> It
             message = f"concept {name!r} has two owners: claimed here by {concept.file} and {where}"
             message += f" (line {earlier.line})"
             yield Finding(REGISTRY, concept.line, concept.column, "RS010", message)
+    yield from _translated_names(registry)
     by_name = owners_by_name(registry)
     for retired in registry.retired:
         if norm(retired.current) not in by_name:
@@ -71,6 +81,24 @@ def check_registry(graph: LinkGraph, registry: Registry, anchors: Anchors) -> It
             why = anchors.missing(path, fragment)
             if why is not None:
                 yield Finding(REGISTRY, retired.line, retired.column, "RS003", f"explained_in: {why}")
+
+
+def _translated_names(registry: Registry) -> Iterator[Finding]:
+    """RS010 for a name of one translation (``ru:``) that two concepts give: its pages could not tell
+    which owner a mention means."""
+    for language in LANGUAGES:
+        first: dict[str, Concept] = {}
+        for concept in registry.concepts:
+            if not any(lang == language for lang, _ in concept.translated):
+                continue
+            for name in dict.fromkeys(norm(n) for n in concept.names_in(language)):
+                earlier = first.setdefault(name, concept)
+                if earlier is not concept:
+                    message = (
+                        f"{language} name {name!r} is given to two concepts: {concept.name} here and "
+                        f"{earlier.name} (line {earlier.line})"
+                    )
+                    yield Finding(REGISTRY, concept.line, concept.column, "RS010", message)
 
 
 def _links_to(graph: LinkGraph, document: Document, owner: str, start: int, end: int) -> bool:
@@ -136,6 +164,14 @@ def retired_spans(graph: LinkGraph, registry: Registry) -> Spans:
     return allowed
 
 
+def _section_span(document: Document, anchor: str) -> tuple[int, int]:
+    """(first line, end line) of the section of ``document`` with id ``anchor``; (0, 0) when none."""
+    for index, heading in enumerate(document.headings):
+        if heading.anchor == anchor:
+            return heading.line, document.section_end(index)
+    return 0, 0
+
+
 def check_retired_document(
     registry: Registry, spans: Callable[[], Spans], path: str, document: Document
 ) -> Iterator[Finding]:
@@ -148,5 +184,10 @@ def check_retired_document(
         file, start, end = spans()[use.term]
         if path == file and start <= use.line < end:
             continue
+        if path.partition("/")[2] == file and path.partition("/")[0] in LANGUAGES:
+            # a translation's mirror of the explaining section names the old term too (in brackets)
+            start, end = _section_span(document, current.explained_in.partition("#")[2])
+            if start <= use.line < end:
+                continue
         message = f"retired term {use.term!r}: write {current.current!r} (see {current.explained_in})"
         yield Finding(path, use.line, use.column, "RS031", message)

@@ -28,6 +28,9 @@ SKIP_ANYWHERE = frozenset({"node_modules", "__pycache__"})
 NOT_PAGES = frozenset({"README.md", "CONTRIBUTING.md", "CHANGELOG.md"})
 RULE_DIRS = ("core", "sequences", "timing", "commands")
 CODE_DIRS = ("rulespy",)
+#: The translation editions: each is the folder of that name at the root, mirroring the English tree
+#: (``ru/core/damage.md`` translates ``core/damage.md``; ``rulespy/check/translations.py``).
+LANGUAGES = ("ru",)
 MAX_BYTES = 2 << 20
 #: the largest ``check: max_file_kb`` accepted (100 MiB): a file is read whole, so the limit is memory
 MAX_FILE_KB = 100 << 10
@@ -123,7 +126,11 @@ class Tree:
         return posixpath.basename(path) not in NOT_PAGES
 
     def is_rule_file(self, path: str) -> bool:
-        return path.split("/", 1)[0] in self.layout.rule_dirs and path.endswith(".md")
+        """A rule file, or its mirror in a translation (``ru/core/damage.md``)."""
+        first, _, rest = path.partition("/")
+        if first in LANGUAGES:
+            first = rest.partition("/")[0]
+        return first in self.layout.rule_dirs and path.endswith(".md")
 
     def kind(self, path: str) -> str | None:
         """``"file"``, ``"dir"`` or ``None`` for a repository-relative path, spelled exactly (case too)."""

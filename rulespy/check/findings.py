@@ -35,6 +35,8 @@ class FindingCode:
     code: str
     name: str
     when: str
+    #: ``warning`` findings are listed but, with ``rulespy check --warnings-ok``, do not fail the check
+    severity: str = "error"
 
 
 #: Every finding code, in order: the one table the docs (``rulespy check --help``, the docstring of
@@ -99,7 +101,7 @@ FINDING_CODES: tuple[FindingCode, ...] = (
         "RS020",
         "orphan-page",
         "a page is neither in the mkdocs.yml ``nav`` nor linked from another page (``index.md`` "
-        "at the root is the home page, never an orphan)",
+        "at the root is the home page, never an orphan; so is a translation's ``ru/index.md``)",
     ),
     FindingCode("RS021", "nav-entry-to-nothing", "a mkdocs.yml ``nav`` entry names no file"),
     FindingCode(
@@ -164,10 +166,44 @@ FINDING_CODES: tuple[FindingCode, ...] = (
         "(``rulespy/sequences/steps.py``, ``rulespy/timing/firefight.py``, read as source; only "
         "for a tree that carries ``rulespy/``)",
     ),
+    FindingCode(
+        "RS070",
+        "translation-structure",
+        "a translation (``ru/``, mirroring the English pages file for file) lacks a page of the English "
+        "edition, has a page or a section (explicit ``{#id}``) the English lacks, lacks one of its "
+        "sections, or orders them differently (``rulespy/check/translations.py``)",
+    ),
+    FindingCode(
+        "RS071",
+        "translation-number-differs",
+        "a number in a table of a translated section differs from the same table of the English section "
+        "(compared in reading order, ``1,5`` = ``1.5``), or the section has another count of tables",
+    ),
+    FindingCode(
+        "RS072",
+        "translation-links-english",
+        "a link in a translation points to an English page whose translation exists",
+    ),
+    FindingCode(
+        "RS073",
+        "translated-example-differs",
+        "a python fence of a translation is not byte for byte its English twin (same order, same section), "
+        "or one is missing or added",
+    ),
+    FindingCode(
+        "RS074",
+        "stale-translation",
+        "warning: a translated section's stamp (``<!-- translates: PATH#ID sha256:HEX -->``, written by "
+        "``rulespy translations stamp``) is missing, names another section, or holds the hash of an "
+        "older English text",
+        severity="warning",
+    ),
 )
 
 #: The short name of each finding code.
 CODES: dict[str, str] = {c.code: c.name for c in FINDING_CODES}
+#: The codes whose findings are warnings (listed, not failing under ``--warnings-ok``).
+WARNINGS: frozenset[str] = frozenset(c.code for c in FINDING_CODES if c.severity == "warning")
 
 
 def code_table(width: int = 100) -> str:
@@ -212,6 +248,7 @@ class Finding:
             "column": self.column,
             "code": self.code,
             "name": CODES.get(self.code, ""),
+            "severity": "warning" if self.code in WARNINGS else "error",
             "message": self.message,
         }
 

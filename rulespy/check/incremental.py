@@ -34,7 +34,8 @@ from rulespy.check.findings import Finding
 from rulespy.check.graph import LinkGraph, Target, linked_paths, resolve
 from rulespy.check.nav import Nav
 from rulespy.check.parse import Terms, parse_bytes
-from rulespy.check.registry import Registry
+from rulespy.check.registry import LANGUAGES, Registry
+from rulespy.check.translations import language_of
 
 Blobs = dict[str, tuple[bytes | None, bytes]]
 #: (content hash, could not be read, anchors in order, paths the links point to)
@@ -208,10 +209,13 @@ class Incremental:
     def file_findings(self, paths: Iterable[str]) -> list[Finding]:
         """Per-file findings of ``paths`` (markdown and Python): reused when valid, else checked now."""
         findings: list[Finding] = []
-        by_name = checks_owner.owners_by_name(self.registry)
+        by_language: dict[str | None, dict[str, Any]] = {None: checks_owner.owners_by_name(self.registry)}
+        for language in LANGUAGES:
+            by_language[language] = checks_owner.owners_by_name(self.registry, language)
         reusable = {path: self._reusable(path, self.blobs[path][1]) for path in paths}
         self.prefetch(path for path, result in reusable.items() if result is None)
         for path, result in reusable.items():
+            by_name = by_language[language_of(path)]
             key = self.blobs[path][1]
             if result is None:
                 document = self.load(path)

@@ -4,7 +4,7 @@
 
     owners:                 # file -> the concepts it owns
       core/damage.md:
-        - {concept: Damage, anchor: damage, aliases: [Normal Damage]}
+        - {concept: Damage, anchor: damage, aliases: [Normal Damage], ru: [Урон, урона, Обычный урон]}
         - {concept: Reaction To Shooting, anchor: reaction-to-shooting, terminology: true}
     requires:               # file -> files it must link to
       commands/command_shoot.md: [core/shooting.md]
@@ -16,6 +16,11 @@
       rule_dirs: [core, sequences, timing, commands]
       code_dirs: [rulespy]
       max_file_kb: 2048
+
+``ru:`` (one key a translation language, ``LANGUAGES``) lists a concept's names in that edition: the
+first is its name there (tooltips, glossary, "Defined on this page"), the rest are the other forms the
+text writes (cases, plurals), which the site links like English aliases. No ``ru:``: the English name
+is used on Russian pages too.
 
 A malformed registry stops the check (exit 2) with ``concepts.yml:LINE: message``. No registry: the
 ownership checks are skipped and everything else is checked.
@@ -29,11 +34,11 @@ from pathlib import Path
 import yaml
 
 from rulespy.check import yamlnodes as Y
-from rulespy.check.files import MAX_FILE_KB, Layout, read_config
+from rulespy.check.files import LANGUAGES, MAX_FILE_KB, Layout, read_config
 from rulespy.check.findings import CheckError
 
 REGISTRY = "concepts.yml"
-_CONCEPT_KEYS = {"concept", "anchor", "aliases", "terminology"}
+_CONCEPT_KEYS = {"concept", "anchor", "aliases", "terminology", *LANGUAGES}
 _RETIRED_KEYS = {"term", "current", "explained_in"}
 _CHECK_KEYS = {"exclude", "rule_dirs", "code_dirs", "max_file_kb"}
 
@@ -51,10 +56,23 @@ class Concept:
     terminology: bool = False
     line: int = field(default=1, compare=False)
     column: int = field(default=1, compare=False)
+    #: (language, (name, other forms...)) for each translation that names the concept
+    translated: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     @property
     def names(self) -> tuple[str, ...]:
         return (self.name, *self.aliases)
+
+    def names_in(self, language: str | None) -> tuple[str, ...]:
+        """The concept's names in ``language`` (``None``: English): its name there first, then the other
+        forms; the English names when the registry gives none for that language."""
+        for lang, names in self.translated:
+            if lang == language:
+                return names
+        return self.names
+
+    def name_in(self, language: str | None) -> str:
+        return self.names_in(language)[0]
 
     @property
     def target(self) -> str:
@@ -152,6 +170,13 @@ class _Reader:
                 if flag not in ("true", "false", "True", "False", "yes", "no"):
                     raise self.fail(entry, "terminology must be true or false")
                 aliases = self.texts(fields["aliases"], "aliases") if "aliases" in fields else []
+                translated = []
+                for language in LANGUAGES:
+                    if language in fields:
+                        names = self.texts(fields[language], f"{language} (the names in that edition)")
+                        if not names:
+                            raise self.fail(fields[language], f"{language} must list at least the name")
+                        translated.append((language, tuple(names)))
                 self.concepts.append(
                     Concept(
                         self.text(fields["concept"], "concept"),
@@ -161,6 +186,7 @@ class _Reader:
                         flag in ("true", "True", "yes"),
                         Y.line(entry),
                         Y.column(fields["concept"]),
+                        tuple(translated),
                     )
                 )
 

@@ -37,11 +37,25 @@ class Report:
 
 def run_check(root: Path, options: CheckOptions | None = None) -> Report:
     """Check the repository at ``root``. Raises ``CheckError`` when it cannot be checked at all."""
-    report = _run_documents(root, options or CheckOptions())
-    drift = _drift(Path(root))
-    if not drift:
+    options = options or CheckOptions()
+    report = _run_documents(root, options)
+    extra = _drift(Path(root)) + _translations(Path(root), options)
+    if not extra:
         return report
-    return Report(tuple(sorted({*report.findings, *drift})), report.files)
+    return Report(tuple(sorted({*report.findings, *extra})), report.files)
+
+
+def _translations(root: Path, options: CheckOptions) -> list[Finding]:
+    """A translation against its English pages (RS070-RS074; ``rulespy/check/translations.py``)."""
+    from rulespy.check.files import LANGUAGES
+
+    if not any((root / language).is_dir() for language in LANGUAGES):  # no translation: nothing to read
+        return []
+    from rulespy.check import translations
+    from rulespy.check.registry import load_registry
+
+    layout = options.layout or load_registry(root).layout
+    return list(translations.findings(root, layout))
 
 
 def _drift(root: Path) -> list[Finding]:

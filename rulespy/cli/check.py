@@ -1,4 +1,10 @@
-"""``rulespy check [PATH]``: print the checker's findings; exit 0 clean, 1 findings, 2 cannot run."""
+"""``rulespy check [PATH]``: print the checker's findings; exit 0 clean, 1 findings, 2 cannot run.
+
+Warning findings (severity ``warning`` in ``FINDING_CODES``: a stale translation, RS074) are printed like
+the others, their message starting with ``warning:``, and counted apart in the total line; they fail the
+check like any finding unless ``--warnings-ok`` is given (``make test`` and ``make site`` give it), so a
+lagging translation is listed on every run without stopping the build.
+"""
 
 from __future__ import annotations
 
@@ -20,6 +26,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="text: PATH:LINE:COLUMN: CODE message; github: workflow annotations; json: one document",
     )
     parser.add_argument("--no-cache", action="store_true", help="parse every file again (a cold run)")
+    parser.add_argument(
+        "--warnings-ok",
+        action="store_true",
+        help="exit 0 when every finding is a warning (RS074 stale translation); they are still listed",
+    )
 
 
 def _escape(value: str, property_value: bool = False) -> str:
@@ -34,7 +45,7 @@ def _escape(value: str, property_value: bool = False) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from rulespy.check.findings import CheckError
+    from rulespy.check.findings import WARNINGS, CheckError
     from rulespy.check.runner import CheckOptions, run_check
 
     try:
@@ -43,7 +54,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"rulespy check: {error.located()}", file=sys.stderr)
         return 2
     findings = report.findings
-    total = f"{len(findings)} finding{'s' if len(findings) != 1 else ''} in {report.files} files checked"
+    warnings = sum(1 for f in findings if f.code in WARNINGS)
+    counted = f" ({warnings} warning{'s' if warnings != 1 else ''})" if warnings else ""
+    total = (
+        f"{len(findings)} finding{'s' if len(findings) != 1 else ''}{counted} in {report.files} files checked"
+    )
     out = sys.stdout
     if args.format == "json":
         import json
@@ -55,10 +70,12 @@ def run(args: argparse.Namespace) -> int:
     elif args.format == "github":
         for f in findings:
             where = f"file={_escape(f.path, True)},line={f.line},col={f.column},title={f.code}"
-            out.write(f"::error {where}::{_escape(f'{f.code} {f.message}')}\n")
+            level = "warning" if f.code in WARNINGS else "error"
+            out.write(f"::{level} {where}::{_escape(f'{f.code} {f.message}')}\n")
         out.write(f"rulespy check: {total}\n")
     else:
         for f in findings:
             out.write(f"{f}\n")
         out.write(f"rulespy check: {total}\n")
-    return 1 if findings else 0
+    failing = [f for f in findings if not (args.warnings_ok and f.code in WARNINGS)]
+    return 1 if failing else 0

@@ -14,18 +14,24 @@ from pathlib import Path
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("root", nargs="?", default=".", help="the rules repository (default: .)")
-    parser.add_argument("--out", help="staging folder (default: ROOT/build/pages)")
+    parser.add_argument(
+        "--out", help="staging folder of the English site alone (default: ROOT/build/pages, and each "
+        "translation's in ROOT/build/LANGUAGE/pages)"
+    )
     parser.add_argument("--nav", help="navigation file mkdocs.yml inherits (default: ROOT/build/nav.yml)")
     parser.add_argument("--strict", action="store_true", help="a warning fails the render (exit 1)")
     parser.add_argument("--quiet", action="store_true", help="print only warnings and errors")
 
 
 def run(args: argparse.Namespace) -> int:
-    from rulespy.render.stage import RenderError, render
+    from rulespy.render.stage import RenderError, render, render_all
 
     started = time.perf_counter()
     try:
-        report = render(Path(args.root), args.out and Path(args.out), args.nav and Path(args.nav))
+        if args.out or args.nav:
+            report = render(Path(args.root), args.out and Path(args.out), args.nav and Path(args.nav))
+        else:  # the English site and each translation (ru/ into build/ru/)
+            report = render_all(Path(args.root))
     except RenderError as error:
         for problem in error.problems:
             print(problem, file=sys.stderr)

@@ -6,12 +6,19 @@ its config's folder, so for a folder other than ``site/`` a small config in ``bu
 ``mkdocs.yml`` and sets ``docs_dir`` and ``site_dir``, which must then lie inside ``build/``.
 Zensical ends a strict build that found warnings with a Python traceback of its own; the warnings it
 printed before are kept and the traceback is replaced by one line.
+
+Each translation staged by ``rulespy render`` (``build/ru/pages``) is a site of its own, built after the
+English one into ``SITE/ru/`` (``build_all``): a config ``build/<generator>-ru.yml`` INHERITs
+``mkdocs.yml`` and sets the staged folder, the navigation, ``theme.language`` and the search language
+(Material's ``search`` with ``lang: [ru, en]``: Russian stemming, and English words such as the
+examples' code still found). Zensical builds it inside ``build/`` and it is copied into place.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -69,6 +76,66 @@ def build(generator: str, root: Path, site_dir: Path) -> subprocess.CompletedPro
     return done
 
 
+def languages_staged(root: Path) -> list[str]:
+    """The translations ``rulespy render`` staged (``build/<language>/pages`` and its ``nav.yml``)."""
+    from rulespy.check.files import LANGUAGES
+
+    return [lang for lang in LANGUAGES if (root / "build" / lang / "nav.yml").is_file()]
+
+
+def language_config(generator: str, root: Path, language: str) -> Path:
+    """Write ``build/<generator>-<language>.yml``: ``mkdocs.yml`` for the translation's own site."""
+    import yaml
+
+    staged = root / "build" / language
+    nav = (yaml.safe_load((staged / "nav.yml").read_text(encoding="utf-8")) or {}).get("nav")
+    config = {
+        "INHERIT": "../mkdocs.yml",
+        "docs_dir": f"{language}/pages",
+        "site_url": f"http://127.0.0.1:8000/{language}/",
+        "theme": {"language": language},
+        "plugins": [{"search": {"lang": [language, "en"]}}],
+        "nav": nav,
+    }
+    if generator == "zensical":
+        config["site_dir"] = f"site-{language}"
+    path = root / "build" / f"{generator}-{language}.yml"
+    header = f"# Written by rulespy.render.build: the {language} site, mkdocs.yml with its own pages.\n"
+    path.write_text(header + yaml.safe_dump(config, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    return path
+
+
+def build_language(
+    generator: str, root: Path, site_dir: Path, language: str
+) -> subprocess.CompletedProcess[str]:
+    """Build translation ``language`` into ``site_dir/<language>`` (after the English site: a clean
+    English build empties ``site_dir``)."""
+    config = language_config(generator, root, language)
+    target = site_dir / language
+    if generator == "mkdocs":
+        command = [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config)]
+        command += ["--site-dir", str(target.resolve())]
+    else:
+        command = [sys.executable, "-m", "zensical", "build", "--strict", "--clean", "-f", str(config)]
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    done = subprocess.run(command, cwd=root, capture_output=True, text=True, env=env, check=False)
+    done.stdout, done.stderr = _without_traceback(done.stdout), _without_traceback(done.stderr)
+    if generator == "zensical" and done.returncode == 0:
+        shutil.rmtree(target, ignore_errors=True)
+        shutil.copytree(root / "build" / f"site-{language}", target)
+    return done
+
+
+def build_all(generator: str, root: Path, site_dir: Path) -> list[subprocess.CompletedProcess[str]]:
+    """The English site, then each staged translation; stops at the first failed build."""
+    done = [build(generator, root, site_dir)]
+    for language in languages_staged(root):
+        if done[-1].returncode != 0:
+            break
+        done.append(build_language(generator, root, site_dir, language))
+    return done
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m rulespy.render.build", description=__doc__)
     parser.add_argument("generator", choices=GENERATORS)
@@ -78,14 +145,15 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     root, site_dir = Path(args.root), Path(args.site_dir)
     try:
-        done = build(args.generator, root, site_dir)
+        builds = build_all(args.generator, root, site_dir)
     except ValueError as error:
         print(f"{parser.prog}: {error}", file=sys.stderr)
         return 2
-    sys.stdout.write(done.stdout + ("\n" if done.stdout and not done.stdout.endswith("\n") else ""))
-    sys.stderr.write(done.stderr + ("\n" if done.stderr and not done.stderr.endswith("\n") else ""))
-    if done.returncode != 0:
-        return done.returncode
+    for done in builds:
+        sys.stdout.write(done.stdout + ("\n" if done.stdout and not done.stdout.endswith("\n") else ""))
+        sys.stderr.write(done.stderr + ("\n" if done.stderr and not done.stderr.endswith("\n") else ""))
+        if done.returncode != 0:
+            return done.returncode
     if args.pdf:
         from rulespy.render.pdf import CHROMIUM, PdfError, print_rulebook
 
@@ -93,12 +161,13 @@ def main(argv: list[str] | None = None) -> int:
             print(f"The rulebook PDF is skipped: it needs {CHROMIUM} (apt-get install chromium).")
             return 0
 
-        try:
-            path = print_rulebook(root, site_dir)
-        except PdfError as error:
-            print(f"rulebook PDF: {error}", file=sys.stderr)
-            return 1
-        print(f"The rulebook: {path} ({path.stat().st_size // 1024} KB)")
+        for language in (None, *languages_staged(root)):
+            try:
+                path = print_rulebook(root, site_dir, language=language)
+            except PdfError as error:
+                print(f"rulebook PDF: {error}", file=sys.stderr)
+                return 1
+            print(f"The rulebook: {path} ({path.stat().st_size // 1024} KB)")
     return 0
 
 

@@ -29,6 +29,7 @@ import yaml
 from markdown.extensions import Extension
 from markdown.treeprocessors import Treeprocessor
 
+from .languages import words
 from .pages import RULEBOOK
 from .stage import NAV, OUT
 
@@ -123,10 +124,12 @@ def _extensions(root: Path) -> tuple[list[str], dict[str, Any]]:
     return names, options
 
 
-def book_html(root: Path) -> str:
-    """The whole rulebook as one HTML document (cover, contents, pages in navigation order)."""
-    staged = root / OUT
-    nav_path = root / NAV
+def book_html(root: Path, language: str | None = None) -> str:
+    """The whole rulebook as one HTML document (cover, contents, pages in navigation order); with
+    ``language``, the translation staged in ``build/<language>/``."""
+    staged = root / "build" / language / "pages" if language else root / OUT
+    nav_path = root / "build" / language / "nav.yml" if language else root / NAV
+    said = words(language)
     if not nav_path.is_file():
         raise PdfError(f"{nav_path} is missing: run `rulespy render` first")
     order = nav_pages((yaml.safe_load(nav_path.read_text(encoding="utf-8")) or {}).get("nav"))
@@ -141,6 +144,8 @@ def book_html(root: Path) -> str:
         assert book.processor is not None
         book.processor.path = path
         text = (staged / path).read_text(encoding="utf-8")
+        # the language switcher leads to the other site, not to a page of this book
+        text = "\n".join(line for line in text.split("\n") if not line.startswith('<p class="vs-language">'))
         body = md.convert(text)
         heading = title or next(
             (t["name"] for t in getattr(md, "toc_tokens", []) if t.get("level") == 1), path
@@ -159,13 +164,12 @@ def book_html(root: Path) -> str:
     return "\n".join(
         [
             "<!DOCTYPE html>",
-            '<html lang="en"><head><meta charset="utf-8"><title>VoidSiege Rules</title>',
+            f'<html lang="{language or "en"}"><head><meta charset="utf-8"><title>{said["title"]}</title>',
             f"<style>{css}</style></head><body>",
-            '<section class="vs-cover"><h1 class="vs-cover-title">VoidSiege Rules</h1>',
-            "<p>The shooting rules of VoidSiege, with every worked example drawn as a board.</p>",
-            "<p>Printed from the rules repository: the rule files are the source of truth, and every worked",
-            "example in this book is executed against the reference engine.</p></section>",
-            '<nav class="vs-contents"><h1>Contents</h1><ol>',
+            f'<section class="vs-cover"><h1 class="vs-cover-title">{said["title"]}</h1>',
+            f"<p>{said['cover']}</p>",
+            f"<p>{said['cover-2']}</p></section>",
+            f'<nav class="vs-contents"><h1>{said["contents"]}</h1><ol>',
             *contents,
             "</ol></nav>",
             *sections,
@@ -174,12 +178,15 @@ def book_html(root: Path) -> str:
     )
 
 
-def print_rulebook(root: Path, site_dir: Path, chromium: Path = CHROMIUM) -> Path:
-    """Print the rulebook of the rendered pages of ``root`` to ``site_dir/voidsiege-rules.pdf``."""
+def print_rulebook(
+    root: Path, site_dir: Path, chromium: Path = CHROMIUM, language: str | None = None
+) -> Path:
+    """Print the rulebook of the rendered pages of ``root`` to ``site_dir/voidsiege-rules.pdf`` (with
+    ``language``: the translation's, to ``site_dir/<language>/voidsiege-rules.pdf``)."""
     if not chromium.exists():
         raise PdfError(f"needs {chromium}: apt-get install chromium")
-    html = book_html(root)
-    target = Path(site_dir) / RULEBOOK
+    html = book_html(root, language)
+    target = Path(site_dir) / (language or "") / RULEBOOK
     target.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="vs-rulebook-") as work:
         source = Path(work) / "rulebook.html"

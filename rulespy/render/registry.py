@@ -72,7 +72,7 @@ def shorten(text: str, limit: int = _PREVIEW_LIMIT) -> str:
 
 def first_sentence(text: str) -> str:
     """The first sentence of ``text`` (all of it when it has only one)."""
-    match = re.search(r"(?<=[.!?])\s+(?=[A-Z`*(\[])", text)
+    match = re.search(r"(?<=[.!?])\s+(?=[A-ZА-ЯЁ`*(\[«])", text)
     return text[: match.start()] if match else text
 
 

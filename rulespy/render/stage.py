@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -30,7 +31,7 @@ from rulespy.check.files import same_url
 from rulespy.check.graph import LinkGraph, build_graph
 from rulespy.check.publish import publishable
 
-from . import examples, pages
+from . import examples, languages, pages
 from .linker import PageContext, link_markdown
 from .registry import Concept, Previews, RegistryError, load_concepts
 
@@ -143,6 +144,7 @@ def render_page(
     previews: Previews,
     graph: LinkGraph,
     warnings: list[str],
+    language: str | None = None,
 ) -> str:
     """One rule page as the generators build it: examples as Example blocks with boards, mentions and
     concepts linked, and (on rule files) the owned concepts under the title and "Referenced by" below."""
@@ -151,10 +153,10 @@ def render_page(
     after, shift = len(lines), 0
     if pages.is_rule_file(path):  # first, so that the linker sees the header's links to the page's concepts
         after = next((i for i, line in enumerate(lines) if line.startswith("# ")), -1) + 1
-        header = ["", *pages.page_header(path, concepts)]
+        header = ["", *pages.page_header(path, concepts, language)]
         lines[after:after] = header
         shift = len(header)
-        lines += pages.page_footer(path, graph, site_pages)
+        lines += pages.page_footer(path, graph, site_pages, language)
     # linking edits inside lines only, so line numbers hold in its result
     linked = link_markdown("\n".join(lines), PageContext(path, site_pages, concepts, previews.tooltip))
     lines = linked.split("\n")
@@ -169,7 +171,7 @@ def render_page(
         )
         lines[start:end] = examples.example_block(example, lines[start:end], f"vs-board-{number}")
     if path == "index.md":
-        lines += ["", pages.rulebook_link()]
+        lines += ["", pages.rulebook_link(language)]
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
@@ -187,31 +189,43 @@ def _write(path: Path, data: bytes) -> bool:
     return True
 
 
-def render(root: Path, out: Path | None = None, nav_file: Path | None = None) -> Report:
+def render(
+    root: Path, out: Path | None = None, nav_file: Path | None = None, language: str | None = None
+) -> Report:
     """Render the repository at ``root`` into ``out`` (default ``root/build/pages``) and its navigation
-    into ``nav_file`` (default ``root/build/nav.yml``). Raises ``RenderError`` for input it cannot publish."""
+    into ``nav_file`` (default ``root/build/nav.yml``). Raises ``RenderError`` for input it cannot publish.
+
+    With ``language`` (``ru``): the translation in ``root/ru/`` as a site of its own, into
+    ``root/build/ru/pages`` and ``root/build/ru/nav.yml`` by default (``rulespy/render/languages.py``).
+    Without: the English site, with a switcher to each page's translation where one exists."""
     root = Path(root)
-    out = Path(out) if out is not None else root / OUT
-    nav_file = Path(nav_file) if nav_file is not None else root / NAV
+    edition = root / language if language else root
+    out = Path(out) if out is not None else (root / "build" / language / "pages" if language else root / OUT)
+    if nav_file is None:
+        nav_file = root / "build" / language / "nav.yml" if language else root / NAV
+    nav_file = Path(nav_file)
     report = Report()
-    sources, skipped = publishable_sources(root)
+    sources, skipped = publishable_sources(edition)
     report.warnings += skipped
     problems = _one_page_per_url(sources)
     texts: dict[str, str] = {}
     for path in sources:
         try:
-            texts[path] = read_text(root, path)
+            texts[path] = read_text(edition, path)
         except RenderError as error:
             problems += error.problems
     try:
-        concepts = load_concepts(root / "concepts.yml")
+        concepts = languages.localized(load_concepts(root / "concepts.yml"), language)
     except RegistryError as error:
         problems.append(str(error))
         concepts = ()
     if problems:
         raise RenderError(problems)
+    published = [p.relative_to(root).as_posix() for p in sorted((root / SCENARIOS).glob("*.yaml"))]
+    if language:
+        texts = {p: languages.scenario_links(t, p, language, published) for p, t in texts.items()}
     previews = Previews(texts, concepts)
-    graph = build_graph(root)
+    graph = build_graph(edition)
     site_pages = frozenset(texts) | {pages.GLOSSARY}
     # the scenario files rule pages link to, published beside them (never one resolving outside)
     found = sorted((root / SCENARIOS).glob("*.yaml")) if (root / SCENARIOS).is_dir() else []
@@ -230,9 +244,12 @@ def render(root: Path, out: Path | None = None, nav_file: Path | None = None) ->
         manifest = {}
     fresh: dict[str, dict[str, object]] = {}
     produced: set[str] = set()
+    others = [other for other in (None, *languages.LANGUAGES) if other != language]
     for path in sources:
         referencing = [(p, pages.title_of(graph, p)) for p in graph.referenced_by(path)]
-        key = _digest(shared, path, texts[path], json.dumps(referencing))
+        twins = [o for o in others if o is None or languages.has_twin(root, path, o)]
+        english = _english_text(root, path) if language else None
+        key = _digest(shared, path, texts[path], json.dumps(referencing), repr(twins), english or "")
         target = out / path
         old = manifest.get(path, {})
         if old.get("key") == key and target.is_file():
@@ -241,14 +258,21 @@ def render(root: Path, out: Path | None = None, nav_file: Path | None = None) ->
             report.warnings += [str(w) for w in kept] if isinstance(kept, list) else []
         else:
             page_warnings: list[str] = []
-            page = render_page(root, path, texts[path], site_pages, concepts, previews, graph, page_warnings)
+            page = render_page(
+                edition, path, texts[path], site_pages, concepts, previews, graph, page_warnings, language
+            )
+            if language:
+                page = languages.stale_notices(page, path, texts[path], english, language)
+            page = languages.with_switchers(page, path, language, twins)
             report.rendered.append(path)
             report.warnings += page_warnings
             fresh[path] = {"key": key, "warnings": page_warnings}
             if _write(target, page.encode("utf-8")):
                 report.written.append(path)
         produced.add(path)
-    glossary = pages.glossary(concepts, previews, site_pages)
+    glossary = pages.glossary(concepts, previews, site_pages, language)
+    editions = [o for o in others if o is None or (root / o / "index.md").is_file()]
+    glossary = languages.with_switchers(glossary, pages.GLOSSARY, language, editions)
     glossary = link_markdown(glossary, PageContext(pages.GLOSSARY, site_pages, concepts, previews.tooltip))
     extra = {pages.GLOSSARY: glossary.encode("utf-8")}
     extra.update({f"assets/{p.name}": p.read_bytes() for p in sorted(ASSETS.iterdir()) if p.is_file()})
@@ -264,10 +288,32 @@ def render(root: Path, out: Path | None = None, nav_file: Path | None = None) ->
                 (Path(current) / name).unlink()
                 report.removed.append(rel)
     _write(manifest_path, json.dumps(fresh, indent=1, sort_keys=True).encode("utf-8"))
-    nav = {"nav": pages.navigation(site_pages, graph)}
+    nav = {"nav": pages.navigation(site_pages, graph, language)}
     header = "# Written by `rulespy render` (mkdocs.yml INHERITs it): the site's navigation. Never edit.\n"
     if _write(nav_file, (header + yaml.safe_dump(nav, sort_keys=False, allow_unicode=True)).encode("utf-8")):
         report.written.append(nav_file.name)
+    return report
+
+
+def _english_text(root: Path, path: str) -> str | None:
+    """The English twin of a translated page (its stale sections are found against it)."""
+    try:
+        return read_text(root, path)
+    except RenderError:
+        return None
+
+
+def render_all(root: Path) -> Report:
+    """The English site and every translation there is (a ``ru/`` folder with pages), one report."""
+    report = render(root)
+    for language in languages.LANGUAGES:
+        if (Path(root) / language / "index.md").is_file():
+            done = render(root, language=language)
+            for name in ("written", "rendered", "removed", "warnings"):
+                getattr(report, name).extend(f"{language}/{item}" for item in getattr(done, name))
+        elif (Path(root) / "build" / language).is_dir():  # the translation is gone: so is its site
+            shutil.rmtree(Path(root) / "build" / language)
+            report.removed.append(f"{language}/")
     return report
 
 

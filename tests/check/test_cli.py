@@ -49,6 +49,7 @@ def test_json_format(capsys: pytest.CaptureFixture[str]) -> None:
         "column": 1,
         "code": "RS020",
         "name": "orphan-page",
+        "severity": "error",  # RS074 (a stale translation) is the one "warning"
         "message": "",
     }
 

@@ -41,11 +41,18 @@ EXPECTED: dict[str, list[tuple[str, int, str]]] = {
         ("sequences/shooting_sequence.md", 1, "RS060"),
         ("sequences/shooting_sequence.md", 11, "RS060"),
     ],
+    # the translation fixtures: "translated" is a clean Russian edition, each code's fixture one fault of it
+    "translated": [],
+    "RS070": [("ru/core/damage.md", 1, "RS070")],  # section #armour left untranslated
+    "RS071": [("ru/core/damage.md", 14, "RS071")],  # 2,5 where the English table has 1.5
+    "RS072": [("ru/index.md", 4, "RS072")],  # ../core/damage.md where ru/core/damage.md exists
+    "RS073": [("ru/core/damage.md", 16, "RS073")],  # a comment added to the example's code
+    "RS074": [("ru/core/damage.md", 21, "RS074")],  # the English #armour changed after the stamp
 }
 
 
 def test_every_code_has_a_fixture() -> None:
-    assert sorted(code for code in EXPECTED if code != "clean") == sorted(CODES)
+    assert sorted(code for code in EXPECTED if code not in ("clean", "translated")) == sorted(CODES)
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))

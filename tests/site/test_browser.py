@@ -8,6 +8,7 @@ missing browser is a failure. A screenshot of a rule page is saved in ``tests/ou
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import threading
@@ -22,7 +23,7 @@ from urllib.parse import urljoin, urlsplit
 
 import pytest
 
-from rulespy.render.build import GENERATORS, build
+from rulespy.render.build import GENERATORS, build_all, languages_staged
 from rulespy.render.pdf import print_rulebook
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -65,9 +66,10 @@ def built(request: pytest.FixtureRequest, staged: Path, tmp_path_factory: pytest
     site = (
         tmp_path_factory.mktemp("site") if request.param == "mkdocs" else ROOT / "build" / "site-browser-test"
     )
-    done = build(request.param, ROOT, site)
-    assert done.returncode == 0, f"{request.param} build --strict failed:\n{done.stdout}\n{done.stderr}"
-    print_rulebook(ROOT, site)  # the home page links it, as `make site` makes it
+    for done in build_all(request.param, ROOT, site):  # English, then each translation (site/ru/)
+        assert done.returncode == 0, f"{request.param} build --strict failed:\n{done.stdout}\n{done.stderr}"
+    for language in (None, *languages_staged(ROOT)):  # the home pages link them, as `make site` makes them
+        print_rulebook(ROOT, site, language=language)
     return site
 
 
@@ -76,18 +78,22 @@ class _Quiet(SimpleHTTPRequestHandler):
         pass
 
 
-@pytest.fixture(scope="module")
-def base_url(built: Path) -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(built)))
+@contextlib.contextmanager
+def serving(directory: Path) -> Iterator[str]:
+    """A static server for ``directory`` on 127.0.0.1 (any free port), as its base URL."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(directory)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
-@pytest.fixture(scope="module")
-def browser(base_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+@contextlib.contextmanager
+def chromium(profile: Path) -> Iterator[Any]:
+    """Headless Chromium driven by selenium, with its browser log kept."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -95,7 +101,7 @@ def browser(base_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator
     options.binary_location = str(CHROMIUM)
     for flag in FLAGS:
         options.add_argument(flag)
-    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}")
+    options.add_argument(f"--user-data-dir={profile}")
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(options=options, service=Service(str(CHROMEDRIVER)))
     driver.set_page_load_timeout(30)
@@ -103,6 +109,18 @@ def browser(base_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator
         yield driver
     finally:
         driver.quit()
+
+
+@pytest.fixture(scope="module")
+def base_url(built: Path) -> Iterator[str]:
+    with serving(built) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser(base_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    with chromium(tmp_path_factory.mktemp("chromium-profile")) as driver:
+        yield driver
 
 
 def _wait(driver: Any, condition: Any, seconds: float = 15) -> Any:

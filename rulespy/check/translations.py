@@ -1,0 +1,360 @@
+"""Translations held in step with the English rules (finding codes RS070-RS074).
+
+A translation is a folder named after its language at the repository root (``ru/``, ``LANGUAGES`` in
+``rulespy.check.registry``) that mirrors the English pages file for file: ``ru/core/damage.md``
+translates ``core/damage.md`` and keeps its explicit section ids, so ``core/damage.md#target-limit`` and
+``ru/core/damage.md#target-limit`` are the same rule. The pages expected in a translation are the
+English home page (``index.md``) and every rule file; once a translation folder exists, each of them
+must be translated.
+
+Each translated section (a heading with an explicit ``{#id}``) carries, on a line of its own under the
+heading, the **stamp** of the English section it translates, written by
+``rulespy translations stamp ru/core/damage.md[#id]`` and never by hand::
+
+    ## Предел цели {#target-limit}
+    <!-- translates: core/damage.md#target-limit sha256:0123456789ab -->
+
+The hash is ``section_hash`` of the English section: its heading line and every line up to the next
+heading of any level (a subsection is a section of its own), trailing spaces ignored. Changing one
+English section therefore makes exactly its translation stale.
+
+The checks, for each translated page and its English twin:
+
+- RS070: a page of the English edition with no translation, a translated page with no English twin, a
+  section (explicit id) missing from the translation or only in it, or the sections in another order;
+- RS071: a number in a table of a section that differs from the same table of the English section
+  (numbers compared in reading order; ``1,5`` and ``1.5`` are the same number), or a section with
+  another count of tables;
+- RS072: a link in a translation to an English page whose translation exists;
+- RS073: a python fence (worked example or ``notest`` listing) that is not byte for byte its English
+  twin, in the same order and the same section;
+- RS074 (a warning): a section whose stamp is missing, names another section, or holds the hash of an
+  older English text.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from markdown_it import MarkdownIt
+
+from rulespy.check.doc import Document
+from rulespy.check.examples import PYTHON, fence_info
+from rulespy.check.files import Layout, Tree
+from rulespy.check.findings import Finding
+from rulespy.check.graph import resolve
+from rulespy.check.parse import parse_bytes
+from rulespy.check.registry import LANGUAGES
+
+#: ``<!-- translates: PATH#ID sha256:HEX -->``: the English section a translated section translates.
+STAMP = re.compile(
+    r"^\s*<!--\s*translates:\s*(?P<path>[^\s#]+)#(?P<anchor>\S+)\s+sha256:(?P<hash>[0-9a-f]+)\s*-->\s*$"
+)
+HASH_LENGTH = 12
+_NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)?(?![\w])")
+_MD = MarkdownIt("commonmark").enable("table")
+
+
+def language_of(path: str) -> str | None:
+    """The language whose folder holds ``path`` (``ru/core/damage.md`` -> ``ru``), ``None`` for English."""
+    first = path.split("/", 1)[0]
+    return first if first in LANGUAGES and "/" in path else None
+
+
+def english_twin(path: str) -> str:
+    """``ru/core/damage.md`` -> ``core/damage.md`` (an English path is returned as it is)."""
+    return path.split("/", 1)[1] if language_of(path) else path
+
+
+def is_translated_page(path: str, layout: Layout) -> bool:
+    """Whether an English page belongs in every translation: the home page and the rule files."""
+    return path == "index.md" or (path.endswith(".md") and path.split("/", 1)[0] in layout.rule_dirs)
+
+
+def render_stamp(english: str, anchor: str, digest: str) -> str:
+    return f"<!-- translates: {english}#{anchor} sha256:{digest} -->"
+
+
+@dataclass(frozen=True)
+class Section:
+    """A section with an explicit id: its heading line (1-based), its lines (the heading included, up to
+    the next heading), and its stamp when it has one (path, anchor, hash, line)."""
+
+    anchor: str
+    line: int
+    lines: tuple[str, ...]
+    stamp: tuple[str, str, str, int] | None
+
+    @property
+    def hash(self) -> str:
+        return section_hash(self.lines)
+
+
+def section_hash(lines: tuple[str, ...] | list[str]) -> str:
+    """The first ``HASH_LENGTH`` hex digits of the SHA-256 of a section's text: its lines without trailing
+    spaces and without stamp lines, blank lines at either end left out."""
+    kept = [line.rstrip() for line in lines if not STAMP.match(line)]
+    text = "\n".join(kept).strip("\n")
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:HASH_LENGTH]
+
+
+def sections(text: str, document: Document) -> list[Section]:
+    """The sections of a page opened by a heading with an explicit id, in order."""
+    lines = text.split("\n")
+    starts = [h.line for h in document.headings] + [len(lines) + 1]
+    found: list[Section] = []
+    for index, heading in enumerate(document.headings):
+        if not heading.explicit:
+            continue
+        body = lines[heading.line - 1 : starts[index + 1] - 1]
+        stamp = None
+        for offset, line in enumerate(body[1:], start=1):
+            match = STAMP.match(line)
+            if match:
+                stamp = (match["path"], match["anchor"], match["hash"], heading.line + offset)
+                break
+        found.append(Section(heading.anchor, heading.line, tuple(body), stamp))
+    return found
+
+
+@dataclass(frozen=True)
+class Page:
+    path: str
+    text: str
+    document: Document
+
+    def sections(self) -> list[Section]:
+        return sections(self.text, self.document)
+
+
+def read_page(tree: Tree, path: str) -> Page | None:
+    data = tree.read(path)
+    if data is None:
+        return None
+    document = parse_bytes(path, data, max_bytes=tree.layout.max_bytes)
+    if document.problems:
+        return None  # not UTF-8, too large: RS040/RS042 already say so
+    return Page(path, data.decode("utf-8").removeprefix("\ufeff").replace("\r\n", "\n"), document)
+
+
+def findings(root: Path, layout: Layout | None = None) -> Iterator[Finding]:
+    """Every translation finding of the repository at ``root``."""
+    tree = Tree(Path(root), layout or Layout()).walk()
+    for language in LANGUAGES:
+        translated = [p for p in tree.markdown if p.startswith(language + "/")]
+        if not translated:
+            continue
+        present = set(translated)
+        for english in tree.markdown:
+            if is_translated_page(english, tree.layout) and f"{language}/{english}" not in present:
+                message = f"no {language} translation: {language}/{english} is missing"
+                yield Finding(english, 1, 1, "RS070", message)
+        for path in translated:
+            english = english_twin(path)
+            if english not in tree.files:
+                yield Finding(path, 1, 1, "RS070", f"translates no English page: {english} does not exist")
+                continue
+            page, twin = read_page(tree, path), read_page(tree, english)
+            if page is None or twin is None:
+                continue
+            yield from compare(tree, page, twin)
+
+
+def compare(tree: Tree, page: Page, twin: Page) -> Iterator[Finding]:
+    """The findings of translated ``page`` against its English ``twin``."""
+    ours, theirs = page.sections(), twin.sections()
+    english = {s.anchor: s for s in theirs}
+    translated = {s.anchor: s for s in ours}
+    for section in theirs:
+        if section.anchor not in translated:
+            message = f"section #{section.anchor} of {twin.path} (line {section.line}) is missing here"
+            yield Finding(page.path, 1, 1, "RS070", message)
+    for section in ours:
+        if section.anchor not in english:
+            message = f"section #{section.anchor} is not in {twin.path}: a translation adds no section"
+            yield Finding(page.path, section.line, 1, "RS070", message)
+    common_ours = [s for s in ours if s.anchor in english]
+    common_theirs = [s.anchor for s in theirs if s.anchor in translated]
+    for section, expected in zip(common_ours, common_theirs, strict=True):
+        if section.anchor != expected:
+            message = f"section #{section.anchor} stands where {twin.path} has #{expected}: keep the order"
+            yield Finding(page.path, section.line, 1, "RS070", message)
+            break
+    for section in common_ours:
+        yield from _tables(page, section, twin, english[section.anchor])
+        yield from _staleness(page, section, twin.path, english[section.anchor])
+    yield from _fences(page, twin)
+    yield from _links(tree, page)
+
+
+def _staleness(page: Page, section: Section, english_path: str, original: Section) -> Iterator[Finding]:
+    command = f"rulespy translations stamp {page.path}#{section.anchor}"
+    if section.stamp is None:
+        message = (
+            f"warning: section #{section.anchor} has no stamp of the English text it translates: {command}"
+        )
+        yield Finding(page.path, section.line, 1, "RS074", message)
+        return
+    path, anchor, digest, line = section.stamp
+    if (path, anchor) != (english_path, section.anchor):
+        message = (
+            f"warning: the stamp names {path}#{anchor}, but this section translates "
+            f"{english_path}#{section.anchor}"
+        )
+        yield Finding(page.path, line, 1, "RS074", message)
+    elif digest != original.hash:
+        message = (
+            f"warning: stale translation: {english_path}#{section.anchor} changed since it was translated "
+            f"(sha256:{digest}, now sha256:{original.hash}); bring it up to date, then {command}"
+        )
+        yield Finding(page.path, line, 1, "RS074", message)
+
+
+def _table_numbers(section: Section) -> list[list[tuple[int, str]]]:
+    """Each table of the section: (line, number) in reading order, numbers written with a full stop."""
+    tokens = _MD.parse("\n".join(section.lines))
+    tables: list[list[tuple[int, str]]] = []
+    row_line = section.line
+    for index, token in enumerate(tokens):
+        if token.type == "table_open":
+            tables.append([])
+        elif token.type == "tr_open" and token.map is not None:
+            row_line = section.line + token.map[0]
+        elif token.type == "inline" and tables and tokens[index - 1].type in ("th_open", "td_open"):
+            for match in _NUMBER.finditer(token.content):
+                tables[-1].append((row_line, match.group(0).replace(",", ".")))
+    return tables
+
+
+def _tables(page: Page, section: Section, twin: Page, original: Section) -> Iterator[Finding]:
+    ours, theirs = _table_numbers(section), _table_numbers(original)
+    if len(ours) != len(theirs):
+        message = f"section #{section.anchor} has {len(ours)} table(s), {twin.path} has {len(theirs)}"
+        yield Finding(page.path, section.line, 1, "RS071", message)
+        return
+    for number, (table, expected) in enumerate(zip(ours, theirs, strict=True), start=1):
+        for index in range(max(len(table), len(expected))):
+            mine = table[index] if index < len(table) else (table[-1][0] if table else section.line, "")
+            other = expected[index] if index < len(expected) else (original.line, "")
+            if mine[1] != other[1]:
+                message = (
+                    f"table {number} of #{section.anchor}: number {index + 1} is {mine[1] or 'missing'}, "
+                    f"{twin.path} line {other[0]} has {other[1] or 'no more numbers'}"
+                    " (write numbers as digits)"
+                )
+                yield Finding(page.path, mine[0], 1, "RS071", message)
+                break
+
+
+def _python_fences(page: Page) -> list[tuple[int, str, str, str]]:
+    """(line, section id, info, content) of each python fence of the page, in order."""
+    section_at = [(s.line, s.anchor) for s in page.sections()]
+    found = []
+    for token in _MD.parse(page.text):
+        if token.type != "fence" or token.map is None or fence_info(token.info)[0] not in PYTHON:
+            continue
+        line = token.map[0] + 1
+        anchor = next((a for start, a in reversed(section_at) if start <= line), "")
+        found.append((line, anchor, token.info.strip(), token.content))
+    return found
+
+
+def _fences(page: Page, twin: Page) -> Iterator[Finding]:
+    ours, theirs = _python_fences(page), _python_fences(twin)
+    for index in range(max(len(ours), len(theirs))):
+        if index >= len(ours):
+            line, anchor = theirs[index][:2]
+            message = f"python fence {index + 1} of {twin.path} (line {line}, #{anchor}) is missing here"
+            yield Finding(page.path, 1, 1, "RS073", message)
+            return
+        if index >= len(theirs):
+            message = (
+                f"python fence {index + 1} has no twin in {twin.path}: examples are translated, not added"
+            )
+            yield Finding(page.path, ours[index][0], 1, "RS073", message)
+            return
+        (line, anchor, info, content), (other_line, other_anchor, other_info, other_content) = (
+            ours[index],
+            theirs[index],
+        )
+        if (info, content) != (other_info, other_content):
+            message = (
+                f"python fence {index + 1} differs from its twin at {twin.path} line {other_line}: "
+                "copy the code byte for byte, only the prose around it is translated"
+            )
+            yield Finding(page.path, line, 1, "RS073", message)
+        elif anchor != other_anchor:
+            message = (
+                f"python fence {index + 1} sits in #{anchor}, its twin in #{other_anchor} of {twin.path}"
+            )
+            yield Finding(page.path, line, 1, "RS073", message)
+
+
+def _links(tree: Tree, page: Page) -> Iterator[Finding]:
+    language = language_of(page.path)
+    for link in page.document.links:
+        target = resolve(page.path, link.target)
+        if (
+            target.path is None
+            or target.external
+            or not target.path.endswith(".md")
+            or language_of(target.path)
+        ):
+            continue
+        mirror = f"{language}/{target.path}"
+        if tree.kind(mirror) == "file":
+            message = (
+                f"links to the English page {target.path}; its translation {mirror} exists: link to that"
+            )
+            yield Finding(page.path, link.line, link.column, "RS072", message)
+
+
+class StampError(Exception):
+    """What ``stamp`` cannot do, as ``PATH:LINE: message``."""
+
+
+def stamp(root: Path, target: str) -> list[str]:
+    """Write the stamps of translated page ``target`` (``ru/core/damage.md``, or ``...#id`` for one
+    section): under each heading, the hash of its English section now. Returns the ids stamped anew.
+
+    Stamping says "this section translates the English text as it is now": stamp a section after
+    bringing its translation up to date, the whole page only when all of it is."""
+    root = Path(root)
+    path, _, only = target.strip().removeprefix("./").partition("#")
+    language = language_of(path)
+    if language is None or not path.endswith(".md"):
+        raise StampError(f"{path}:1: not a translated page (expected {'|'.join(LANGUAGES)}/PATH.md)")
+    tree = Tree(root).walk()
+    english = english_twin(path)
+    page, twin = (read_page(tree, p) if p in tree.files else None for p in (path, english))
+    if page is None:
+        raise StampError(f"{path}:1: no such translated page (or not UTF-8 text)")
+    if twin is None:
+        raise StampError(f"{path}:1: its English twin {english} does not exist (or is not UTF-8 text)")
+    originals = {s.anchor: s for s in twin.sections()}
+    chosen = [s for s in page.sections() if s.anchor in originals and (not only or s.anchor == only)]
+    if only and not chosen:
+        raise StampError(f"{path}:1: no section #{only} here that {english} also has")
+    lines = page.text.split("\n")
+    stamped: list[str] = []
+    for section in reversed(chosen):  # bottom up, so that earlier line numbers hold
+        line = render_stamp(english, section.anchor, originals[section.anchor].hash)
+        if section.stamp is not None:
+            index = section.stamp[3] - 1
+            if lines[index] == line:
+                continue
+            lines[index] = line
+        else:
+            lines.insert(section.line, line)
+        stamped.append(section.anchor)
+    if stamped:
+        data = "\n".join(lines).encode("utf-8")
+        full = root / path
+        temporary = full.with_name(f".{full.name}.stamp")
+        temporary.write_bytes(data)
+        temporary.replace(full)
+    return list(reversed(stamped))

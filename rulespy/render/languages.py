@@ -1,0 +1,211 @@
+"""The site in each language: the English edition at ``/``, each translation (``ru/``) as a site of its
+own at ``/<language>/``, built by either generator with no i18n plugin.
+
+``rulespy render`` stages the English pages in ``build/pages/`` and each translation's in
+``build/<language>/pages/`` (navigation in ``build/<language>/nav.yml``); ``python -m
+rulespy.render.build`` builds each into ``site/`` and ``site/<language>/``, and prints a rulebook for
+each. What a translated page gets besides the English enrichments:
+
+- concept names in its language (``ru:`` in concepts.yml), in links, tooltips, "Defined on this page"
+  and the glossary, and the site's own words (``WORDS``);
+- a **language switcher** at the top of every page that has a twin (raw HTML, so the generators do not
+  validate a link into the other site): it leads to the same page, and ``assets/language.js`` adds the
+  section being read (the URL's ``#id``, kept current by Material's ``navigation.tracking``), so the
+  reader lands on the same rule, whose id both editions share;
+- a **notice on each stale section** (RS074 in ``rulespy check``: its stamp is missing or older than
+  the English text), linking to the current English text of that section;
+- links to the published scenario files, which live beside the English pages, pointed at their copy in
+  the translation's site.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterable
+from dataclasses import replace
+from pathlib import Path
+
+from rulespy.check.files import LANGUAGES, page_url
+from rulespy.check.parse import parse_markdown
+from rulespy.check.translations import sections
+
+from .registry import Concept
+
+__all__ = ["LANGUAGES", "WORDS", "localized", "switcher", "stale_notices", "words"]
+
+NAMES = {None: "English", "ru": "Русский"}
+
+#: The words the site writes around the rules, for each edition (``None``: English).
+WORDS: dict[str | None, dict[str, str]] = {
+    None: {
+        "defined": "Defined on this page",
+        "term": "term",
+        "referenced": "Referenced by",
+        "no-references": "No other page links here yet.",
+        "home": "Home",
+        "core": "Core",
+        "sequences": "Sequences",
+        "timing": "Timing",
+        "commands": "Commands",
+        "glossary": "Glossary",
+        "rulebook": "The whole rulebook as one printable PDF",
+        "glossary-intro": (
+            "Every concept of the rules, in alphabetical order, with the first sentence of the rule that\n"
+            "defines it. Each name links to that rule: the rule file is the definition, this page only "
+            "points\nat it. It is generated from `concepts.yml` each time the site is built."
+        ),
+        "not-written": "Not yet written in its owner file.",
+        "also": "Also written",
+        "title": "VoidSiege Rules",
+        "cover": "The shooting rules of VoidSiege, with every worked example drawn as a board.",
+        "cover-2": (
+            "Printed from the rules repository: the rule files are the source of truth, and every worked\n"
+            "example in this book is executed against the reference engine."
+        ),
+        "contents": "Contents",
+    },
+    "ru": {
+        "defined": "Определено на этой странице",
+        "term": "термин",
+        "referenced": "Ссылаются сюда",
+        "no-references": "Пока ни одна другая страница не ссылается сюда.",
+        "home": "Главная",
+        "core": "Основные правила",
+        "sequences": "Последовательности",
+        "timing": "Время",
+        "commands": "Приказы",
+        "glossary": "Глоссарий",
+        "rulebook": "Вся книга правил одним PDF для печати",
+        "glossary-intro": (
+            "Все понятия правил по алфавиту, с первым предложением правила, которое их определяет.\n"
+            "Каждое название ведёт к этому правилу: определение даёт файл правил, эта страница лишь\n"
+            "указывает на него. Она создаётся из `concepts.yml` при каждой сборке сайта."
+        ),
+        "not-written": "Ещё не написано в файле-владельце.",
+        "also": "Также пишут",
+        "title": "Правила VoidSiege",
+        "cover": "Правила стрельбы VoidSiege; каждый разобранный пример нарисован на поле.",
+        "cover-2": (
+            "Напечатано из репозитория правил: файлы правил — первоисточник, и каждый разобранный\n"
+            "пример этой книги исполняется эталонным движком."
+        ),
+        "contents": "Содержание",
+        "stale": "Перевод отстаёт",
+        "stale-text": (
+            "Английский текст этого раздела изменился после перевода (или перевод не отмечен). "
+            "Действует английский текст:"
+        ),
+        "stale-link": "актуальный английский текст раздела",
+    },
+}
+
+
+def words(language: str | None) -> dict[str, str]:
+    return WORDS.get(language, WORDS[None])
+
+
+def localized(concepts: Iterable[Concept], language: str | None) -> tuple[Concept, ...]:
+    """The concepts as a page of ``language`` names them: its name first, its other forms as aliases,
+    each form also with its first letter in the other case (Russian writes terms in lower case inside
+    a sentence and capitalised at its start). English: unchanged."""
+    if language is None:
+        return tuple(concepts)
+    found = []
+    for concept in concepts:
+        names = concept.names_in(language)
+        forms: list[str] = []
+        for name in names:
+            for form in (name, name[:1].lower() + name[1:], name[:1].upper() + name[1:]):
+                if form not in forms:
+                    forms.append(form)
+        found.append(replace(concept, name=names[0], aliases=tuple(forms[1:])))
+    return tuple(found)
+
+
+def _to_site_root(url: str) -> str:
+    """The relative path from a page published at ``url`` (``core/damage/``) back to its site's root."""
+    return "../" * url.count("/")
+
+
+def _other_site(path: str, language: str | None, other: str | None, anchor: str = "") -> str:
+    """The attributes of a raw HTML link from page ``path`` of edition ``language`` to the same page of
+    edition ``other``: ``data-vs-href``, relative to the page's URL, which ``assets/language.js``
+    follows (so the site works under any folder), and ``href`` from the host's root as the fallback
+    without JavaScript. The generators leave both alone: Zensical rewrites a relative ``href`` in raw
+    HTML as if it were relative to the markdown file, mkdocs does not, so no relative ``href`` suits both."""
+    url = page_url(path)
+    to = f"{other}/{url}" if other else url
+    relative = _to_site_root(url) + ("../" if language else "") + to
+    fragment = f"#{anchor}" if anchor else ""
+    return f'href="/{to}{fragment}" data-vs-href="{relative}{fragment}" hreflang="{other or "en"}"'
+
+
+def switcher(path: str, language: str | None, other: str | None) -> str:
+    """The raw HTML link from page ``path`` of edition ``language`` to the same page of ``other``."""
+    attributes = _other_site(path, language, other)
+    label = NAMES.get(other, other or "")
+    return (
+        f'<p class="vs-language"><a class="vs-language-link" {attributes} lang="{other or "en"}">'
+        f"{label}</a></p>"
+    )
+
+
+def with_switchers(page: str, path: str, language: str | None, others: list[str | None]) -> str:
+    """``page`` with a switcher to each edition in ``others`` above it (unchanged when there is none)."""
+    if not others:
+        return page
+    return "\n".join([*(switcher(path, language, other) for other in others), "", page])
+
+
+def stale_notices(page: str, path: str, translated: str, english: str | None, language: str) -> str:
+    """``page`` (the rendered markdown of translated page ``path``) with a notice under the heading of
+    each section whose stamp is missing or does not match the English section now (``english``: the
+    English twin's text). The notice links to that section of the English site."""
+    if english is None:
+        return page
+    current = {s.anchor: s.hash for s in sections(english, parse_markdown("", english))}
+    stale = [
+        s.anchor
+        for s in sections(translated, parse_markdown("", translated))
+        if s.anchor in current and (s.stamp is None or s.stamp[2] != current[s.anchor])
+    ]
+    if not stale:
+        return page
+    said = words(language)
+    lines = page.split("\n")
+    for anchor in reversed(stale):
+        heading = re.compile(r"^#{1,6}\s.*\{[^}]*#" + re.escape(anchor) + r"[\s}]")
+        index = next((i for i, line in enumerate(lines) if heading.match(line)), None)
+        if index is None:
+            continue
+        attributes = _other_site(path, language, None, anchor)
+        notice = [
+            "",
+            f'!!! warning "{said["stale"]}"',
+            "",
+            f'    {said["stale-text"]} <a class="vs-stale-link" {attributes}>'
+            f'{said["stale-link"]}</a>.',
+            "",
+        ]
+        lines[index + 1 : index + 1] = notice
+    return "\n".join(lines)
+
+
+def scenario_links(text: str, path: str, language: str, published: Iterable[str]) -> str:
+    """Links of a translated page to published files outside its folder (the scenario files), pointed at
+    their copy in the translation's site: ``../../examples/scenarios/a.yaml`` from ``core/x.md``."""
+    files = set(published)
+
+    def fix(match: re.Match[str]) -> str:
+        target = match.group(2)
+        full = posixpath.normpath(posixpath.join(language, posixpath.dirname(path), target))
+        if full in files:
+            return match.group(1) + posixpath.relpath(full, posixpath.dirname(path) or ".") + match.group(3)
+        return match.group(0)
+
+    return re.sub(r"(\]\()(\.\./[^)\s#]+)([)\s#])", fix, text)
+
+
+def has_twin(root: Path, path: str, language: str) -> bool:
+    return (Path(root) / language / path).is_file()

@@ -1,0 +1,209 @@
+"""The Russian edition on the site (issue 19): its own site at /ru/, Russian concept names, tooltips
+and glossary, a notice on a stale section, a switcher to the same page and section of the other
+edition, Russian search, and a rulebook in each language; built with mkdocs-material and Zensical.
+
+The bilingual tree is the checker's clean translated fixture (``tests/check/fixtures/translated``:
+``core/damage.md`` and its stamped translation ``ru/core/damage.md``) with this repository's
+``mkdocs.yml`` and a small concepts.yml, copied into a temporary folder: the repository's own ``ru/`` is
+written by the translators, and these tests do not depend on it.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urljoin
+
+import pytest
+
+from rulespy.render.build import GENERATORS, build_all
+from rulespy.render.stage import render_all
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURE = ROOT / "tests" / "check" / "fixtures" / "translated"
+CONCEPTS = """\
+owners:
+  core/damage.md:
+    - {concept: Target Limit, anchor: target-limit, ru: [Предел цели, предела цели]}
+    - {concept: Armour, anchor: armour, ru: [Броня, брони, броню]}
+"""
+
+pytestmark = pytest.mark.timeout(300)
+
+
+def _tree(where: Path) -> Path:
+    root = where / "rules"
+    shutil.copytree(FIXTURE, root)
+    shutil.copy(ROOT / "mkdocs.yml", root / "mkdocs.yml")
+    (root / "concepts.yml").write_text(CONCEPTS, encoding="utf-8")
+    index = root / "ru" / "index.md"
+    index.write_text(index.read_text(encoding="utf-8") + "\nМодель теряет раны до предела цели.\n", "utf-8")
+    return root
+
+
+@pytest.fixture
+def bilingual(tmp_path: Path) -> Path:
+    return _tree(tmp_path)
+
+
+def _staged(root: Path, path: str) -> str:
+    return (root / "build" / path).read_text(encoding="utf-8")
+
+
+def test_the_russian_pages_name_concepts_in_russian_and_link_to_their_russian_owner(bilingual: Path) -> None:
+    render_all(bilingual)
+    page = _staged(bilingual, "ru/pages/core/damage.md")
+    assert '!!! abstract "Определено на этой странице"' in page
+    assert "[Предел цели](#target-limit), [Броня](#armour)" in page
+    assert "## Ссылаются сюда {#referenced-by" in page
+    home = _staged(bilingual, "ru/pages/index.md")
+    # the form written in the sentence is linked, its tooltip the Russian owner's first paragraph
+    assert (
+        '[предела цели](core/damage.md#target-limit "Предел цели (core/damage.md): '
+        'Модель теряет не больше ран, чем у неё осталось."){ .vs-concept }' in home
+    )
+    glossary = _staged(bilingual, "ru/pages/glossary.md")
+    assert glossary.startswith('<p class="vs-language">') and "# Глоссарий {#glossary}" in glossary
+    assert "**[Предел цели](core/damage.md#target-limit)**: Модель теряет не больше ран" in glossary
+    nav = _staged(bilingual, "ru/nav.yml")
+    assert "Главная: index.md" in nav and "Основные правила:" in nav and "Глоссарий: glossary.md" in nav
+    english = _staged(bilingual, "pages/core/damage.md")
+    assert 'Defined on this page' in english and "Определено" not in english
+
+
+def test_every_page_has_a_switcher_to_its_twin_in_the_other_edition(bilingual: Path) -> None:
+    render_all(bilingual)
+    to_russian = 'href="/ru/core/damage/" data-vs-href="../../ru/core/damage/" hreflang="ru"'
+    to_english = 'href="/core/damage/" data-vs-href="../../../core/damage/" hreflang="en"'
+    assert to_russian in _staged(bilingual, "pages/core/damage.md").split("\n")[0]
+    assert to_english in _staged(bilingual, "ru/pages/core/damage.md").split("\n")[0]
+    assert 'data-vs-href="ru/" hreflang="ru"' in _staged(bilingual, "pages/index.md")
+    assert 'data-vs-href="../" hreflang="en"' in _staged(bilingual, "ru/pages/index.md")
+
+
+def test_stale_translation_a_changed_english_section_puts_a_notice_on_exactly_its_translation(
+    bilingual: Path,
+) -> None:
+    render_all(bilingual)
+    assert "Перевод отстаёт" not in _staged(bilingual, "ru/pages/core/damage.md")
+    english = bilingual / "core" / "damage.md"
+    english.write_text(english.read_text(encoding="utf-8").replace("each hit's", "every hit's"), "utf-8")
+    render_all(bilingual)
+    page = _staged(bilingual, "ru/pages/core/damage.md")
+    assert page.count("Перевод отстаёт") == 1
+    notice = page.index("Перевод отстаёт")
+    assert page.rindex("## ", 0, notice) == page.index("## Броня {#armour}")
+    assert 'href="/core/damage/#armour" data-vs-href="../../../core/damage/#armour"' in page[notice:]
+
+
+@pytest.mark.parametrize("generator", GENERATORS)
+def test_both_editions_build_strictly_with_russian_search(generator: str, bilingual: Path) -> None:
+    render_all(bilingual)
+    site = bilingual / "site"
+    done = build_all(generator, bilingual, site)
+    assert [d.returncode for d in done] == [0, 0], "\n".join(d.stdout + d.stderr for d in done)
+    russian = (site / "ru" / "core" / "damage" / "index.html").read_text(encoding="utf-8")
+    assert 'lang="ru"' in russian and 'id="target-limit"' in russian
+    if generator == "mkdocs":
+        import json
+
+        config = json.loads((site / "ru" / "search" / "search_index.json").read_text("utf-8"))["config"]
+        assert config["lang"] == ["ru", "en"]
+
+
+# --- in a real browser --------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module", params=GENERATORS)
+def bilingual_site(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    from tests.site.test_browser import _require_browser, serving
+
+    _require_browser()
+    root = _tree(tmp_path_factory.mktemp("bilingual"))
+    render_all(root)
+    done = build_all(request.param, root, root / "site")
+    assert [d.returncode for d in done] == [0, 0], "\n".join(d.stdout + d.stderr for d in done)
+    with serving(root / "site") as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def driver(bilingual_site: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    from tests.site.test_browser import chromium
+
+    with chromium(tmp_path_factory.mktemp("chromium-profile")) as chrome:
+        yield chrome
+
+
+def test_switching_language_on_a_rule_page_lands_on_the_same_section(driver: Any, bilingual_site: str) -> None:
+    from selenium.webdriver.common.by import By
+
+    from tests.site.test_browser import _wait
+
+    # the link beside a section's heading leads to that section of the other edition
+    driver.get(urljoin(bilingual_site, "core/damage/#armour"))
+    section = _wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "#armour a.vs-section-language"))
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", section)
+    section.click()
+    _wait(driver, lambda d: "/ru/core/damage/" in d.current_url)
+    assert driver.current_url == urljoin(bilingual_site, "ru/core/damage/#armour")
+    assert driver.find_element(By.ID, "armour").text.startswith("Броня")
+    # the page's switcher carries the section being read (the URL's #id), and leads back
+    driver.get(urljoin(bilingual_site, "ru/core/damage/#target-limit"))
+    switcher = driver.find_element(By.CSS_SELECTOR, "a.vs-language-link")
+    driver.execute_script("arguments[0].click();", switcher)  # as clicked, without scrolling the page
+    _wait(driver, lambda d: d.current_url == urljoin(bilingual_site, "core/damage/#target-limit"))
+    assert driver.find_element(By.ID, "target-limit").text.startswith("Target Limit")
+
+
+def test_the_russian_search_finds_a_russian_word(driver: Any, bilingual_site: str) -> None:
+    from selenium.webdriver.common.by import By
+
+    from tests.site.test_browser import SEARCH_HOST, _wait
+
+    driver.get(urljoin(bilingual_site, "ru/"))
+    boxes = driver.find_elements(By.CSS_SELECTOR, "input.md-search__input")
+    if boxes:  # Material: a search box in the header
+        box, where, selector = boxes[0], driver, ".md-search-result__list a"
+        if not box.is_displayed():
+            driver.find_element(By.CSS_SELECTOR, "label.md-header__button[for='__search']").click()
+        _wait(driver, lambda d: box.is_displayed())
+    else:  # Zensical: a dialog in a shadow root
+        driver.find_element(By.CSS_SELECTOR, ".md-search__button").click()
+        host = _wait(driver, lambda d: d.execute_script(SEARCH_HOST))
+        where, selector = host.shadow_root, "a"
+        box = _wait(driver, lambda d: where.find_element(By.CSS_SELECTOR, "input"))
+    box.click()
+    box.send_keys("броня")  # the page writes "Броня"
+
+    def results(_: Any) -> list[str]:
+        from selenium.common.exceptions import StaleElementReferenceException
+
+        try:  # the list is drawn again as results arrive
+            found = [a.get_attribute("href") or "" for a in where.find_elements(By.CSS_SELECTOR, selector)]
+        except StaleElementReferenceException:
+            return []
+        return [href for href in found if "/ru/core/damage/" in href]
+
+    assert _wait(driver, results)
+
+
+def test_the_rulebook_is_printed_in_russian_too(bilingual: Path) -> None:
+    from pypdf import PdfReader
+
+    from rulespy.render.pdf import CHROMIUM, print_rulebook
+    from tests.site.test_browser import _require_browser
+
+    if not CHROMIUM.exists():
+        _require_browser()
+    render_all(bilingual)
+    site = bilingual / "site"
+    english = print_rulebook(bilingual, site)
+    russian = print_rulebook(bilingual, site, language="ru")
+    assert russian == site / "ru" / "voidsiege-rules.pdf" and english == site / "voidsiege-rules.pdf"
+    text = " ".join(" ".join(page.extract_text().split()) for page in PdfReader(russian).pages)
+    for words in ("Правила VoidSiege", "Содержание", "Предел цели", "Броня", "Глоссарий"):
+        assert words in text, words
+    assert "English" not in text  # the switcher leads to the other site, not into the book
