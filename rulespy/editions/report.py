@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from rulespy.editions.sections import show_diff
 from rulespy.editions.summary import Summary
+from rulespy.editions.versions import next_version, parse
 
 RELEASE = {
     "minor": "play changes: the next release is at least a **minor** version",
@@ -42,10 +43,13 @@ def markdown(
         return f"[{_cell(ref)}]({link(ref)})" if link else _code(ref)
 
     new = summary.new if summary.new_commit is None else f"{summary.new} ({summary.new_commit[:12]})"
+    release = RELEASE[summary.release]
+    if summary.release != "none" and parse(summary.old) is not None and summary.new_commit is None:
+        release += f" ({next_version(parse(summary.old), summary.release)})"
     lines = [
         f"{h} {title or 'What this change does to play'}",
         "",
-        f"From {summary.old} ({summary.old_commit[:12]}) to {new}: {RELEASE[summary.release]}. "
+        f"From {summary.old} ({summary.old_commit[:12]}) to {new}: {release}. "
         f"{len(summary.sections)} rule sections changed; {len(summary.outcomes)} of {summary.resolved} "
         f"scenarios and examples changed outcome; the odds of {len(summary.odds)} moved.",
         "",

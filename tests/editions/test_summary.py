@@ -12,6 +12,7 @@ import pytest
 from rulespy.cli import main
 from rulespy.editions.sections import section_texts, show_diff, word_diff
 from rulespy.editions.summary import summarise
+from rulespy.editions.versions import next_version, releases
 from tests.coverage.conftest import _git
 
 from .conftest import cover_page
@@ -52,7 +53,7 @@ def test_the_markdown_marks_words_without_colour(
     assert "| `core/cover.md#heavy-cover[1]` (changed) | d1 casualty: no -> end_of_attack<br>" in out
     assert "| `core/cover.md#heavy-cover` |" in out
     assert "| d1 becomes a casualty | 16.7% | 33.3% | +16.7 pts |" in out
-    assert "light-cover[1]" not in out and "at least a **minor** version" in out
+    assert "light-cover[1]" not in out and "at least a **minor** version (v1.1.0)" in out
 
 
 def test_the_json_carries_exact_fractions(editions: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -100,3 +101,12 @@ def test_the_word_diff_shows_only_changed_paragraphs_and_escapes_marks() -> None
     old = "Same words here.\n\nA target gives -2 to rolls."
     new = "Same words here.\n\nA target gives -1 to 2*3 rolls."
     assert show_diff(word_diff(old, new)) == ["…", r"A target gives ~~-2~~ **-1** to **2\*3** rolls."]
+
+
+def test_releases_are_the_semantic_version_tags(editions: Path) -> None:
+    _git(editions, "tag", "not-a-release")
+    _git(editions, "tag", "v1.0")  # not MAJOR.MINOR.PATCH
+    found = releases(editions)
+    assert [(r.tag, r.edition) for r in found] == [("v1.0.0", "v1.0"), ("v1.1.0", "v1.1")]
+    assert next_version((1, 1, 0), "minor") == "v1.2.0" and next_version((1, 1, 0), "patch") == "v1.1.1"
+    assert next_version(None, "patch") == "v1.0.0"
