@@ -13,10 +13,14 @@ from rulespy.editions.summary import Summary
 from rulespy.editions.versions import next_version, parse
 
 RELEASE = {
-    "minor": "play changes: the next release is at least a **minor** version",
-    "patch": "only words change: the next release is a **patch** version",
+    "minor": "play changes: at least a **minor** release",
+    "patch": "only words change: a **patch** release",
     "none": "nothing a player would notice changes",
 }
+
+
+def _count(n: int, one: str, many: str | None = None) -> str:
+    return f"{n} {one}" if n == 1 else f"{n} {many or one + 's'}"
 
 
 def _cell(text: str) -> str:
@@ -30,17 +34,18 @@ def _code(ref: str) -> str:
 def markdown(
     summary: Summary,
     level: int = 2,
-    link: Callable[[str], str] | None = None,
+    link: Callable[[str], str | None] | None = None,
     anchor: Callable[[str], str] | None = None,
     title: str | None = None,
 ) -> str:
-    """The summary as markdown. ``link(ref)`` turns ``PATH#ANCHOR`` into a link target (default: the
-    ref in code, no link); ``anchor(ref)`` gives each changed section's entry an id (``{#id}``) that
-    "changed in" marks link to."""
+    """The summary as markdown. ``link(ref)`` turns ``PATH#ANCHOR`` into a link target (None, or no
+    ``link``: the ref in code, no link); ``anchor(ref)`` gives each changed section's entry an id
+    (``{#id}``) that "changed in" marks link to."""
     h = "#" * level
 
     def name(ref: str) -> str:
-        return f"[{_cell(ref)}]({link(ref)})" if link else _code(ref)
+        target = link(ref) if link else None
+        return f"[{_cell(ref)}]({target})" if target else _code(ref)
 
     new = summary.new if summary.new_commit is None else f"{summary.new} ({summary.new_commit[:12]})"
     release = RELEASE[summary.release]
@@ -50,8 +55,9 @@ def markdown(
         f"{h} {title or 'What this change does to play'}",
         "",
         f"From {summary.old} ({summary.old_commit[:12]}) to {new}: {release}. "
-        f"{len(summary.sections)} rule sections changed; {len(summary.outcomes)} of {summary.resolved} "
-        f"scenarios and examples changed outcome; the odds of {len(summary.odds)} moved.",
+        f"{_count(len(summary.sections), 'rule section')} changed; {len(summary.outcomes)} of "
+        f"{_count(summary.resolved, 'scenario or example', 'scenarios and examples')} changed outcome; "
+        f"the odds of {len(summary.odds)} moved.",
         "",
     ]
     if summary.untouched():

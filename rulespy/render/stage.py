@@ -29,6 +29,9 @@ import yaml
 from rulespy.check.files import same_url
 from rulespy.check.graph import LinkGraph, build_graph
 from rulespy.check.publish import publishable
+from rulespy.editions.page import PAGE as CHANGES
+from rulespy.editions.page import TITLE as CHANGES_TITLE
+from rulespy.editions.page import changes as edition_changes
 
 from . import examples, pages
 from .linker import PageContext, link_markdown
@@ -187,9 +190,13 @@ def _write(path: Path, data: bytes) -> bool:
     return True
 
 
-def render(root: Path, out: Path | None = None, nav_file: Path | None = None) -> Report:
+def render(
+    root: Path, out: Path | None = None, nav_file: Path | None = None, unreleased: bool = True
+) -> Report:
     """Render the repository at ``root`` into ``out`` (default ``root/build/pages``) and its navigation
-    into ``nav_file`` (default ``root/build/nav.yml``). Raises ``RenderError`` for input it cannot publish."""
+    into ``nav_file`` (default ``root/build/nav.yml``). Raises ``RenderError`` for input it cannot publish.
+    The "What changed" page (``rulespy.editions.page``) comes last; ``unreleased=False`` leaves out its
+    entry of unreleased changes, which takes seconds."""
     root = Path(root)
     out = Path(out) if out is not None else root / OUT
     nav_file = Path(nav_file) if nav_file is not None else root / NAV
@@ -211,6 +218,7 @@ def render(root: Path, out: Path | None = None, nav_file: Path | None = None) ->
     if problems:
         raise RenderError(problems)
     previews = Previews(texts, concepts)
+    changes = edition_changes(root, unreleased)
     graph = build_graph(root)
     site_pages = frozenset(texts) | {pages.GLOSSARY}
     # the scenario files rule pages link to, published beside them (never one resolving outside)
@@ -232,7 +240,7 @@ def render(root: Path, out: Path | None = None, nav_file: Path | None = None) ->
     produced: set[str] = set()
     for path in sources:
         referencing = [(p, pages.title_of(graph, p)) for p in graph.referenced_by(path)]
-        key = _digest(shared, path, texts[path], json.dumps(referencing))
+        key = _digest(shared, path, texts[path], json.dumps(referencing), changes.key(path))
         target = out / path
         old = manifest.get(path, {})
         if old.get("key") == key and target.is_file():
@@ -242,6 +250,7 @@ def render(root: Path, out: Path | None = None, nav_file: Path | None = None) ->
         else:
             page_warnings: list[str] = []
             page = render_page(root, path, texts[path], site_pages, concepts, previews, graph, page_warnings)
+            page = changes.mark(path, page)
             report.rendered.append(path)
             report.warnings += page_warnings
             fresh[path] = {"key": key, "warnings": page_warnings}
@@ -250,7 +259,7 @@ def render(root: Path, out: Path | None = None, nav_file: Path | None = None) ->
         produced.add(path)
     glossary = pages.glossary(concepts, previews, site_pages)
     glossary = link_markdown(glossary, PageContext(pages.GLOSSARY, site_pages, concepts, previews.tooltip))
-    extra = {pages.GLOSSARY: glossary.encode("utf-8")}
+    extra = {pages.GLOSSARY: glossary.encode("utf-8"), CHANGES: changes.text.encode("utf-8")}
     extra.update({f"assets/{p.name}": p.read_bytes() for p in sorted(ASSETS.iterdir()) if p.is_file()})
     extra.update({p.relative_to(root).as_posix(): p.read_bytes() for p in scenario_files})
     for rel, data in extra.items():
@@ -264,7 +273,7 @@ def render(root: Path, out: Path | None = None, nav_file: Path | None = None) ->
                 (Path(current) / name).unlink()
                 report.removed.append(rel)
     _write(manifest_path, json.dumps(fresh, indent=1, sort_keys=True).encode("utf-8"))
-    nav = {"nav": pages.navigation(site_pages, graph)}
+    nav = {"nav": [*pages.navigation(site_pages, graph), {CHANGES_TITLE: CHANGES}]}
     header = "# Written by `rulespy render` (mkdocs.yml INHERITs it): the site's navigation. Never edit.\n"
     if _write(nav_file, (header + yaml.safe_dump(nav, sort_keys=False, allow_unicode=True)).encode("utf-8")):
         report.written.append(nav_file.name)

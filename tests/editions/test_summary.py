@@ -53,7 +53,7 @@ def test_the_markdown_marks_words_without_colour(
     assert "| `core/cover.md#heavy-cover[1]` (changed) | d1 casualty: no -> end_of_attack<br>" in out
     assert "| `core/cover.md#heavy-cover` |" in out
     assert "| d1 becomes a casualty | 16.7% | 33.3% | +16.7 pts |" in out
-    assert "light-cover[1]" not in out and "at least a **minor** version (v1.1.0)" in out
+    assert "light-cover[1]" not in out and "play changes: at least a **minor** release (v1.1.0)" in out
 
 
 def test_the_json_carries_exact_fractions(editions: Path, capsys: pytest.CaptureFixture[str]) -> None:
