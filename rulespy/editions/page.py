@@ -27,7 +27,7 @@ from pathlib import Path
 from rulespy.editions.report import markdown
 from rulespy.editions.sections import tree_sections
 from rulespy.editions.summary import summarise
-from rulespy.editions.versions import Release, releases
+from rulespy.editions.versions import Release, head, releases
 
 PAGE = "changes.md"
 TITLE = "What changed"
@@ -144,7 +144,9 @@ def changes(root: Path, unreleased: bool = True) -> Changes:
                 )
 
     latest = found[-1]
-    if unreleased:
+    if head(root) == latest.commit:
+        pass  # a release checked out as it was tagged (a past edition being built): nothing unreleased
+    elif unreleased:
         text, sections = _entry(root, latest, None, f"Unreleased (since {latest.tag})", "unreleased", current)
         entries.append(text)
         note(f"changed since {latest.edition}", "unreleased", sections)

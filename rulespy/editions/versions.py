@@ -34,9 +34,17 @@ def parse(tag: str) -> tuple[int, int, int] | None:
 
 
 def releases(repo: Path) -> list[Release]:
-    """Every release tag of the repository, oldest version first."""
+    """Every release tag the checked-out commit contains (``git for-each-ref --merged HEAD``), oldest
+    version first: a past edition checked out from its tag sees itself and the releases before it."""
     done = subprocess.run(
-        ["git", "for-each-ref", "--format=%(refname:short) %(objectname) %(*objectname)", "refs/tags/v*"],
+        [
+            "git",
+            "for-each-ref",
+            "--merged",
+            "HEAD",
+            "--format=%(refname:short) %(objectname) %(*objectname)",
+            "refs/tags/v*",
+        ],
         cwd=repo,
         capture_output=True,
         text=True,
@@ -65,3 +73,14 @@ def editions(found: list[Release]) -> list[Release]:
     for release in found:
         latest[release.edition] = release
     return sorted(latest.values())
+
+
+def head(repo: Path) -> str | None:
+    """The checked-out commit, when the tree holds no change to a tracked file (else None)."""
+    status = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=no"], cwd=repo, capture_output=True, text=True
+    )
+    done = subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True, check=False)
+    if status.returncode or status.stdout.strip() or done.returncode:
+        return None
+    return done.stdout.strip()

@@ -4,11 +4,12 @@ engine and the example that shows it)."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
 
-from tests.coverage.conftest import _copy_engine, _git
+from tests.coverage.conftest import MAIN, _copy_engine, _git
 
 SCENARIO = """\
 weapons:
@@ -54,6 +55,7 @@ def cover_page(heavy: int, wounds_through_heavy: int) -> str:
 def make_repository(root: Path) -> Path:
     """Two releases: v1.0.0, then v1.1.0 with heavy cover -1 instead of -2."""
     _copy_engine(root)
+    shutil.copy(MAIN / "mkdocs.yml", root / "mkdocs.yml")  # the site's own configuration, for the builds
     (root / "core").mkdir()
     (root / "examples/scenarios").mkdir(parents=True)
     (root / "concepts.yml").write_text(

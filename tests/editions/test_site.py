@@ -1,0 +1,105 @@
+"""Past editions under ``/vX.Y/`` (issue 18, items 3 and 5), built from the tags of the repository made
+in the test by each tag's own render step, with both generators: the old edition still shows heavy
+cover -2, carries a banner pointing to the current rules, and searches only its own pages."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rulespy.editions.site import banner, build_editions, page_url
+from rulespy.editions.versions import releases
+from tests.coverage.conftest import _git
+
+_CLI = "import sys; from rulespy.cli import main; sys.exit(main(sys.argv[1:]))"
+SEARCH = {"mkdocs": "search/search_index.json", "zensical": "search.json"}
+
+
+@pytest.fixture(scope="module", params=["mkdocs", "zensical"])
+def site(request: pytest.FixtureRequest, editions: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    generator = request.param
+    repo = tmp_path_factory.mktemp(generator) / "rules"
+    shutil.copytree(editions, repo, symlinks=True)
+    _git(repo, "checkout", "-q", "v1.1.0")
+    # the current rules, built first, as `make site` does
+    for command in (
+        [sys.executable, "-c", _CLI, "render", "."],
+        [sys.executable, "-m", "rulespy.render.build", generator],
+    ):
+        subprocess.run(command, cwd=repo, check=True, capture_output=True)
+    assert [r.edition for r in build_editions(repo, generator, repo / "site")] == ["v1.0", "v1.1"]
+    return repo / "site"
+
+
+def _locations(index: Path) -> list[str]:
+    data = json.loads(index.read_text(encoding="utf-8"))
+    return [doc["location"] for doc in data.get("docs", data.get("items", []))]  # mkdocs, Zensical
+
+
+def test_the_old_edition_still_shows_the_old_number(site: Path) -> None:
+    old = (site / "v1.0/core/cover/index.html").read_text(encoding="utf-8")
+    assert "heavy cover gives a modifier of -2" in old and "heavy cover gives a modifier of -1" not in old
+    assert "heavy cover gives a modifier of -1" in (site / "core/cover/index.html").read_text(
+        encoding="utf-8"
+    )
+    assert "heavy cover gives a modifier of -1" in (site / "v1.1/core/cover/index.html").read_text(
+        encoding="utf-8"
+    )
+
+
+def test_an_old_edition_has_a_banner_to_the_current_rules(site: Path) -> None:
+    old = (site / "v1.0/core/cover/index.html").read_text(encoding="utf-8")
+    assert "Edition v1.0 (v1.0.0): an old edition" in old
+    assert '<a href="../../../core/cover/">Read this in the current rules</a>' in old
+    assert (site / "v1.0/core/cover/../../../core/cover/index.html").is_file()
+    latest = (site / "v1.1/index.html").read_text(encoding="utf-8")
+    assert "Edition v1.1: the latest release (v1.1.0)" in latest
+    assert "an old edition" not in (site / "core/cover/index.html").read_text(encoding="utf-8")
+
+
+def test_the_version_selector_lists_the_current_rules_and_each_edition(site: Path) -> None:
+    listed = json.loads((site / "versions.json").read_text(encoding="utf-8"))
+    assert [(v["version"], v["title"]) for v in listed] == [
+        ("..", "current rules"),
+        ("v1.1", "v1.1 (v1.1.0)"),
+        ("v1.0", "v1.0 (v1.0.0)"),
+    ]
+    for page in ("index.html", "v1.0/index.html"):
+        assert re.search(
+            r'"version":\s*\{"default":\s*"\.\.",\s*"provider":\s*"mike"\}', (site / page).read_text()
+        )
+
+
+def test_search_lists_each_page_once_from_its_own_edition(site: Path) -> None:
+    generator = "zensical" if (site / "search.json").is_file() else "mkdocs"
+    current = _locations(site / SEARCH[generator])
+    old = _locations(site / "v1.0" / SEARCH[generator])
+    assert current and old
+    assert not [loc for loc in current if loc.startswith(("v1.0", "v1.1"))]
+    assert any(loc.startswith("core/cover/") for loc in old)  # relative to the edition's own base
+    assert not [loc for loc in old if loc.startswith(("v1.", "../"))]
+
+
+def test_the_edition_folder_of_a_page() -> None:
+    assert [page_url(p) for p in ("index.md", "core/cover.md", "core/index.md")] == [
+        "",
+        "core/cover/",
+        "core/",
+    ]
+
+
+def test_a_page_gone_from_the_current_rules_links_to_their_home(editions: Path) -> None:
+    old, latest = releases(editions)
+    lines = banner("core/gone.md", old, latest, {"core/cover.md"}, "mkdocs")
+    assert '<a href="../../../">Read this in the current rules</a>' in lines[1]
+    # Zensical rewrites the link from the page's file (core/) to its URL (core/gone/): one level less
+    lines = banner("core/gone.md", old, latest, {"core/cover.md"}, "zensical")
+    assert '<a href="../../">Read this in the current rules</a>' in lines[1]
+    lines = banner("index.md", old, latest, {"index.md"}, "zensical")
+    assert '<a href="../">Read this in the current rules</a>' in lines[1]
