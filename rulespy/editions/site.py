@@ -19,7 +19,8 @@ edition folders are copied in, so a search lists each page once, from the editio
 The version selector is the theme's own (``extra.version.provider: mike`` in ``mkdocs.yml``, which
 mkdocs-material and Zensical both read): it fetches ``versions.json`` from the folder above the site's
 base, so ``SITE/versions.json`` lists the current rules (version ``..``, which resolves to the site's
-root from the root and from every edition folder) and each edition.
+root from the root and from every edition folder) and each edition. ``rulespy render`` stages it too,
+so the current site has one even before any edition is built.
 """
 
 from __future__ import annotations
@@ -130,6 +131,12 @@ def versions(built: list[Release]) -> list[dict[str, object]]:
     return found
 
 
+def versions_json(root: Path) -> bytes:
+    """What ``rulespy render`` stages as ``versions.json``, so that the site's root always has one (the
+    theme's selector asks for it on every page; with no release yet it lists the current rules alone)."""
+    return (json.dumps(versions(editions(releases(root))), indent=1) + "\n").encode("utf-8")
+
+
 def build_editions(root: Path, generator: str, site_dir: Path) -> list[Release]:
     """Every edition into ``site_dir/vX.Y/`` and ``site_dir/versions.json``; the editions built."""
     found = editions(releases(root))
@@ -139,7 +146,7 @@ def build_editions(root: Path, generator: str, site_dir: Path) -> list[Release]:
     current = {p.relative_to(staged).as_posix() for p in staged.rglob("*.md")} if staged.is_dir() else set()
     for release in found:
         build_edition(root, release, found[-1], generator, site_dir / release.edition, current)
-    (site_dir / "versions.json").write_text(json.dumps(versions(found), indent=1) + "\n", encoding="utf-8")
+    (site_dir / "versions.json").write_bytes(versions_json(root))
     return found
 
 

@@ -32,6 +32,7 @@ from rulespy.check.publish import publishable
 from rulespy.editions.page import PAGE as CHANGES
 from rulespy.editions.page import TITLE as CHANGES_TITLE
 from rulespy.editions.page import changes as edition_changes
+from rulespy.editions.site import versions_json
 
 from . import examples, pages
 from .linker import PageContext, link_markdown
@@ -259,7 +260,11 @@ def render(
         produced.add(path)
     glossary = pages.glossary(concepts, previews, site_pages)
     glossary = link_markdown(glossary, PageContext(pages.GLOSSARY, site_pages, concepts, previews.tooltip))
-    extra = {pages.GLOSSARY: glossary.encode("utf-8"), CHANGES: changes.text.encode("utf-8")}
+    extra = {
+        pages.GLOSSARY: glossary.encode("utf-8"),
+        CHANGES: changes.text.encode("utf-8"),
+        "versions.json": versions_json(root),
+    }
     extra.update({f"assets/{p.name}": p.read_bytes() for p in sorted(ASSETS.iterdir()) if p.is_file()})
     extra.update({p.relative_to(root).as_posix(): p.read_bytes() for p in scenario_files})
     for rel, data in extra.items():

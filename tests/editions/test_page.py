@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import pytest
 import yaml
 
 from rulespy.editions.page import changes
+from rulespy.editions.site import versions_json
 from rulespy.render.stage import render
 from tests.coverage.conftest import _git
 
@@ -53,6 +55,8 @@ def test_the_release_entry_lists_exactly_the_changed_section_outcome_and_odds(st
     assert "\n## v1.0.0\n\nThe first edition.\n" in page
     nav = yaml.safe_load((staged / "nav.yml").read_text(encoding="utf-8"))["nav"]
     assert nav[-1] == {"What changed": "changes.md"}
+    versions = json.loads((staged / "pages/versions.json").read_text(encoding="utf-8"))
+    assert [v["version"] for v in versions] == ["..", "v1.1", "v1.0"]
 
 
 def test_the_changed_section_carries_a_mark_linked_to_its_entry(staged: Path) -> None:
@@ -91,3 +95,4 @@ def test_unreleased_changes_get_their_own_entry_and_mark(tmp_path: Path, edition
 
 def test_without_a_release_the_page_says_so(tmp_path: Path) -> None:
     assert "No edition has been released yet: the first will be v1.0.0." in changes(tmp_path).text
+    assert json.loads(versions_json(tmp_path)) == [{"version": "..", "title": "current rules", "aliases": []}]
