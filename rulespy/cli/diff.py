@@ -62,20 +62,16 @@ def run(args: argparse.Namespace) -> int:
         return 2
     for note in notes:
         print(f"rulespy diff: {note}", file=sys.stderr)
-    if args.json:
-        data = {
-            "rev": args.rev,
-            "commit": commit,
-            "resolved": total,
-            "changes": [c.to_json() for c in changes],
-        }
-        print(json.dumps(data, indent=2))
-        return 0
-    _print_text(changes, total, args.rev, commit)
+    _print_changes(changes, total, args.rev, commit, bool(args.json))
     return 0
 
 
-def _print_text(changes: list[Any], total: int, rev: str, commit: str) -> None:
+def _print_changes(changes: list[Any], total: int, rev: str, commit: str, as_json: bool) -> None:
+    """The outcome list, as text or as the ``--json`` dict."""
+    if as_json:
+        data = {"rev": rev, "commit": commit, "resolved": total, "changes": [c.to_json() for c in changes]}
+        print(json.dumps(data, indent=2))
+        return
     for change in changes:
         print(f"{change.kind}: {change.name} ({change.where})")
         for line in change.lines():
@@ -104,10 +100,11 @@ def _summary(args: argparse.Namespace) -> int:
         print(f"rulespy diff: {note}", file=sys.stderr)
     if args.format == "markdown":
         sys.stdout.write(markdown(summary))
-    elif args.format == "json" or args.json:
+    elif args.format == "json":
         print(json.dumps(summary.to_json(), indent=2))
     else:
-        _print_text([o.change for o in summary.outcomes], summary.resolved, args.rev, summary.old_commit)
+        changes = [o.change for o in summary.outcomes]
+        _print_changes(changes, summary.resolved, args.rev, summary.old_commit, bool(args.json))
     failures = check_failures(summary) if args.check else []
     for failure in failures:
         print(f"rulespy diff: {failure}", file=sys.stderr)

@@ -86,7 +86,11 @@ def test_a_changed_outcome_whose_example_was_not_touched_fails_the_check(
     assert message[0].endswith("but the example is unchanged since v1.0.0: update it to show the new outcome")
     # touching the example (its assertion) passes the check
     (repo / "core/cover.md").write_text(cover_page(-1, 0), encoding="utf-8")
-    assert main(["diff", "v1.0.0", "--path", str(repo), "--check"]) == 0
+    capsys.readouterr()
+    assert main(["diff", "v1.0.0", "--path", str(repo), "--check", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)  # --json keeps its own shape under --check
+    assert set(data) == {"rev", "commit", "resolved", "changes"}
+    assert [c["name"] for c in data["changes"]] == ["core/cover.md#heavy-cover[1]"]
 
 
 def test_a_section_is_its_prose_up_to_the_next_section() -> None:
