@@ -47,12 +47,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.format != "text" or args.check:
-        return _summary(args)
-    from rulespy.coverage.diff import diff
     from rulespy.coverage.rules import CoverageError
 
     try:
+        if args.format != "text" or args.check:
+            return _summary(args)
+        from rulespy.coverage.diff import diff
+
         commit, changes, total, notes = diff(Path(args.path), str(args.rev))
     except CoverageError as error:
         print(f"rulespy diff: {error.located()}", file=sys.stderr)
@@ -84,18 +85,11 @@ def _print_changes(changes: list[Any], total: int, rev: str, commit: str, as_jso
 
 
 def _summary(args: argparse.Namespace) -> int:
-    from rulespy.coverage.rules import CoverageError
+    """The behaviour summary (``--format markdown|json``, ``--check``); ``run`` reports its errors."""
     from rulespy.editions.report import check_failures, markdown
     from rulespy.editions.summary import summarise
 
-    try:
-        summary = summarise(Path(args.path), str(args.rev))
-    except CoverageError as error:
-        print(f"rulespy diff: {error.located()}", file=sys.stderr)
-        return 2
-    except OSError as error:
-        print(f"rulespy diff: cannot read the repository: {error}", file=sys.stderr)
-        return 2
+    summary = summarise(Path(args.path), str(args.rev))
     for note in summary.notes:
         print(f"rulespy diff: {note}", file=sys.stderr)
     if args.format == "markdown":

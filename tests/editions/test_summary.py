@@ -114,3 +114,13 @@ def test_releases_are_the_semantic_version_tags(editions: Path) -> None:
     assert [(r.tag, r.edition) for r in found] == [("v1.0.0", "v1.0"), ("v1.1.0", "v1.1")]
     assert next_version((1, 1, 0), "minor") == "v1.2.0" and next_version((1, 1, 0), "patch") == "v1.1.1"
     assert next_version(None, "patch") == "v1.0.0"
+
+
+@pytest.mark.parametrize("options", [["--format", "markdown"], ["--format", "json"], ["--check"]])
+def test_a_bad_revision_is_refused_in_every_format(
+    editions: Path, options: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["diff", "--path", str(editions), *options, "--", "no-such-tag"]) == 2
+    captured = capsys.readouterr()
+    assert captured.err == "rulespy diff: not a revision of this repository: 'no-such-tag'\n"
+    assert captured.out == ""
