@@ -33,23 +33,24 @@ def parse(tag: str) -> tuple[int, int, int] | None:
     return None if found is None else (int(found[1]), int(found[2]), int(found[3]))
 
 
+def _git(repo: Path, *args: str) -> subprocess.CompletedProcess[str] | None:
+    try:
+        return subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, check=False)
+    except OSError:  # no git, or no such folder: no releases
+        return None
+
+
 def releases(repo: Path) -> list[Release]:
     """Every release tag the checked-out commit contains (``git for-each-ref --merged HEAD``), oldest
-    version first: a past edition checked out from its tag sees itself and the releases before it."""
-    done = subprocess.run(
-        [
-            "git",
-            "for-each-ref",
-            "--merged",
-            "HEAD",
-            "--format=%(refname:short) %(objectname) %(*objectname)",
-            "refs/tags/v*",
-        ],
-        cwd=repo,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    version first: a past edition checked out from its tag sees itself and the releases before it.
+    A folder that is not the top of a git repository (a tree inside another one) has none."""
+    top = _git(repo, "rev-parse", "--show-toplevel")
+    if top is None or top.returncode != 0 or Path(top.stdout.strip()).resolve() != Path(repo).resolve():
+        return []
+    form = "--format=%(refname:short) %(objectname) %(*objectname)"
+    done = _git(repo, "for-each-ref", "--merged", "HEAD", form, "refs/tags/v*")
+    if done is None:
+        return []
     found = []
     for line in done.stdout.splitlines():
         tag, commit, *peeled = line.split(" ")
@@ -77,10 +78,8 @@ def editions(found: list[Release]) -> list[Release]:
 
 def head(repo: Path) -> str | None:
     """The checked-out commit, when the tree holds no change to a tracked file (else None)."""
-    status = subprocess.run(
-        ["git", "status", "--porcelain", "--untracked-files=no"], cwd=repo, capture_output=True, text=True
-    )
-    done = subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True, check=False)
-    if status.returncode or status.stdout.strip() or done.returncode:
+    status = _git(repo, "status", "--porcelain", "--untracked-files=no")
+    done = _git(repo, "rev-parse", "HEAD")
+    if status is None or done is None or status.returncode or status.stdout.strip() or done.returncode:
         return None
     return done.stdout.strip()

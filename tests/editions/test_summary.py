@@ -124,3 +124,10 @@ def test_a_bad_revision_is_refused_in_every_format(
     captured = capsys.readouterr()
     assert captured.err == "rulespy diff: not a revision of this repository: 'no-such-tag'\n"
     assert captured.out == ""
+
+
+def test_a_tree_inside_another_repository_has_no_releases(editions: Path) -> None:
+    """A folder rendered inside a repository is not that repository: its tags are not its editions."""
+    (editions / "sub").mkdir(exist_ok=True)
+    assert releases(editions / "sub") == [] and releases(editions.parent) == []
+    assert [r.tag for r in releases(editions)] == ["v1.0.0", "v1.1.0"]
