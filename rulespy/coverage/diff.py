@@ -18,6 +18,7 @@ import io
 import subprocess
 import tarfile
 import tempfile
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -157,9 +158,12 @@ class Resolved:
     error: str | None
 
 
-def resolve_tree(root: Path, with_odds: bool = False) -> Resolved:
+def resolve_tree(root: Path, with_odds: bool = False, borrowed: Iterable[dict[str, Any]] = ()) -> Resolved:
+    """Resolve the tree's own jobs, and ``borrowed`` ones (another tree's jobs, by their text) it lacks;
+    ``where``, ``shown`` and ``exercises`` describe its own jobs only."""
     todo, where = jobs(root)
-    answer = run_engine(root, "resolve", todo, odds=with_odds)
+    own = {job["id"] for job in todo}
+    answer = run_engine(root, "resolve", todo + [j for j in borrowed if j["id"] not in own], odds=with_odds)
     return Resolved(
         dict(answer.get("results", {})),
         where,

@@ -79,12 +79,17 @@ def markdown(
         lines.append("")
     lines += [f"{h}# Examples and scenarios whose outcome changed", ""]
     if summary.outcomes:
-        lines += ["| Example or scenario | Before → after | Rule sections that changed |", "|---|---|---|"]
+        lines += [
+            "A new example's *before* is what the older rules make of it; a gone one's *after*, the newer.",
+            "",
+            "| Example or scenario | Before → after | Rule sections that changed |",
+            "|---|---|---|",
+        ]
         for outcome in summary.outcomes:
             change = outcome.change
             what = "<br>".join(_cell(line) for line in change.lines())
             rules = ", ".join(name(ref) for ref in outcome.sections) or "none (the engine changed)"
-            lines.append(f"| {_code(change.name)} ({change.kind}) | {what} | {rules} |")
+            lines.append(f"| {_code(change.name)} ({outcome.kind}) | {what} | {rules} |")
     else:
         lines.append("None.")
     lines += ["", f"{h}# Odds that moved", ""]

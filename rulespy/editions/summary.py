@@ -8,8 +8,10 @@ another revision or the working tree. Each tree is resolved by its own engine (`
   with a word diff.
 - **Outcomes**: every scenario file and worked-example scenario whose outcome differs (``rulespy diff``;
   an input error by its message, not the line it names: ``same_outcome``), with the changed sections
-  it exercises: the sections it sits in, those its ``# exercises:`` lines name, and every rule its
-  account cites before or after.
+  it exercises: the sections it sits in, those its ``# exercises:`` lines name, every rule its
+  account cites before or after, and the rule that refused it. Both engines resolve the scenarios of
+  both trees, so a new example is listed (as "new") when the older rules made something else of it,
+  and a removed one (as "gone") when the newer rules do: a change shown only by a new example counts.
 - **Odds**: every scenario present in both trees whose exact odds (``rulespy odds``) moved: each model's
   chance of becoming a casualty and the expected casualties, before and after, in percentage points.
 - **Release** (semantic versioning of the rules): ``minor`` when any outcome or odds of an existing
@@ -32,7 +34,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from rulespy.coverage.diff import Change, commit_of, materialise, repository_root, resolve_tree
+from rulespy.coverage.diff import Change, commit_of, jobs, materialise, repository_root, resolve_tree
 from rulespy.editions.sections import Op, SectionText, tree_sections, word_diff
 
 
@@ -110,9 +112,16 @@ class OutcomeChange:
     change: Change
     sections: tuple[str, ...]  # the changed sections it exercises
     touched: bool
+    written: str | None = None  # "new": only the newer tree has the example, "gone": only the older
+
+    @property
+    def kind(self) -> str:
+        """changed; or, for an example one tree lacks, "new"/"gone" with the outcome both engines gave."""
+        return self.written or self.change.kind
 
     def to_json(self) -> dict[str, Any]:
-        return {**self.change.to_json(), "changed_sections": list(self.sections), "touched": self.touched}
+        data = {**self.change.to_json(), "changed_sections": list(self.sections), "touched": self.touched}
+        return {**data, "kind": self.kind}
 
 
 @dataclass
@@ -212,7 +221,11 @@ def summarise(path: Path, old: str, new: str | None = None) -> Summary:
         after_root = (
             repo if new_commit is None else _tree(repo, new_commit, Path(temp) / "new", summary.notes)
         )
-        before, after = resolve_tree(before_root, True), resolve_tree(after_root, True)
+        # each engine resolves both trees' scenarios, each by its own text where it has one, so a new
+        # example shows what the older rules made of it, and a removed one what the newer rules make
+        before_jobs, after_jobs = jobs(before_root)[0], jobs(after_root)[0]
+        before = resolve_tree(before_root, True, after_jobs)
+        after = resolve_tree(after_root, True, before_jobs)
         old_sections, new_sections = tree_sections(before_root), tree_sections(after_root)
     for side, resolved in ((old, before), (summary.new, after)):
         if resolved.error:
@@ -227,9 +240,13 @@ def summarise(path: Path, old: str, new: str | None = None) -> Summary:
         if not same_outcome(was, now):
             exercised = set(before.exercises.get(name, [])) | set(after.exercises.get(name, []))
             exercised |= set(before.cited.get(name, [])) | set(after.cited.get(name, []))
+            exercised |= {o["rule"] for o in (was, now) if o and isinstance(o.get("rule"), str)}  # refused by
             touched = before.shown.get(name) != after.shown.get(name)
+            written = "new" if name not in before.where else "gone" if name not in after.where else None
             summary.outcomes.append(
-                OutcomeChange(Change(name, where, was, now), tuple(sorted(exercised & changed)), touched)
+                OutcomeChange(
+                    Change(name, where, was, now), tuple(sorted(exercised & changed)), touched, written
+                )
             )
         if name in before.odds and name in after.odds:
             shifts = odds_shifts(before.odds[name], after.odds[name])

@@ -16,4 +16,3 @@ STEPS = (
     "step-normal-round",
     "step-removal",
 )
-

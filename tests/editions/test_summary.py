@@ -15,7 +15,7 @@ from rulespy.editions.summary import summarise
 from rulespy.editions.versions import next_version, releases
 from tests.coverage.conftest import _git
 
-from .conftest import cover_page
+from .conftest import cover_page, scenario
 
 
 def test_the_summary_between_two_tags_names_exactly_what_changed(editions: Path) -> None:
@@ -131,3 +131,19 @@ def test_a_tree_inside_another_repository_has_no_releases(editions: Path) -> Non
     (editions / "sub").mkdir(exist_ok=True)
     assert releases(editions / "sub") == [] and releases(editions.parent) == []
     assert [r.tag for r in releases(editions)] == ["v1.0.0", "v1.1.0"]
+
+
+def test_a_new_example_is_listed_when_the_older_rules_made_something_else_of_it(
+    tmp_path: Path, editions: Path
+) -> None:
+    repo = tmp_path / "rules"
+    shutil.copytree(editions, repo, symlinks=True)
+    _git(repo, "checkout", "-q", "v1.1.0")
+    (repo / "examples/scenarios/five_through_heavy.yaml").write_text(scenario("heavy", 5), encoding="utf-8")
+    (repo / "examples/scenarios/five_through_light.yaml").write_text(scenario("light", 5), encoding="utf-8")
+    summary = summarise(repo, "v1.0.0")
+    new = [o for o in summary.outcomes if o.kind == "new"]
+    assert [o.change.name for o in new] == ["examples/scenarios/five_through_heavy.yaml"]
+    assert "d1 wounds: 1 -> 0" in new[0].change.lines() and new[0].touched
+    assert "examples/scenarios/five_through_heavy.yaml" in {o.name for o in summary.odds}
+    assert "examples/scenarios/five_through_light.yaml" not in {o.name for o in summary.odds}
