@@ -24,6 +24,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rulespy.coverage.rules import CoverageError
 from rulespy.editions.report import markdown
 from rulespy.editions.sections import tree_sections
 from rulespy.editions.summary import summarise
@@ -102,7 +103,10 @@ def _entry(
         return str(data["text"]), [str(ref) for ref in data["sections"]]
     except (OSError, ValueError, KeyError, TypeError):
         pass
-    summary = summarise(root, old.tag, new.tag if new else None)
+    try:
+        summary = summarise(root, old.tag, new.tag if new else None)
+    except CoverageError as error:  # a tree that cannot be read: the page says so, the site still builds
+        return f"## {title}\n\nCannot be compared: {error.located()}\n", []
     text = markdown(
         summary,
         level=2,
@@ -131,7 +135,10 @@ def changes(root: Path, unreleased: bool = True) -> Changes:
     ]
     if not found:
         return Changes("\n".join([*intro, "No edition has been released yet: the first will be v1.0.0.", ""]))
-    current = set(tree_sections(root))
+    try:
+        current = set(tree_sections(root))
+    except CoverageError:
+        current = set()  # the checker names what is wrong; no marks and no links
     result = Changes("")
     entries: list[str] = []
 
