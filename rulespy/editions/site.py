@@ -7,8 +7,9 @@ after building the current site, which it leaves untouched apart from the editio
 For each edition (the latest release of each minor version, ``rulespy.editions.versions``) the tag is
 cloned (``git clone --shared``, so the repository, its index and its working tree are untouched) into a
 temporary folder, and that tree's own code renders and builds it: ``rulespy render`` of the tag, then
-``python -m rulespy.render.build GENERATOR`` of the tag, with the tag's own ``mkdocs.yml``. Both
-generators work: each edition is a whole site of its own, so nothing depends on a generator's plugins.
+``python -m rulespy.render.build GENERATOR --pdf`` of the tag (with the edition's own rulebook PDF, which
+its home page links), with the tag's own ``mkdocs.yml``. Both generators work: each edition is a
+whole site of its own, so nothing depends on a generator's plugins.
 Before the build, every staged page gets a banner: on an old edition, a warning that points to the same
 page in the current rules (or their home page, when the page is gone) and to "What changed"; on the
 latest release, a note that the current rules may hold unreleased changes.
@@ -114,7 +115,10 @@ def build_edition(
         _run([sys.executable, "-c", RENDER], tree, "rulespy render", release)
         add_banners(tree / "build/pages", release, latest, current, generator)
         _run(
-            [sys.executable, "-m", "rulespy.render.build", generator], tree, f"the {generator} build", release
+            [sys.executable, "-m", "rulespy.render.build", generator, "--pdf"],  # the edition's own rulebook
+            tree,
+            f"the {generator} build",
+            release,
         )
         if into.exists():
             shutil.rmtree(into)
