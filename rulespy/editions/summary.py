@@ -7,11 +7,12 @@ another revision or the working tree. Each tree is resolved by its own engine (`
 - **Sections** (``rulespy.editions.sections``): every rule section whose prose differs, added or gone,
   with a word diff.
 - **Outcomes**: every scenario file and worked-example scenario whose outcome differs (``rulespy diff``;
-  an input error by its message, not the line it names: ``same_outcome``), with the changed sections
-  it exercises: the sections it sits in, those its ``# exercises:`` lines name, every rule its
-  account cites before or after, and the rule that refused it. Both engines resolve the scenarios of
-  both trees, so a new example is listed (as "new") when the older rules made something else of it,
-  and a removed one (as "gone") when the newer rules do: a change shown only by a new example counts.
+  an input error by the numbers it gives, not its wording or the line it names: ``same_outcome``),
+  with the changed sections it exercises: the sections it sits in, those its ``# exercises:`` lines
+  name, every rule its account cites before or after, and the rule that refused it. Both engines
+  resolve the scenarios of both trees, so a new example is listed (as "new") when the older rules made
+  something else of it, and a removed one (as "gone") when the newer rules do: a change shown only by
+  a new example counts.
 - **Odds**: every scenario present in both trees whose exact odds (``rulespy odds``) moved: each model's
   chance of becoming a casualty and the expected casualties, before and after, in percentage points.
 - **Release** (semantic versioning of the rules): ``minor`` when any outcome or odds of an existing
@@ -193,12 +194,14 @@ _LOCATION = re.compile(r"^[^\s:]+:\d+(?::\d+)?: ")
 
 
 def same_outcome(before: dict[str, Any] | None, after: dict[str, Any] | None) -> bool:
-    """Equal outcomes; an input error is compared by its message, not by where it is written, so an
-    example that only moved within its file has not changed."""
+    """Equal outcomes. An input error (scripted dice that run out or are left over, a malformed
+    scenario) is compared by the numbers its message gives, without the place it names: an example that
+    only moved within its file, or a message reworded, has not changed play; a different count of dice
+    has."""
 
     def unlocated(outcome: dict[str, Any] | None) -> dict[str, Any] | None:
         if outcome and isinstance(outcome.get("error"), str):
-            return {**outcome, "error": _LOCATION.sub("", outcome["error"])}
+            return {**outcome, "error": re.findall(r"\d+", _LOCATION.sub("", outcome["error"]))}
         return outcome
 
     return unlocated(before) == unlocated(after)

@@ -11,7 +11,7 @@ import pytest
 
 from rulespy.cli import main
 from rulespy.editions.sections import section_texts, show_diff, word_diff
-from rulespy.editions.summary import summarise
+from rulespy.editions.summary import same_outcome, summarise
 from rulespy.editions.versions import next_version, releases
 from tests.coverage.conftest import _git
 
@@ -147,3 +147,11 @@ def test_a_new_example_is_listed_when_the_older_rules_made_something_else_of_it(
     assert "d1 wounds: 1 -> 0" in new[0].change.lines() and new[0].touched
     assert "examples/scenarios/five_through_heavy.yaml" in {o.name for o in summary.odds}
     assert "examples/scenarios/five_through_light.yaml" not in {o.name for o in summary.odds}
+
+
+def test_an_input_error_changes_only_when_its_numbers_do() -> None:
+    moved = {"error": "core/a.md:12:3: 1 scripted dice left over: the attack used 1 of 2"}
+    reworded = {"error": "core/a.md:14:3: 1 scripted die left over: the attack used 1 of 2"}
+    more = {"error": "core/a.md:14:3: 2 scripted dice left over: the attack used 1 of 3"}
+    assert same_outcome(moved, reworded) and not same_outcome(moved, more)
+    assert not same_outcome(moved, {"legal": True}) and not same_outcome(None, moved)
