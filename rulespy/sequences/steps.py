@@ -16,3 +16,4 @@ STEPS = (
     "step-normal-round",
     "step-removal",
 )
+
