@@ -62,7 +62,8 @@ def markdown(
     ]
     if summary.untouched():
         lines += [
-            f"> **Check failed**: {len(summary.untouched())} outcomes changed without their example:",
+            f"> **Check failed**: {_count(len(summary.untouched()), 'outcome')} changed without the example"
+            " that shows it:",
             ">",
         ]
         lines += [f"> - {_code(o.change.name)} ({o.change.where})" for o in summary.untouched()]
