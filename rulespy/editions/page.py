@@ -107,12 +107,17 @@ def _entry(
         summary = summarise(root, old.tag, new.tag if new else None)
     except CoverageError as error:  # a tree that cannot be read: the page says so, the site still builds
         return f"## {title}\n\nCannot be compared: {error.located()}\n", []
-    text = markdown(
-        summary,
-        level=2,
-        title=title,
-        link=lambda ref: ref if ref in current else None,
-        anchor=lambda ref: _slug(prefix, ref),
+    nothing = not (summary.sections or summary.outcomes or summary.odds)
+    text = (
+        f"## {title}\n\nNo change.\n"
+        if nothing
+        else markdown(
+            summary,
+            level=2,
+            title=title,
+            link=lambda ref: ref if ref in current else None,
+            anchor=lambda ref: _slug(prefix, ref),
+        )
     )
     sections = [s.ref for s in summary.sections]
     cached.parent.mkdir(parents=True, exist_ok=True)

@@ -96,3 +96,16 @@ def test_unreleased_changes_get_their_own_entry_and_mark(tmp_path: Path, edition
 def test_without_a_release_the_page_says_so(tmp_path: Path) -> None:
     assert "No edition has been released yet: the first will be v1.0.0." in changes(tmp_path).text
     assert json.loads(versions_json(tmp_path)) == [{"version": "..", "title": "current rules", "aliases": []}]
+
+
+def test_unreleased_changes_that_change_no_rule_say_so_briefly(editions: Path) -> None:
+    _git(editions, "checkout", "-q", "v1.1.0")
+    (editions / "index.md").write_text("# Rules {#rules}\n\nStart with the [Cover rules](core/cover.md).\n")
+    try:
+        found = changes(editions)
+    finally:
+        _git(editions, "checkout", "-q", "--", "index.md")
+    assert "\n## Unreleased (since v1.1.0)\n\nNo change.\n" in found.text
+    assert found.marks["core/cover.md"]["heavy-cover"] == [
+        ("changed in v1.1", "v1-1-0-core-cover-md-heavy-cover")
+    ]
