@@ -161,13 +161,13 @@ def changes(root: Path, unreleased: bool = True) -> Changes:
     elif unreleased:
         text, sections = _entry(root, latest, None, f"Unreleased (since {latest.tag})", "unreleased", current)
         entries.append(text)
-        note(f"changed since {latest.edition}", "unreleased", sections)
+        note(f"changed since {latest.short}", "unreleased", sections)
     else:
         entries.append(f"## Unreleased (since {latest.tag})\n\nListed by `make site`.\n")
     for old, new in reversed(list(zip(found, found[1:], strict=False))):
         text, sections = _entry(root, old, new, f"{new.tag} (from {old.tag})", new.tag, current)
         entries.append(text)
-        note(f"changed in {new.edition}", new.tag, sections)
+        note(f"changed in {new.short}", new.tag, sections)
     entries.append(f"## {found[0].tag}\n\nThe first edition.\n")
     result.text = "\n".join([*intro, *entries])
     return result

@@ -24,8 +24,13 @@ class Release:
 
     @property
     def edition(self) -> str:
-        """The site folder and mark of this release's edition: ``v1.1``."""
+        """The site folder of this release's edition: ``v1.1``."""
         return f"v{self.version[0]}.{self.version[1]}"
+
+    @property
+    def short(self) -> str:
+        """How a "changed in" mark names it: ``v1.1`` for ``v1.1.0``, the whole tag for a patch."""
+        return self.edition if self.version[2] == 0 else self.tag
 
 
 def parse(tag: str) -> tuple[int, int, int] | None:

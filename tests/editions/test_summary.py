@@ -12,7 +12,7 @@ import pytest
 from rulespy.cli import main
 from rulespy.editions.sections import section_texts, show_diff, word_diff
 from rulespy.editions.summary import same_outcome, summarise
-from rulespy.editions.versions import next_version, releases
+from rulespy.editions.versions import Release, next_version, releases
 from tests.coverage.conftest import _git
 
 from .conftest import cover_page, scenario
@@ -112,6 +112,8 @@ def test_releases_are_the_semantic_version_tags(editions: Path) -> None:
     _git(editions, "tag", "v1.0")  # not MAJOR.MINOR.PATCH
     found = releases(editions)
     assert [(r.tag, r.edition) for r in found] == [("v1.0.0", "v1.0"), ("v1.1.0", "v1.1")]
+    assert [r.short for r in found] == ["v1.0", "v1.1"]
+    assert Release((1, 1, 2), "v1.1.2", "c").short == "v1.1.2"
     assert next_version((1, 1, 0), "minor") == "v1.2.0" and next_version((1, 1, 0), "patch") == "v1.1.1"
     assert next_version(None, "patch") == "v1.0.0"
 
