@@ -21,11 +21,13 @@ $(STAMP): pyproject.toml
 pages: $(STAMP)
 	$(BIN)/rulespy render . --strict
 
-# Check the rules, render them, build the site (--strict), print the rulebook PDF, say where it is.
+# Check the rules, render them, build the site (--strict), print the rulebook PDF, build each released
+# edition from its tag into $(SITE_DIR)/vX.Y/ (rulespy.editions.site), say where it is.
 site: $(STAMP)
 	$(BIN)/rulespy check . --warnings-ok
 	$(BIN)/rulespy render . --strict
 	$(BIN)/python -m rulespy.render.build $(GENERATOR) --site-dir $(SITE_DIR) --pdf
+	$(BIN)/python -m rulespy.editions.site $(GENERATOR) --site-dir $(SITE_DIR)
 	@echo "The site is built in $(SITE_DIR)/index.html (by $(GENERATOR); a translation in $(SITE_DIR)/ru/), the rulebook in $(SITE_DIR)/voidsiege-rules.pdf; 'make serve' serves it on http://127.0.0.1:8000/"
 
 # Serve the site with live reload: a rule file, concepts.yml or a scenario that changes is re-rendered.

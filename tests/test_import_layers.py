@@ -33,7 +33,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("core rules", ("rulespy.core", "rulespy.commands")),
     ("sequences", ("rulespy.sequences", "rulespy.timing")),
     ("scenario loader", ("rulespy.scenario",)),
-    ("readers", ("rulespy.account", "rulespy.odds", "rulespy.coverage", "rulespy.play")),
+    ("readers", ("rulespy.account", "rulespy.odds", "rulespy.coverage", "rulespy.play", "rulespy.editions")),
     ("command line and site", ("rulespy.cli", "rulespy.render")),
 )
 #: The checker stands beside the engine: it imports only itself, and the engine never imports it

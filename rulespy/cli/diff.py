@@ -1,10 +1,21 @@
-"""``rulespy diff REV [--path PATH] [--json]``: what a change of rules does to play.
+"""``rulespy diff REV [--path PATH] [--json] [--format text|markdown|json] [--check]``: what a change of
+rules does to play.
 
 Resolves every scenario under ``examples/scenarios/`` and every scenario written in a rule file's worked
 example, at REV and in the working tree, each by its own engine, and lists those whose outcome
 (legality, casualties and their removal, final wounds and statuses, successes) changed, with a short
-before -> after. It reports; it is not a gate: exit 0 whenever it ran, 2 for a bad REV or a folder that
-is not a git repository (a one-line message, never a traceback).
+before -> after. Exit 0 whenever it ran, 2 for a bad REV or a folder that is not a git repository (a
+one-line message, never a traceback).
+
+``--format markdown`` and ``--format json`` print the whole behaviour summary (``rulespy.editions``):
+the rule sections whose words changed, with a word diff; the outcomes that changed, with the changed
+sections each exercises; the odds that moved, in percentage points; and the release the change needs
+(minor when play changes, patch when only words do). ``--format text`` (the default) and ``--json``
+print the outcome list as they always have.
+
+``--check`` makes it a gate: exit 1, naming each one on standard error as ``path:line: ...``, when an
+outcome changed while the example that shows it was not touched (``rulespy.editions.summary`` says what
+touching means). The report is printed all the same.
 """
 
 from __future__ import annotations
@@ -13,6 +24,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -21,13 +33,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--path", default=".", help="a folder inside the rules repository (default: .)")
     parser.add_argument("--json", action="store_true", help="print the changes as JSON")
+    parser.add_argument(
+        "--format",
+        choices=("text", "markdown", "json"),
+        default="text",
+        help="text: the outcome list (default); markdown, json: the whole behaviour summary",
+    )
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="exit 1 when an outcome changed but the example that shows it was not touched",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
-    from rulespy.coverage.diff import diff
     from rulespy.coverage.rules import CoverageError
 
     try:
+        if args.format != "text" or args.check:
+            return _summary(args)
+        from rulespy.coverage.diff import diff
+
         commit, changes, total, notes = diff(Path(args.path), str(args.rev))
     except CoverageError as error:
         print(f"rulespy diff: {error.located()}", file=sys.stderr)
@@ -37,22 +63,43 @@ def run(args: argparse.Namespace) -> int:
         return 2
     for note in notes:
         print(f"rulespy diff: {note}", file=sys.stderr)
-    if args.json:
-        data = {
-            "rev": args.rev,
-            "commit": commit,
-            "resolved": total,
-            "changes": [c.to_json() for c in changes],
-        }
+    _print_changes(changes, total, args.rev, commit, bool(args.json))
+    return 0
+
+
+def _print_changes(changes: list[Any], total: int, rev: str, commit: str, as_json: bool) -> None:
+    """The outcome list, as text or as the ``--json`` dict."""
+    if as_json:
+        data = {"rev": rev, "commit": commit, "resolved": total, "changes": [c.to_json() for c in changes]}
         print(json.dumps(data, indent=2))
-        return 0
+        return
     for change in changes:
         print(f"{change.kind}: {change.name} ({change.where})")
         for line in change.lines():
             print(f"    {line}")
     changed = sum(c.kind == "changed" for c in changes)
     print(
-        f"{changed} of {total} scenarios and examples changed outcome since {args.rev} ({commit[:12]}); "
+        f"{changed} of {total} scenarios and examples changed outcome since {rev} ({commit[:12]}); "
         f"{sum(c.kind == 'added' for c in changes)} new, {sum(c.kind == 'removed' for c in changes)} gone"
     )
-    return 0
+
+
+def _summary(args: argparse.Namespace) -> int:
+    """The behaviour summary (``--format markdown|json``, ``--check``); ``run`` reports its errors."""
+    from rulespy.editions.report import check_failures, markdown
+    from rulespy.editions.summary import summarise
+
+    summary = summarise(Path(args.path), str(args.rev))
+    for note in summary.notes:
+        print(f"rulespy diff: {note}", file=sys.stderr)
+    if args.format == "markdown":
+        sys.stdout.write(markdown(summary))
+    elif args.format == "json":
+        print(json.dumps(summary.to_json(), indent=2))
+    else:
+        changes = [o.change for o in summary.outcomes]
+        _print_changes(changes, summary.resolved, args.rev, summary.old_commit, bool(args.json))
+    failures = check_failures(summary) if args.check else []
+    for failure in failures:
+        print(f"rulespy diff: {failure}", file=sys.stderr)
+    return 1 if failures else 0

@@ -5,7 +5,10 @@ the standard library and the engine of the tree whose root comes first on ``sys.
 request on standard input and writes one JSON answer on standard output.
 
 - ``{"root": R, "mode": "resolve", "jobs": [{"id", "yaml", "path"}]}``: parses and resolves each scenario
-  with its own dice. Answer ``{"results": {id: OUTCOME}}``, OUTCOME as ``outcome()`` below.
+  with its own dice. Answer ``{"results": {id: OUTCOME}, "cited": {id: [PATH#ANCHOR, ...]}}``, OUTCOME
+  as ``outcome()`` below, ``cited`` the rules the account cites (sorted). With ``"odds": true`` in the
+  request, also ``"odds": {id: ODDS}``: the ``odds --json --fractions`` dict of each legal scenario
+  the tree's exact engine computes (a tree without one, or a scenario it refuses, has no entry).
 
 An engine that cannot be imported answers ``{"engine_error": "..."}``.
 """
@@ -46,13 +49,31 @@ def _engine() -> tuple[Any, Any, Any, Any]:
     return parse_scenario, module, IllegalDeclaration, RulesError
 
 
-def _resolve(jobs: list[dict[str, Any]]) -> dict[str, Any]:
+def _odds(parse_scenario: Any, jobs: list[dict[str, Any]], results: dict[str, Any]) -> dict[str, Any]:
+    try:
+        from rulespy.odds import odds
+    except ImportError:
+        return {}
+    found: dict[str, Any] = {}
+    for job in jobs:
+        if not results.get(job["id"], {}).get("legal"):
+            continue
+        try:
+            found[job["id"]] = odds(parse_scenario(job["yaml"], job.get("path", "<scenario>"))).to_json(True)
+        except Exception:  # beyond the size limit, or an engine bug: no odds to compare
+            continue
+    return found
+
+
+def _resolve(jobs: list[dict[str, Any]], cited: dict[str, Any]) -> dict[str, Any]:
     parse_scenario, module, illegal, rules_error = _engine()
     results: dict[str, Any] = {}
     for job in jobs:
         try:
             scenario = parse_scenario(job["yaml"], job.get("path", "<scenario>"))
-            results[job["id"]] = outcome(module.resolve(scenario).to_json())
+            data = module.resolve(scenario).to_json()
+            results[job["id"]] = outcome(data)
+            cited[job["id"]] = sorted({t["rule"] for t in data.get("trace", []) if t.get("rule")})
         except illegal as error:
             results[job["id"]] = {"legal": False, "rule": error.rule}
         except rules_error as error:
@@ -74,8 +95,11 @@ def main() -> None:
         where = os.path.dirname(os.path.abspath(rulespy.__file__))
         if os.path.dirname(where) != os.path.abspath(root):
             raise ImportError(f"rulespy was imported from {where}, not from {root}")
-        results = _resolve(request["jobs"])
-        answer: dict[str, Any] = {"results": results}
+        cited: dict[str, Any] = {}
+        results = _resolve(request["jobs"], cited)
+        answer: dict[str, Any] = {"results": results, "cited": cited}
+        if request.get("odds"):
+            answer["odds"] = _odds(_engine()[0], request["jobs"], results)
     except Exception as error:  # an engine that does not import at all
         answer = {"engine_error": f"{type(error).__name__}: {error}"}
     sys.stdout.write(json.dumps(answer))

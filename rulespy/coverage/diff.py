@@ -18,6 +18,7 @@ import io
 import subprocess
 import tarfile
 import tempfile
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -107,7 +108,10 @@ def materialise(repo: Path, commit: str, into: Path) -> list[str]:
 
 
 def jobs(root: Path) -> tuple[list[dict[str, Any]], dict[str, str]]:
-    """What to resolve in the tree at ``root``, and where each one is written (``path:line``)."""
+    """What to resolve in the tree at ``root``, and where each one is written (``path:line``). Each job's
+    ``shown`` is the text that shows its outcome to a reader: the scenario file, or the worked example's
+    code (with the fences it continues); a worked example's ``exercises`` are the sections it sits in and
+    those its ``# exercises:`` lines name (``PATH#ANCHOR``)."""
     found: list[dict[str, Any]] = []
     where: dict[str, str] = {}
     folder = root / SCENARIOS
@@ -119,7 +123,7 @@ def jobs(root: Path) -> tuple[list[dict[str, Any]], dict[str, str]]:
                     text = file.read_text(encoding="utf-8")
                 except (OSError, UnicodeDecodeError):
                     text = "\0"  # resolves to a malformed-input answer on both sides
-                found.append({"id": name, "yaml": text, "path": name})
+                found.append({"id": name, "yaml": text, "path": name, "shown": text})
                 where[name] = f"{name}:1"
     try:
         files = load_rule_files(root)
@@ -129,19 +133,52 @@ def jobs(root: Path) -> tuple[list[dict[str, Any]], dict[str, str]]:
         seen: dict[str, int] = {}
         for example in rule.examples:
             section = example.sections[-1] if example.sections else ""
+            exercises = [f"{rule.path}#{s}" for s in example.sections]
+            exercises += [f"{rule.path}{m}" if m.startswith("#") else m for m in example.markers]
             for text in scenario_texts(example.code):
                 seen[section] = seen.get(section, 0) + 1
                 name = f"{rule.path}#{section}[{seen[section]}]" if section else f"{rule.path}[{seen['']}]"
-                found.append({"id": name, "yaml": text, "path": f"{rule.path}:{example.line}"})
+                job = {"id": name, "yaml": text, "path": f"{rule.path}:{example.line}", "shown": example.code}
+                found.append({**job, "exercises": exercises})
                 where[name] = f"{rule.path}:{example.line}"
     return found, where
 
 
+@dataclass
+class Resolved:
+    """One tree's answers, by job name: outcomes, where each is written, the text that shows it, the
+    rules its account cites, its exact odds (``odds --json --fractions``, when asked), the engine's error."""
+
+    outcomes: dict[str, Any]
+    where: dict[str, str]
+    shown: dict[str, str]
+    exercises: dict[str, list[str]]
+    cited: dict[str, list[str]]
+    odds: dict[str, Any]
+    error: str | None
+
+
+def resolve_tree(root: Path, with_odds: bool = False, borrowed: Iterable[dict[str, Any]] = ()) -> Resolved:
+    """Resolve the tree's own jobs, and ``borrowed`` ones (another tree's jobs, by their text) it lacks;
+    ``where``, ``shown`` and ``exercises`` describe its own jobs only."""
+    todo, where = jobs(root)
+    own = {job["id"] for job in todo}
+    answer = run_engine(root, "resolve", todo + [j for j in borrowed if j["id"] not in own], odds=with_odds)
+    return Resolved(
+        dict(answer.get("results", {})),
+        where,
+        {job["id"]: job["shown"] for job in todo},
+        {job["id"]: job.get("exercises", []) for job in todo},
+        dict(answer.get("cited", {})),
+        dict(answer.get("odds", {})),
+        answer.get("engine_error"),
+    )
+
+
 def outcomes(root: Path) -> tuple[dict[str, Any], dict[str, str], str | None]:
     """Each job's outcome by the engine of the tree at ``root``, where each is, and the engine's error."""
-    todo, where = jobs(root)
-    answer = run_engine(root, "resolve", todo)
-    return dict(answer.get("results", {})), where, answer.get("engine_error")
+    tree = resolve_tree(root)
+    return tree.outcomes, tree.where, tree.error
 
 
 def _show(value: Any) -> str:

@@ -40,7 +40,7 @@ def sources_state(root: Path) -> dict[str, tuple[int, int]]:
 def rerender(root: Path) -> None:
     started = time.perf_counter()
     try:
-        report = render(root)
+        report = render(root, unreleased=False)  # the unreleased changes take seconds: `make site` lists them
     except RenderError as error:
         print("\n".join(error.problems), file=sys.stderr)
         return

@@ -30,6 +30,10 @@ import yaml
 from rulespy.check.files import same_url
 from rulespy.check.graph import LinkGraph, build_graph
 from rulespy.check.publish import publishable
+from rulespy.editions.page import PAGE as CHANGES
+from rulespy.editions.page import TITLE as CHANGES_TITLE
+from rulespy.editions.page import changes as edition_changes
+from rulespy.editions.site import versions_json
 
 from . import examples, languages, pages
 from .linker import PageContext, link_markdown
@@ -190,14 +194,20 @@ def _write(path: Path, data: bytes) -> bool:
 
 
 def render(
-    root: Path, out: Path | None = None, nav_file: Path | None = None, language: str | None = None
+    root: Path,
+    out: Path | None = None,
+    nav_file: Path | None = None,
+    language: str | None = None,
+    unreleased: bool = True,
 ) -> Report:
     """Render the repository at ``root`` into ``out`` (default ``root/build/pages``) and its navigation
     into ``nav_file`` (default ``root/build/nav.yml``). Raises ``RenderError`` for input it cannot publish.
 
     With ``language`` (``ru``): the translation in ``root/ru/`` as a site of its own, into
     ``root/build/ru/pages`` and ``root/build/ru/nav.yml`` by default (``rulespy/render/languages.py``).
-    Without: the English site, with a switcher to each page's translation where one exists."""
+    Without: the English site, with a switcher to each page's translation where one exists, and the
+    "What changed" page (``rulespy.editions.page``) last; ``unreleased=False`` leaves out its entry of
+    unreleased changes, which takes seconds."""
     root = Path(root)
     edition = root / language if language else root
     out = Path(out) if out is not None else (root / "build" / language / "pages" if language else root / OUT)
@@ -225,6 +235,7 @@ def render(
     if language:
         texts = {p: languages.scenario_links(t, p, language, published) for p, t in texts.items()}
     previews = Previews(texts, concepts)
+    changes = edition_changes(root, unreleased) if language is None else None
     graph = build_graph(edition)
     site_pages = frozenset(texts) | {pages.GLOSSARY}
     # the scenario files rule pages link to, published beside them (never one resolving outside)
@@ -249,7 +260,8 @@ def render(
         referencing = [(p, pages.title_of(graph, p)) for p in graph.referenced_by(path)]
         twins = [o for o in others if o is None or languages.has_twin(root, path, o)]
         english = _english_text(root, path) if language else None
-        key = _digest(shared, path, texts[path], json.dumps(referencing), repr(twins), english or "")
+        marks = changes.key(path) if changes is not None else ""
+        key = _digest(shared, path, texts[path], json.dumps(referencing), repr(twins), english or "", marks)
         target = out / path
         old = manifest.get(path, {})
         if old.get("key") == key and target.is_file():
@@ -263,6 +275,8 @@ def render(
             )
             if language:
                 page = languages.stale_notices(page, path, texts[path], english, language)
+            if changes is not None:
+                page = changes.mark(path, page)
             page = languages.with_switchers(page, path, language, twins)
             report.rendered.append(path)
             report.warnings += page_warnings
@@ -275,6 +289,8 @@ def render(
     glossary = languages.with_switchers(glossary, pages.GLOSSARY, language, editions)
     glossary = link_markdown(glossary, PageContext(pages.GLOSSARY, site_pages, concepts, previews.tooltip))
     extra = {pages.GLOSSARY: glossary.encode("utf-8")}
+    if changes is not None:  # the English site carries the editions: the What changed page and versions
+        extra.update({CHANGES: changes.text.encode("utf-8"), "versions.json": versions_json(root)})
     extra.update({f"assets/{p.name}": p.read_bytes() for p in sorted(ASSETS.iterdir()) if p.is_file()})
     extra.update({p.relative_to(root).as_posix(): p.read_bytes() for p in scenario_files})
     for rel, data in extra.items():
@@ -288,7 +304,10 @@ def render(
                 (Path(current) / name).unlink()
                 report.removed.append(rel)
     _write(manifest_path, json.dumps(fresh, indent=1, sort_keys=True).encode("utf-8"))
-    nav = {"nav": pages.navigation(site_pages, graph, language)}
+    nav_entries = pages.navigation(site_pages, graph, language)
+    if changes is not None:
+        nav_entries = [*nav_entries, {CHANGES_TITLE: CHANGES}]
+    nav = {"nav": nav_entries}
     header = "# Written by `rulespy render` (mkdocs.yml INHERITs it): the site's navigation. Never edit.\n"
     if _write(nav_file, (header + yaml.safe_dump(nav, sort_keys=False, allow_unicode=True)).encode("utf-8")):
         report.written.append(nav_file.name)

@@ -1,0 +1,173 @@
+"""The site's "What changed" page, and the "changed in vX.Y" marks on the changed sections' own pages.
+
+``rulespy render`` stages the page as ``changes.md`` (last in the navigation). It holds one entry per
+release, newest first: the behaviour summary (``rulespy.editions.summary``) from the previous release tag
+to this one, and for the changes not yet released, from the latest tag to the working tree. The first
+release has no entry to compare with; it is listed as the first edition. With no release tag yet, the
+page says so.
+
+Each section that changed in a release carries, under its heading on its own page, a mark
+``changed in v1.1`` (``changed since v1.1`` for unreleased changes) linked to its entry on this page.
+Sections that no longer exist in the tree being rendered get no mark and no link.
+
+A summary needs both trees resolved by their engines (seconds), so each entry is kept in
+``build/editions-cache/``, keyed by the two commits (for the working tree, by a digest of its rule
+files, scenarios and engine) and by this package's code; a release entry is computed once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import posixpath
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rulespy.coverage.rules import CoverageError
+from rulespy.editions.report import markdown
+from rulespy.editions.sections import tree_sections
+from rulespy.editions.summary import summarise
+from rulespy.editions.versions import Release, head, releases
+
+PAGE = "changes.md"
+TITLE = "What changed"
+CACHE = Path("build") / "editions-cache"
+_HEADING_ID = re.compile(r"\{#([A-Za-z0-9_.:-]+)[^}]*\}\s*$")
+
+
+@dataclass
+class Changes:
+    """The page's markdown and, per rule file, the marks to put under its sections' headings."""
+
+    text: str
+    # path -> anchor -> [(label, id of the entry)], newest first
+    marks: dict[str, dict[str, list[tuple[str, str]]]] = field(default_factory=dict)
+
+    def key(self, path: str) -> str:
+        return json.dumps(self.marks.get(path, {}), sort_keys=True)
+
+    def mark(self, path: str, page: str) -> str:
+        """``page`` (the staged text of ``path``) with a mark line under each changed section's heading."""
+        marks = self.marks.get(path)
+        if not marks:
+            return page
+        target = posixpath.relpath(PAGE, posixpath.dirname(path) or ".")
+        lines = page.split("\n")
+        out: list[str] = []
+        for line in lines:
+            out.append(line)
+            found = _HEADING_ID.search(line) if line.startswith("#") else None
+            if found and found[1] in marks:
+                links = " · ".join(f"[{label}]({target}#{ident})" for label, ident in marks[found[1]])
+                out += ["", f'<small class="vs-changed">{links}</small>']
+        return "\n".join(out)
+
+
+def _slug(*parts: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", "-".join(parts).lower()).strip("-")
+
+
+def _tree_digest(root: Path) -> str:
+    """What the working tree's summary depends on: its rule files, scenarios and engine."""
+    h = hashlib.sha256()
+    for folder in ("core", "sequences", "timing", "commands", "examples", "rulespy"):
+        base = root / folder
+        if not base.is_dir():
+            continue
+        for file in sorted(p for p in base.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+            h.update(file.relative_to(root).as_posix().encode() + b"\0" + file.read_bytes())
+    return h.hexdigest()
+
+
+def _code_digest() -> str:
+    h = hashlib.sha256()
+    for file in sorted(Path(__file__).resolve().parents[1].glob("*/*.py")):
+        if file.parent.name in ("editions", "coverage"):
+            h.update(file.read_bytes())
+    return h.hexdigest()
+
+
+def _entry(
+    root: Path, old: Release, new: Release | None, title: str, prefix: str, current: set[str]
+) -> tuple[str, list[str]]:
+    """One entry's markdown and the sections it changed, from the cache when it holds them."""
+    key = hashlib.sha256(
+        json.dumps(
+            [old.commit, new.commit if new else _tree_digest(root), sorted(current), _code_digest(), title]
+        ).encode()
+    ).hexdigest()
+    cached = root / CACHE / f"{key}.json"
+    try:
+        data = json.loads(cached.read_text(encoding="utf-8"))
+        return str(data["text"]), [str(ref) for ref in data["sections"]]
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    try:
+        summary = summarise(root, old.tag, new.tag if new else None)
+    except CoverageError as error:  # a tree that cannot be read: the page says so, the site still builds
+        return f"## {title}\n\nCannot be compared: {error.located()}\n", []
+    nothing = not (summary.sections or summary.outcomes or summary.odds)
+    text = (
+        f"## {title}\n\nNo change.\n"
+        if nothing
+        else markdown(
+            summary,
+            level=2,
+            title=title,
+            link=lambda ref: ref if ref in current else None,
+            anchor=lambda ref: _slug(prefix, ref),
+        )
+    )
+    sections = [s.ref for s in summary.sections]
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    cached.write_text(json.dumps({"text": text, "sections": sections}), encoding="utf-8")
+    return text, sections
+
+
+def changes(root: Path, unreleased: bool = True) -> Changes:
+    """The "What changed" page of the repository at ``root`` (a git repository; none: no releases).
+    ``unreleased=False`` leaves out the entry of unreleased changes (live reload re-renders quickly)."""
+    found = releases(root)
+    intro = [
+        f"# {TITLE} {{#what-changed}}",
+        "",
+        "Each release of the rules, newest first: the rule sections whose words changed (removed words "
+        "~~struck through~~, added words **in bold**), the examples and scenarios that now play out "
+        "differently, with the changed rules they exercise, and the exact odds that moved, in "
+        "percentage points. Generated from the release tags by `rulespy render`.",
+        "",
+    ]
+    if not found:
+        return Changes("\n".join([*intro, "No edition has been released yet: the first will be v1.0.0.", ""]))
+    try:
+        current = set(tree_sections(root))
+    except CoverageError:
+        current = set()  # the checker names what is wrong; no marks and no links
+    result = Changes("")
+    entries: list[str] = []
+
+    def note(release_label: str, prefix: str, sections: list[str]) -> None:
+        for ref in sections:
+            if ref in current:
+                path, anchor = ref.split("#", 1)
+                result.marks.setdefault(path, {}).setdefault(anchor, []).append(
+                    (release_label, _slug(prefix, ref))
+                )
+
+    latest = found[-1]
+    if head(root) == latest.commit:
+        pass  # a release checked out as it was tagged (a past edition being built): nothing unreleased
+    elif unreleased:
+        text, sections = _entry(root, latest, None, f"Unreleased (since {latest.tag})", "unreleased", current)
+        entries.append(text)
+        note(f"changed since {latest.short}", "unreleased", sections)
+    else:
+        entries.append(f"## Unreleased (since {latest.tag})\n\nListed by `make site`.\n")
+    for old, new in reversed(list(zip(found, found[1:], strict=False))):
+        text, sections = _entry(root, old, new, f"{new.tag} (from {old.tag})", new.tag, current)
+        entries.append(text)
+        note(f"changed in {new.short}", new.tag, sections)
+    entries.append(f"## {found[0].tag}\n\nThe first edition.\n")
+    result.text = "\n".join([*intro, *entries])
+    return result

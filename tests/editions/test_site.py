@@ -1,0 +1,167 @@
+"""Past editions under ``/vX.Y/`` (issue 18, items 3 and 5), built from the tags of the repository made
+in the test by each tag's own render step, with both generators: the old edition still shows heavy
+cover -2, carries a banner pointing to the current rules, and searches only its own pages."""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+import shutil
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from http.server import ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from rulespy.editions.site import banner, build_editions, page_url
+from rulespy.editions.versions import releases
+from tests.coverage.conftest import _git
+
+_CLI = "import sys; from rulespy.cli import main; sys.exit(main(sys.argv[1:]))"
+SEARCH = {"mkdocs": "search/search_index.json", "zensical": "search.json"}
+
+
+@pytest.fixture(scope="module", params=["mkdocs", "zensical"])
+def site(request: pytest.FixtureRequest, editions: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    generator = request.param
+    repo = tmp_path_factory.mktemp(generator) / "rules"
+    shutil.copytree(editions, repo, symlinks=True)
+    _git(repo, "checkout", "-q", "v1.1.0")
+    # the current rules, built first, as `make site` does
+    for command in (
+        [sys.executable, "-c", _CLI, "render", "."],
+        [sys.executable, "-m", "rulespy.render.build", generator],
+    ):
+        subprocess.run(command, cwd=repo, check=True, capture_output=True)
+    assert [r.edition for r in build_editions(repo, generator, repo / "site")] == ["v1.0", "v1.1"]
+    return repo / "site"
+
+
+def _locations(index: Path) -> list[str]:
+    data = json.loads(index.read_text(encoding="utf-8"))
+    return [doc["location"] for doc in data.get("docs", data.get("items", []))]  # mkdocs, Zensical
+
+
+def test_the_old_edition_still_shows_the_old_number(site: Path) -> None:
+    old = (site / "v1.0/core/cover/index.html").read_text(encoding="utf-8")
+    assert "heavy cover gives a modifier of -2" in old and "heavy cover gives a modifier of -1" not in old
+    assert "heavy cover gives a modifier of -1" in (site / "core/cover/index.html").read_text(
+        encoding="utf-8"
+    )
+    assert "heavy cover gives a modifier of -1" in (site / "v1.1/core/cover/index.html").read_text(
+        encoding="utf-8"
+    )
+
+
+def test_an_old_edition_has_a_banner_to_the_current_rules(site: Path) -> None:
+    old = (site / "v1.0/core/cover/index.html").read_text(encoding="utf-8")
+    assert "Edition v1.0 (v1.0.0): an old edition" in old
+    assert '<a href="../../../core/cover/">Read this in the current rules</a>' in old
+    assert (site / "v1.0/core/cover/../../../core/cover/index.html").is_file()
+    assert (site / "v1.0/voidsiege-rules.pdf").is_file() or not Path("/usr/bin/chromium").exists()
+    latest = (site / "v1.1/index.html").read_text(encoding="utf-8")
+    assert "Edition v1.1: the latest release (v1.1.0)" in latest
+    assert "an old edition" not in (site / "core/cover/index.html").read_text(encoding="utf-8")
+
+
+def test_the_version_selector_lists_the_current_rules_and_each_edition(site: Path) -> None:
+    listed = json.loads((site / "versions.json").read_text(encoding="utf-8"))
+    assert [(v["version"], v["title"]) for v in listed] == [
+        ("..", "current rules"),
+        ("v1.1", "v1.1 (v1.1.0)"),
+        ("v1.0", "v1.0 (v1.0.0)"),
+    ]
+    for page in ("index.html", "v1.0/index.html"):
+        assert re.search(
+            r'"version":\s*\{"default":\s*"\.\.",\s*"provider":\s*"mike"\}', (site / page).read_text()
+        )
+
+
+def test_search_lists_each_page_once_from_its_own_edition(site: Path) -> None:
+    generator = "zensical" if (site / "search.json").is_file() else "mkdocs"
+    current = _locations(site / SEARCH[generator])
+    old = _locations(site / "v1.0" / SEARCH[generator])
+    assert current and old
+    assert not [loc for loc in current if loc.startswith(("v1.0", "v1.1"))]
+    assert any(loc.startswith("core/cover/") for loc in old)  # relative to the edition's own base
+    assert not [loc for loc in old if loc.startswith(("v1.", "../"))]
+
+
+def test_the_edition_folder_of_a_page() -> None:
+    assert [page_url(p) for p in ("index.md", "core/cover.md", "core/index.md")] == [
+        "",
+        "core/cover/",
+        "core/",
+    ]
+
+
+def test_a_page_gone_from_the_current_rules_links_to_their_home(editions: Path) -> None:
+    old, latest = releases(editions)
+    lines = banner("core/gone.md", old, latest, {"core/cover.md"}, "mkdocs")
+    assert '<a href="../../../">Read this in the current rules</a>' in lines[1]
+    # Zensical rewrites the link from the page's file (core/) to its URL (core/gone/): one level less
+    lines = banner("core/gone.md", old, latest, {"core/cover.md"}, "zensical")
+    assert '<a href="../../">Read this in the current rules</a>' in lines[1]
+    lines = banner("index.md", old, latest, {"index.md"}, "zensical")
+    assert '<a href="../">Read this in the current rules</a>' in lines[1]
+
+
+@pytest.fixture(scope="module")
+def served(site: Path) -> Iterator[str]:
+    from tests.site.test_browser import _Quiet
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.mark.timeout(300)
+def test_in_a_browser_the_selector_and_the_banner_lead_between_editions(served: str, tmp_path: Path) -> None:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from tests.site.test_browser import CHROMEDRIVER, CHROMIUM, FLAGS, _require_browser
+
+    _require_browser()
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for flag in (*FLAGS, f"--user-data-dir={tmp_path / 'profile'}"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(options=options, service=Service(str(CHROMEDRIVER)))
+    driver.set_page_load_timeout(30)
+    wait = WebDriverWait(driver, 15)
+    try:
+        driver.get(served + "v1.0/core/cover/")
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".md-version__list"))
+        titles = [
+            a.get_attribute("textContent").strip()
+            for a in driver.find_elements(By.CSS_SELECTOR, ".md-version__link")
+        ]
+        assert titles == ["current rules", "v1.1 (v1.1.0)", "v1.0 (v1.0.0)"]
+        assert (
+            driver.find_element(By.CSS_SELECTOR, ".md-version__current").get_attribute("textContent").strip()
+            == "v1.0 (v1.0.0)"
+        )
+        driver.find_element(By.LINK_TEXT, "Read this in the current rules").click()
+        wait.until(lambda d: d.current_url == served + "core/cover/")
+        assert "heavy cover gives a modifier of -1" in driver.find_element(By.CSS_SELECTOR, "article").text
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".md-version__current"))
+        assert (
+            driver.find_element(By.CSS_SELECTOR, ".md-version__current").get_attribute("textContent").strip()
+            == "current rules"
+        )
+        links = {
+            a.get_attribute("textContent").strip(): a.get_attribute("href")
+            for a in driver.find_elements(By.CSS_SELECTOR, ".md-version__link")
+        }
+        assert links["v1.0 (v1.0.0)"] == served + "v1.0/" and links["current rules"] == served
+    finally:
+        driver.quit()
