@@ -39,6 +39,9 @@ from . import examples, languages, pages
 from .linker import PageContext, link_markdown
 from .registry import Concept, Previews, RegistryError, load_concepts
 
+#: The What changed page's title in each translation's navigation (its text is English).
+CHANGES_TITLES = {"ru": "Что изменилось (англ.)"}
+
 OUT = Path("build") / "pages"
 NAV = Path("build") / "nav.yml"
 MANIFEST = "render-manifest.json"  # beside the staging folder, so that no generator publishes it
@@ -235,7 +238,7 @@ def render(
     if language:
         texts = {p: languages.scenario_links(t, p, language, published) for p, t in texts.items()}
     previews = Previews(texts, concepts)
-    changes = edition_changes(root, unreleased) if language is None else None
+    changes = edition_changes(root, unreleased)  # every edition lists them; English pages carry the marks
     graph = build_graph(edition)
     site_pages = frozenset(texts) | {pages.GLOSSARY}
     # the scenario files rule pages link to, published beside them (never one resolving outside)
@@ -260,7 +263,7 @@ def render(
         referencing = [(p, pages.title_of(graph, p)) for p in graph.referenced_by(path)]
         twins = [o for o in others if o is None or languages.has_twin(root, path, o)]
         english = _english_text(root, path) if language else None
-        marks = changes.key(path) if changes is not None else ""
+        marks = changes.key(path) if language is None else ""
         key = _digest(shared, path, texts[path], json.dumps(referencing), repr(twins), english or "", marks)
         target = out / path
         old = manifest.get(path, {})
@@ -275,7 +278,7 @@ def render(
             )
             if language:
                 page = languages.stale_notices(page, path, texts[path], english, language)
-            if changes is not None:
+            if language is None:
                 page = changes.mark(path, page)
             page = languages.with_switchers(page, path, language, twins)
             report.rendered.append(path)
@@ -289,8 +292,9 @@ def render(
     glossary = languages.with_switchers(glossary, pages.GLOSSARY, language, editions)
     glossary = link_markdown(glossary, PageContext(pages.GLOSSARY, site_pages, concepts, previews.tooltip))
     extra = {pages.GLOSSARY: glossary.encode("utf-8")}
-    if changes is not None:  # the English site carries the editions: the What changed page and versions
-        extra.update({CHANGES: changes.text.encode("utf-8"), "versions.json": versions_json(root)})
+    # every edition's site has the What changed page (in English) and the versions, so that each
+    # generator finds every page its navigation names
+    extra.update({CHANGES: changes.text.encode("utf-8"), "versions.json": versions_json(root)})
     extra.update({f"assets/{p.name}": p.read_bytes() for p in sorted(ASSETS.iterdir()) if p.is_file()})
     extra.update({p.relative_to(root).as_posix(): p.read_bytes() for p in scenario_files})
     for rel, data in extra.items():
@@ -305,8 +309,7 @@ def render(
                 report.removed.append(rel)
     _write(manifest_path, json.dumps(fresh, indent=1, sort_keys=True).encode("utf-8"))
     nav_entries = pages.navigation(site_pages, graph, language)
-    if changes is not None:
-        nav_entries = [*nav_entries, {CHANGES_TITLE: CHANGES}]
+    nav_entries = [*nav_entries, {CHANGES_TITLE if language is None else CHANGES_TITLES[language]: CHANGES}]
     nav = {"nav": nav_entries}
     header = "# Written by `rulespy render` (mkdocs.yml INHERITs it): the site's navigation. Never edit.\n"
     if _write(nav_file, (header + yaml.safe_dump(nav, sort_keys=False, allow_unicode=True)).encode("utf-8")):
