@@ -30,7 +30,7 @@ from rulespy.check.files import same_url
 from rulespy.check.graph import LinkGraph, build_graph
 from rulespy.check.publish import publishable
 
-from . import examples, pages
+from . import examples, judge, pages
 from .linker import PageContext, link_markdown
 from .registry import Concept, Previews, RegistryError, load_concepts
 
@@ -251,6 +251,7 @@ def render(root: Path, out: Path | None = None, nav_file: Path | None = None) ->
     glossary = pages.glossary(concepts, previews, site_pages)
     glossary = link_markdown(glossary, PageContext(pages.GLOSSARY, site_pages, concepts, previews.tooltip))
     extra = {pages.GLOSSARY: glossary.encode("utf-8")}
+    extra[judge.PAGE] = judge.page([p.relative_to(root).as_posix() for p in scenario_files]).encode("utf-8")
     extra.update({f"assets/{p.name}": p.read_bytes() for p in sorted(ASSETS.iterdir()) if p.is_file()})
     extra.update({p.relative_to(root).as_posix(): p.read_bytes() for p in scenario_files})
     for rel, data in extra.items():
@@ -264,7 +265,7 @@ def render(root: Path, out: Path | None = None, nav_file: Path | None = None) ->
                 (Path(current) / name).unlink()
                 report.removed.append(rel)
     _write(manifest_path, json.dumps(fresh, indent=1, sort_keys=True).encode("utf-8"))
-    nav = {"nav": pages.navigation(site_pages, graph)}
+    nav = {"nav": [*pages.navigation(site_pages, graph), {"Judge": judge.PAGE}]}
     header = "# Written by `rulespy render` (mkdocs.yml INHERITs it): the site's navigation. Never edit.\n"
     if _write(nav_file, (header + yaml.safe_dump(nav, sort_keys=False, allow_unicode=True)).encode("utf-8")):
         report.written.append(nav_file.name)
