@@ -98,16 +98,18 @@ def _run(driver: Any, panel: Any, text: str | None, states: tuple[str, ...]) -> 
 
     if text is not None:
         area = panel.find_element("css selector", ".vs-judge-yaml")
-        driver.execute_script("arguments[0].value = arguments[1]; arguments[2].dataset.state = '';",
-                              area, text, panel)
+        driver.execute_script(
+            "arguments[0].value = arguments[1]; arguments[2].dataset.state = '';", area, text, panel
+        )
         panel.find_element("css selector", ".vs-judge-run").click()
     WebDriverWait(driver, LOAD_SECONDS).until(lambda d: panel.get_attribute("data-state") in states)
     return str(panel.get_attribute("data-state"))
 
 
 def _content(driver: Any, panel: Any, selector: str) -> str:
-    return str(driver.execute_script("return arguments[0].querySelector(arguments[1]).textContent;",
-                                     panel, selector))
+    return str(
+        driver.execute_script("return arguments[0].querySelector(arguments[1]).textContent;", panel, selector)
+    )
 
 
 def test_try_it_recomputes_the_account_and_casualties_after_one_die_changes(
