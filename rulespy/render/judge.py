@@ -38,6 +38,10 @@ _EPOCH = (1980, 1, 1, 0, 0, 0)
 class JudgeError(Exception):
     """The runtime cannot be installed or published (npm missing, the registry unreachable)."""
 
+    def __init__(self, message: str, *, no_npm: bool = False) -> None:
+        super().__init__(message)
+        self.no_npm = no_npm
+
 
 def pinned_version() -> str:
     """The Pyodide version the lock file pins."""
@@ -63,7 +67,11 @@ def install_runtime(root: Path) -> Path:
         shutil.copyfile(PACKAGE / name, target / name)
     npm = shutil.which("npm")
     if npm is None:
-        raise JudgeError("the rules judge needs Pyodide from the npm registry, and npm is not installed")
+        raise JudgeError(
+            "the rules judge needs Pyodide from the npm registry, and npm is not installed"
+            " (apt-get install nodejs npm)",
+            no_npm=True,
+        )
     done = subprocess.run(
         [npm, "ci", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"],
         cwd=target,

@@ -143,3 +143,14 @@ def test_judge_page_offers_every_published_scenario() -> None:
     assert all(f'value="{path}"' in markdown for path in files)
     code = re.search(r'data-empty="([\w-]+)"', markdown)
     assert code and json.loads(web.resolve(web.decode(code.group(1))))["exit"] == 0
+
+
+def test_without_npm_the_runtime_is_refused_with_a_message(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """No npm, no Pyodide: a JudgeError that says what to install (the build then leaves the judge out,
+    except under CI=true), never a traceback."""
+    monkeypatch.setattr(judge.shutil, "which", lambda name: None)
+    with pytest.raises(judge.JudgeError, match="npm is not installed") as refused:
+        judge.install_runtime(tmp_path)
+    assert refused.value.no_npm
