@@ -100,3 +100,53 @@ def decode(code: str) -> str:
     """The text ``encode`` packed into ``code``."""
     packed = base64.urlsafe_b64decode(code + "=" * (-len(code) % 4))
     return zlib.decompress(packed, -15).decode("utf-8")
+
+
+def move(text: str, model: str, x: float, y: float) -> str:
+    """``text`` with ``model``'s position (its ``at``) written as ``[x, y]``, everything else kept as
+    the reader wrote it; ``text`` unchanged when it does not parse or has no such model with an ``at``.
+
+    >>> move("units:\\n- {id: u, models: [{id: m1, at: [0, 0]}]}\\n", "m1", 12.5, -3)
+    'units:\\n- {id: u, models: [{id: m1, at: [12.5, -3]}]}\\n'
+    """
+    import yaml
+
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError:
+        return text
+    found = _position_node(root, model)
+    if found is None:
+        return text
+    lines = text.split("\n")
+    start = found.start_mark
+    end = found.end_mark if found.flow_style or not found.value else found.value[-1].end_mark
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line) + 1)
+    begin, finish = offsets[start.line] + start.column, offsets[end.line] + end.column
+    return text[:begin] + f"[{x:g}, {y:g}]" + text[finish:]
+
+
+def _value(node: object, key: str) -> object:
+    import yaml
+
+    if isinstance(node, yaml.MappingNode):
+        for name, value in node.value:
+            if isinstance(name, yaml.ScalarNode) and name.value == key:
+                return value
+    return None
+
+
+def _position_node(root: object, model: str):  # type: ignore[no-untyped-def]
+    import yaml
+
+    units = _value(root, "units")
+    for unit in units.value if isinstance(units, yaml.SequenceNode) else []:
+        models = _value(unit, "models")
+        for node in models.value if isinstance(models, yaml.SequenceNode) else []:
+            name = _value(node, "id")
+            at = _value(node, "at")
+            if isinstance(name, yaml.ScalarNode) and name.value == model and isinstance(at, yaml.SequenceNode):
+                return at
+    return None

@@ -4,7 +4,8 @@ Chromium, on each generator's build (mkdocs-material and Zensical), served from 
 One browser session per generator, and Pyodide loads twice in each (an example page, then the Judge
 page, the second from the browser's cache): on an example, change one die and read the account and
 casualties the engine gives; type malformed YAML and see its line; open a permalink and read the
-account and JSON the command line prints; move the targets out of range and see the rule the
+account and JSON the command line prints; move the targets out of range (typed, then one dragged on
+the board) and see the rule the
 declaration breaks. Needs Debian's Chromium and its driver, like ``test_browser.py`` (skipped without
 them, a failure under ``CI=true``).
 """
@@ -22,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from rulespy.render import web
+from rulespy.render import judge, web
 from rulespy.render.build import GENERATORS, build
 from tests.cli.resolve_outputs import recorded
 from tests.site.test_browser import CHROMEDRIVER, CHROMIUM, FLAGS, _Quiet, _require_browser
@@ -65,6 +66,7 @@ def browser(base_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator
         options.add_argument(flag)
     options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-judge')}")
     driver = webdriver.Chrome(options=options, service=Service(str(CHROMEDRIVER)))
+    driver.set_window_size(1920, 1080)  # room to drag a model across the board
     driver.set_page_load_timeout(60)
     driver.set_script_timeout(LOAD_SECONDS)
     try:
@@ -159,7 +161,10 @@ def test_a_permalink_reads_as_the_command_line_and_a_target_out_of_range_is_refu
     browser: Any, base_url: str
 ) -> None:
     """Issue 17: a permalink opens the situation with the account and JSON of ``rulespy resolve``; the
-    targets moved out of range make the declaration illegal and the page names the rule."""
+    targets typed out of range, or one dragged out of range on the board, make the declaration illegal
+    and the page names the rule."""
+    from selenium.webdriver.common.action_chains import ActionChains
+
     name = "examples/scenarios/armour.yaml"
     text = (ROOT / name).read_text(encoding="utf-8")
     browser.get(f"{base_url}judge/#s={web.encode(text)}")
@@ -186,3 +191,23 @@ def test_a_permalink_reads_as_the_command_line_and_a_target_out_of_range_is_refu
     assert "Illegal declaration" in status.text
     rule = status.find_element("css selector", "a").get_attribute("href")
     assert rule == base_url + "core/shooting/#which-weapons-fire"
+
+    # the Judge page's starting board: drag the target beyond the rifle's 24 inches
+    assert _run(browser, panel, judge.STARTER, ("done",)) == "done"
+    piece = panel.find_element("css selector", '.vs-judge-board g[data-model="t1"]')
+    pixels = browser.execute_script(
+        "const s = arguments[0].querySelector('svg'), frame = s.dataset.frame.split(' ');"
+        "return s.getBoundingClientRect().width / s.viewBox.baseVal.width * Number(frame[2]);",
+        panel,
+    )
+    ActionChains(browser).drag_and_drop_by_offset(piece, round(14 * pixels), 0).perform()
+    assert _run(browser, panel, None, ("illegal",)) == "illegal"
+    dropped = str(panel.find_element("css selector", ".vs-judge-yaml").get_attribute("value"))
+    assert dropped.startswith(judge.STARTER.split("      - {id: t1")[0])  # only t1's position changed
+    x = re.search(r"\{id: t1, at: \[([-\d.]+), 0\]\}", dropped)
+    assert x is not None and 25 <= float(x.group(1)) <= 27
+    answer = json.loads(web.resolve(dropped))
+    page, anchor = json.loads(answer["json"])["error"]["rule"].split("#")
+    assert answer["exit"] == 1 and page == "core/shooting.md"
+    link = panel.find_element("css selector", ".vs-judge-status a").get_attribute("href")
+    assert link == f"{base_url}{page.removesuffix('.md')}/#{anchor}"

@@ -105,6 +105,41 @@
       casualties.map((c) => `${c.model} (${when[c.removed] || c.removed})`).join(", ") + ".";
   }
 
+  /* Models on the editor's board move by dragging: the drop point, in inches (rounded to half an inch),
+   * becomes the model's `at` in the YAML (rulespy.render.web.move), and the situation is judged again. */
+  function draggable(board, area, web, judgeAgain) {
+    const svg = board.querySelector("svg[data-frame]");
+    if (!svg) return;
+    const [x0, y1, scale] = svg.dataset.frame.split(" ").map(Number);
+    const half = (value) => Math.round(value * 2) / 2;
+    svg.querySelectorAll("g[data-model]").forEach((piece) => {
+      piece.style.cursor = "grab";
+      piece.style.touchAction = "none";
+      let from = null;
+      const at = (event) => new DOMPoint(event.clientX, event.clientY).matrixTransform(svg.getScreenCTM().inverse());
+      piece.addEventListener("pointerdown", (event) => {
+        from = at(event);
+        piece.setPointerCapture(event.pointerId);
+        event.preventDefault();
+      });
+      piece.addEventListener("pointermove", (event) => {
+        if (!from) return;
+        const now = at(event);
+        piece.setAttribute("transform", `translate(${now.x - from.x} ${now.y - from.y})`);
+      });
+      piece.addEventListener("pointerup", (event) => {
+        if (!from) return;
+        const base = piece.querySelector(".vs-base");
+        const now = at(event);
+        const cx = Number(base.getAttribute("cx")) + now.x - from.x;
+        const cy = Number(base.getAttribute("cy")) + now.y - from.y;
+        from = null;
+        area.value = web.move(area.value, piece.dataset.model, half(x0 + cx / scale), half(y1 - cy / scale));
+        judgeAgain();
+      });
+    });
+  }
+
   /* One editor: the YAML, Run, the permalink, and what rulespy answers. */
   function editor(host, text) {
     const panel = element("div", "vs-judge");
@@ -146,6 +181,7 @@
       const answer = JSON.parse(web.resolve(text));
       panel.dataset.resolveMs = String(performance.now() - started);
       board.innerHTML = web.board(text);
+      draggable(board, area, web, go);
       odds.textContent = "";
       if (answer.exit === 2) {
         status.className = "vs-judge-status vs-judge-error";
