@@ -142,14 +142,31 @@ seed: 1   # or scripted dice in Dice Order: dice: [4, 6]
 """
 
 
-def page(scenario_files: list[str]) -> str:
+def library(root: Path, scenario_files: list[str]) -> dict[str, object]:
+    """The weapon profiles the published scenarios define, by name (the first definition of a name),
+    offered by the Judge page's "Add a model" form."""
+    found: dict[str, object] = {}
+    for path in scenario_files:
+        try:
+            data = yaml.safe_load((root / path).read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, yaml.YAMLError):
+            continue
+        weapons = data.get("weapons") if isinstance(data, dict) else None
+        for name, profile in (weapons or {}).items() if isinstance(weapons, dict) else ():
+            found.setdefault(str(name), profile)
+    return dict(sorted(found.items()))
+
+
+def page(root: Path, scenario_files: list[str]) -> str:
     """The Judge page's markdown: the editor (``assets/judge.js``) on a small starting board or on any
-    of ``scenario_files`` (published paths such as ``examples/scenarios/armour.yaml``); an address
-    ending ``#s=CODE`` (a permalink) opens the situation packed in it."""
+    of ``scenario_files`` (published paths such as ``examples/scenarios/armour.yaml``), with a form to
+    add models and weapons from their ``library`` and to roll seeded dice; an address ending
+    ``#s=CODE`` (a permalink) opens the situation packed in it."""
     from xml.sax.saxutils import quoteattr
 
     from .web import encode
 
+    weapons = quoteattr(json.dumps(library(root, scenario_files), sort_keys=True))
     options = ['<option value="">a small board of your own</option>']
     options += [f"<option value={quoteattr(path)}>{Path(path).stem}</option>" for path in scenario_files]
     return "\n".join(
@@ -161,9 +178,11 @@ def page(scenario_files: list[str]) -> str:
             "`rulespy odds`) and answers with the outcome, an account citing each rule it applied, and",
             "the exact odds. The scenario format is the one the command line reads: `weapons`, `units`",
             "with their models, the `attack` declared, and `dice` (scripted, in Dice Order) or `seed`.",
+            "Add models with the form (weapons from the published scenarios' profiles), or drag a model",
+            "on the board to move it; roll seeded random dice, or write your own under `dice`.",
             '"Link to this ruling" gives an address that opens this same situation for anyone.',
             "",
-            f'<div class="vs-judge-page" data-empty="{encode(STARTER)}">',
+            f'<div class="vs-judge-page" data-empty="{encode(STARTER)}" data-library={weapons}>',
             f'<label>Start from <select class="vs-judge-start">{"".join(options)}</select></label>',
             "</div>",
             "",

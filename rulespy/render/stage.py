@@ -251,7 +251,8 @@ def render(root: Path, out: Path | None = None, nav_file: Path | None = None) ->
     glossary = pages.glossary(concepts, previews, site_pages)
     glossary = link_markdown(glossary, PageContext(pages.GLOSSARY, site_pages, concepts, previews.tooltip))
     extra = {pages.GLOSSARY: glossary.encode("utf-8")}
-    extra[judge.PAGE] = judge.page([p.relative_to(root).as_posix() for p in scenario_files]).encode("utf-8")
+    published = [p.relative_to(root).as_posix() for p in scenario_files]
+    extra[judge.PAGE] = judge.page(root, published).encode("utf-8")
     extra.update({f"assets/{p.name}": p.read_bytes() for p in sorted(ASSETS.iterdir()) if p.is_file()})
     extra.update({p.relative_to(root).as_posix(): p.read_bytes() for p in scenario_files})
     for rel, data in extra.items():

@@ -147,6 +147,82 @@ def _position_node(root: object, model: str):  # type: ignore[no-untyped-def]
         for node in models.value if isinstance(models, yaml.SequenceNode) else []:
             name = _value(node, "id")
             at = _value(node, "at")
-            if isinstance(name, yaml.ScalarNode) and name.value == model and isinstance(at, yaml.SequenceNode):
+            if (
+                isinstance(name, yaml.ScalarNode)
+                and name.value == model
+                and isinstance(at, yaml.SequenceNode)
+            ):
                 return at
     return None
+
+
+def add_model(text: str, unit: str, side: str, x: float, y: float, weapon: str, profile: str) -> str:
+    """The Judge page's "Add a model" form: ``text`` with a model at ``[x, y]`` added to ``unit`` (a new
+    unit of ``side`` when there is none; its first model is its leader), armed with ``weapon`` (its
+    profile, a JSON object, added to ``weapons`` when the scenario lacks it; "" for an unarmed model).
+    The scenario is written out again by PyYAML (comments are not kept); an answer starting
+    ``scenario.yaml:`` is the loader's message when ``text`` does not parse.
+
+    >>> print(add_model("units: []\\n", "scouts", "red", 3, 4, "", ""), end="")
+    units:
+    - id: scouts
+      side: red
+      models:
+      - id: scouts1
+        at: [3, 4]
+        leader: true
+    """
+    import yaml
+
+    try:
+        data = yaml.safe_load(text) or {}
+    except yaml.YAMLError as error:
+        return f"{SCENARIO}: {error}"
+    if not isinstance(data, dict):
+        return f"{SCENARIO}:1: a scenario is a mapping of weapons, units, attack and dice"
+    units = data.setdefault("units", [])
+    found = next((u for u in units if isinstance(u, dict) and u.get("id") == unit), None)
+    if found is None:
+        found = {"id": unit, "side": side, "models": []}
+        units.append(found)
+    models = found.setdefault("models", [])
+    taken = {str(m.get("id")) for u in units if isinstance(u, dict) for m in u.get("models") or []}
+    number = 1
+    while f"{unit}{number}" in taken:
+        number += 1
+    model: dict[str, object] = {"id": f"{unit}{number}", "at": [x, y]}
+    if not models:
+        model["leader"] = True
+    if weapon:
+        model["weapons"] = [weapon]
+        weapons = data.setdefault("weapons", {})
+        if weapon not in weapons and profile:
+            weapons[weapon] = json.loads(profile)
+    models.append(model)
+    return str(yaml.safe_dump(data, sort_keys=False, default_flow_style=None, width=100, allow_unicode=True))
+
+
+def roll(text: str, seed: int | None) -> str:
+    """``text`` with its dice set to seeded random dice ``seed: SEED`` (replacing ``dice`` or ``seed``),
+    everything else kept as written; ``None`` keeps the text as it is (its scripted dice).
+
+    >>> roll("attack: {unit: a}\\ndice: [6,\\n  2]\\nexpect: {}\\n", 7)
+    'attack: {unit: a}\\nseed: 7\\nexpect: {}\\n'
+    """
+    import yaml
+
+    if seed is None:
+        return text
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError:
+        return text
+    lines = text.split("\n")
+    pairs = root.value if isinstance(root, yaml.MappingNode) else []
+    keys = [(key, value) for key, value in pairs if getattr(key, "value", None) in ("dice", "seed")]
+    for key, value in reversed(keys):
+        end = value.end_mark.line + (1 if value.end_mark.column else 0)
+        del lines[key.start_mark.line : max(end, key.start_mark.line + 1)]
+    at = keys[0][0].start_mark.line if keys else len(lines) - (1 if lines and lines[-1] == "" else 0)
+    lines.insert(at, f"seed: {seed}")
+    return "\n".join(lines)

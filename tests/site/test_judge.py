@@ -139,7 +139,7 @@ def test_pyodide_is_pinned_by_the_lock_file() -> None:
 
 def test_judge_page_offers_every_published_scenario() -> None:
     files = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "examples/scenarios").glob("*.yaml"))
-    markdown = judge.page(files)
+    markdown = judge.page(ROOT, files)
     assert all(f'value="{path}"' in markdown for path in files)
     code = re.search(r'data-empty="([\w-]+)"', markdown)
     assert code and json.loads(web.resolve(web.decode(code.group(1))))["exit"] == 0
@@ -154,3 +154,22 @@ def test_without_npm_the_runtime_is_refused_with_a_message(
     with pytest.raises(judge.JudgeError, match="npm is not installed") as refused:
         judge.install_runtime(tmp_path)
     assert refused.value.no_npm
+
+
+def test_judge_page_form_adds_a_model_and_a_weapon_and_rolls_seeded_dice() -> None:
+    """The form's edits give a scenario the engine accepts: a new unit's first model leads, a weapon
+    from the library is defined once, and the dice become seeded wherever they were written."""
+    text = web.add_model(
+        judge.STARTER, "walkers", "red", 12, 4, "lance", '{"range": 36, "dice": 1, "lock": 3, "damage": 3}'
+    )
+    text = web.add_model(
+        text, "shooters", "blue", 1, 0, "lance", '{"range": 1, "dice": 1, "lock": 3, "damage": 3}'
+    )
+    assert "id: walkers1" in text and "id: shooters1" in text
+    assert text.count("lance: {range: 36") == 1 and "range: 1," not in text
+    armour = (ROOT / "examples/scenarios/armour.yaml").read_text(encoding="utf-8")
+    rolled = web.roll(armour, 9)
+    assert "\nseed: 9\n" in rolled and "\ndice:" not in rolled and "expect:" in rolled
+    for scenario in (text, rolled, web.roll(text, 3)):
+        assert json.loads(web.resolve(scenario))["exit"] == 0
+    assert web.add_model("units: [", "a", "red", 0, 0, "", "").startswith("scenario.yaml:")

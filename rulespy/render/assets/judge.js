@@ -229,12 +229,73 @@
     });
   }
 
+  function field(label, input) {
+    const wrap = element("label", "vs-judge-field", label + " ");
+    wrap.append(input);
+    return wrap;
+  }
+
+  function input(value, size) {
+    const node = element("input");
+    node.value = value;
+    node.size = size;
+    return node;
+  }
+
+  /* The Judge page's form: add a model (to a unit, or a new unit of a side, with a weapon from the
+   * library), and roll seeded random dice; each change is written into the YAML and judged again. */
+  function tools(host, editorOf) {
+    const library = JSON.parse(host.dataset.library || "{}");
+    const form = element("fieldset", "vs-judge-tools");
+    form.append(element("legend", "", "Add a model, roll the dice"));
+    const unit = input("targets", 10);
+    const side = element("select");
+    ["blue", "red"].forEach((name) => side.append(new Option(name, name, name === "red", name === "red")));
+    const x = input("12", 4);
+    const y = input("2", 4);
+    const weapon = element("select");
+    weapon.append(new Option("no weapon", ""));
+    Object.keys(library).forEach((name) => {
+      const p = library[name];
+      weapon.append(new Option(`${name} (range ${p.range}, ${p.dice} dice, lock ${p.lock}+, damage ${p.damage})`, name));
+    });
+    const add = element("button", "md-button vs-judge-add", "Add the model");
+    add.type = "button";
+    const seed = input("", 6);
+    seed.placeholder = "random";
+    const rollIt = element("button", "md-button vs-judge-roll", "Roll seeded dice");
+    rollIt.type = "button";
+    form.append(field("unit", unit), field("side (for a new unit)", side), field("x", x), field("y", y),
+      field("weapon", weapon), add, element("br"), field("seed", seed), rollIt);
+    add.addEventListener("click", async () => {
+      const web = await judge();
+      const editor = editorOf();
+      const name = weapon.value;
+      const answer = web.add_model(editor.area.value, unit.value.trim() || "targets", side.value,
+        Number(x.value) || 0, Number(y.value) || 0, name, name ? JSON.stringify(library[name]) : "");
+      if (answer.startsWith("scenario.yaml:")) return editor.run();
+      editor.area.value = answer;
+      editor.run();
+    });
+    rollIt.addEventListener("click", async () => {
+      const web = await judge();
+      const editor = editorOf();
+      const typed = parseInt(seed.value, 10);
+      const value = Number.isNaN(typed) ? Math.floor(Math.random() * 1000000) : typed;
+      editor.area.value = web.roll(editor.area.value, value);
+      editor.run();
+    });
+    return form;
+  }
+
   async function judgePage(host) {
     const choose = host.querySelector("select");
+    const slot = element("div", "vs-judge-slot");
     let current = null;
+    host.append(tools(host, () => current), slot);
     async function open(text, runIt) {
       if (current) current.panel.remove();
-      current = editor(host, text);
+      current = editor(slot, text);
       if (runIt) await current.run();
     }
     choose.addEventListener("change", async () => {
