@@ -27,8 +27,10 @@ from rulespy.render.stage import render
 
 ROOT = Path(__file__).resolve().parents[1]
 TRY = re.compile(r'<div class="vs-try" data-scenario="([\w-]+)"></div>')
-BYTES = "return performance.getEntriesByType('resource').concat(performance.getEntriesByType('navigation'))" \
+BYTES = (
+    "return performance.getEntriesByType('resource').concat(performance.getEntriesByType('navigation'))"
     ".reduce((n, e) => n + (e.encodedBodySize || 0), 0);"
+)
 TIMES = """
 const done = arguments[arguments.length - 1];
 vsJudge.judge().then(w => done(arguments[0].map(t => {
@@ -77,7 +79,9 @@ def _try_it(driver: Any, url: str) -> tuple[float, float, int, int]:
     started = time.perf_counter()
     button.click()
     panel = driver.find_element("css selector", ".vs-judge")
-    WebDriverWait(driver, 300, 0.02).until(lambda d: panel.get_attribute("data-state") in ("done", "resolved"))
+    WebDriverWait(driver, 300, 0.02).until(
+        lambda d: panel.get_attribute("data-state") in ("done", "resolved")
+    )
     first = time.perf_counter() - started
     WebDriverWait(driver, 300, 0.02).until(lambda d: panel.get_attribute("data-state") == "done")
     odds = time.perf_counter() - started
@@ -121,10 +125,13 @@ def main() -> int:
     print(f"Try it to the odds too: cold {cold[1]:.2f} s, cached {cached[1]:.2f} s")
     print(f"bytes: the page {cold[2] / 1024:.0f} KB; after Try it {(cold[3] - cold[2]) / 1024:.0f} KB more")
     print(
-        f"recompute (resolve twice, account, board) per example: median {statistics.median(recompute):.0f} ms,"
+        f"recompute (resolve twice, account, board) per example:"
+        f" median {statistics.median(recompute):.0f} ms,"
         f" max {max(recompute):.0f} ms, over 300 ms: {sum(t > 300 for t in recompute)}"
     )
-    print(f"CPython baseline, same work: median {1000 * statistics.median(baseline):.1f} ms; ratio {ratio:.1f}x")
+    print(
+        f"CPython baseline, same work: median {1000 * statistics.median(baseline):.1f} ms; ratio {ratio:.1f}x"
+    )
     print(
         f"odds: heaviest example {odds[heaviest]:.0f} ms ({examples[heaviest][0]}), median"
         f" {statistics.median(odds):.0f} ms; all {len(odds)} examples {sum(odds) / 1000:.1f} s"

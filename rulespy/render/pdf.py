@@ -29,6 +29,7 @@ import yaml
 from markdown.extensions import Extension
 from markdown.treeprocessors import Treeprocessor
 
+from .judge import PAGE as JUDGE_PAGE
 from .pages import RULEBOOK
 from .stage import NAV, OUT
 
@@ -130,6 +131,7 @@ def book_html(root: Path) -> str:
     if not nav_path.is_file():
         raise PdfError(f"{nav_path} is missing: run `rulespy render` first")
     order = nav_pages((yaml.safe_load(nav_path.read_text(encoding="utf-8")) or {}).get("nav"))
+    order = [entry for entry in order if entry[1] != JUDGE_PAGE]  # an interactive page: not printed
     names, options = _extensions(root)
     book = _BookExtension({path for _, path, _ in order})
     md = markdown.Markdown(extensions=[*names, book], extension_configs=options)
