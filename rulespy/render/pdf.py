@@ -48,7 +48,8 @@ def page_key(path: str) -> str:
 
 
 def nav_pages(nav: Any) -> list[tuple[str | None, str, str | None]]:
-    """(section, page path, title or None) in navigation order."""
+    """(section, page path, title or None) of the book's pages in navigation order: every page of the
+    navigation but the Judge page, which is interactive and has nothing to print."""
     found: list[tuple[str | None, str, str | None]] = []
 
     def walk(items: Any, section: str | None) -> None:
@@ -63,7 +64,7 @@ def nav_pages(nav: Any) -> list[tuple[str | None, str, str | None]]:
                         walk(value, str(title))
 
     walk(nav, None)
-    return found
+    return [entry for entry in found if entry[1] != JUDGE_PAGE]
 
 
 class _BookLinks(Treeprocessor):
@@ -131,7 +132,6 @@ def book_html(root: Path) -> str:
     if not nav_path.is_file():
         raise PdfError(f"{nav_path} is missing: run `rulespy render` first")
     order = nav_pages((yaml.safe_load(nav_path.read_text(encoding="utf-8")) or {}).get("nav"))
-    order = [entry for entry in order if entry[1] != JUDGE_PAGE]  # an interactive page: not printed
     names, options = _extensions(root)
     book = _BookExtension({path for _, path, _ in order})
     md = markdown.Markdown(extensions=[*names, book], extension_configs=options)

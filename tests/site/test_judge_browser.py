@@ -1,23 +1,19 @@
 """The rules judge in a real browser: Pyodide (copied into the site by the build) runs rulespy in headless
 Chromium, on each generator's build (mkdocs-material and Zensical), served from a plain folder.
 
-One browser session per generator, and Pyodide loads twice in each (an example page, then the Judge
-page, the second from the browser's cache): on an example, change one die and read the account and
-casualties the engine gives; type malformed YAML and see its line; open a permalink and read the
-account and JSON the command line prints; move the targets out of range (typed, then one dragged on
-the board) and see the rule the
-declaration breaks. Needs Debian's Chromium and its driver, like ``test_browser.py`` (skipped without
-them, a failure under ``CI=true``).
+One browser session per generator (``test_browser.py``'s fixtures), and Pyodide loads twice in each
+(an example page, then the Judge page, the second from the browser's cache): on an example, change one
+die and read the account and casualties the engine gives; type malformed YAML and see its line; open a
+permalink and read the account and JSON the command line prints; move the targets out of range (typed,
+then one dragged on the board) and see the rule the declaration breaks; add a model with the form and
+roll seeded dice. Needs Debian's Chromium and its driver (skipped without them, a failure under
+``CI=true``).
 """
 
 from __future__ import annotations
 
-import functools
 import json
 import re
-import threading
-from collections.abc import Iterator
-from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -27,9 +23,11 @@ import yaml
 from rulespy.render import judge, web
 from rulespy.render.build import GENERATORS, build
 from tests.cli.resolve_outputs import recorded
-from tests.site.test_browser import CHROMEDRIVER, CHROMIUM, FLAGS, _Quiet, _require_browser
+from tests.site import test_browser as shared
 
 ROOT = Path(__file__).resolve().parents[2]
+# test_browser.py's fixtures: base_url serves this module's ``built``, browser is one Chromium session
+_served, _session = shared.base_url, shared.browser
 TRY = re.compile(r'<div class="vs-try" data-scenario="([\w-]+)"></div>')
 DICE = re.compile(r"^dice: \[(\d)", re.MULTILINE)
 LOAD_SECONDS = 180  # a cold Pyodide start on a busy 2-core machine
@@ -38,8 +36,9 @@ pytestmark = pytest.mark.timeout(600)
 
 
 @pytest.fixture(scope="module", params=GENERATORS)
-def site(request: pytest.FixtureRequest, staged: Path) -> Path:
-    _require_browser()
+def built(request: pytest.FixtureRequest, staged: Path) -> Path:
+    """The site built by ``request.param`` (no PDF: the judge needs none); ``base_url`` serves it."""
+    shared._require_browser()
     folder = ROOT / "build" / f"site-judge-test-{request.param}"
     done = build(request.param, ROOT, folder)
     assert done.returncode == 0, f"{request.param} build --strict failed:\n{done.stdout}\n{done.stderr}"
@@ -47,33 +46,13 @@ def site(request: pytest.FixtureRequest, staged: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def base_url(site: Path) -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
-
-
-@pytest.fixture(scope="module")
-def browser(base_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for flag in FLAGS:
-        options.add_argument(flag)
-    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-judge')}")
-    driver = webdriver.Chrome(options=options, service=Service(str(CHROMEDRIVER)))
-    driver.set_window_size(1920, 1080)  # room to drag a model across the board
-    driver.set_page_load_timeout(60)
-    driver.set_script_timeout(LOAD_SECONDS)
-    try:
-        yield driver
-    finally:
-        driver.quit()
+def judged(browser: Any) -> Any:
+    """The browser of ``test_browser.py``, wide enough to drag a model across a board, patient enough
+    for a cold Pyodide start."""
+    browser.set_window_size(1920, 1080)
+    browser.set_page_load_timeout(60)
+    browser.set_script_timeout(LOAD_SECONDS)
+    return browser
 
 
 def _die_that_matters(staged: Path) -> tuple[str, str, str]:
@@ -116,50 +95,50 @@ def _content(driver: Any, panel: Any, selector: str) -> str:
 
 
 def test_try_it_recomputes_the_account_and_casualties_after_one_die_changes(
-    browser: Any, base_url: str, staged: Path
+    judged: Any, base_url: str, staged: Path
 ) -> None:
     """Issue 17: open an example, change one die, read what the engine says; then malformed YAML."""
     url, code, changed = _die_that_matters(staged)
-    browser.get(base_url + url)
-    box = browser.find_element("css selector", f'.vs-try[data-scenario="{code}"]')
+    judged.get(base_url + url)
+    box = judged.find_element("css selector", f'.vs-try[data-scenario="{code}"]')
     box.find_element("css selector", ".vs-try-button").click()
     panel = box.find_element("css selector", ".vs-judge")
-    assert _run(browser, panel, None, ("done", "failed")) == "done"
+    assert _run(judged, panel, None, ("done", "failed")) == "done"
     original = json.loads(web.resolve(web.decode(code)))
-    assert _content(browser, panel, ".vs-judge-account") == original["account"]
+    assert _content(judged, panel, ".vs-judge-account") == original["account"]
     assert panel.get_attribute("data-json") == original["json"]
 
     expected = json.loads(web.resolve(changed))
-    assert _run(browser, panel, changed, ("done", "failed")) == "done"
-    assert _content(browser, panel, ".vs-judge-account") == expected["account"]
+    assert _run(judged, panel, changed, ("done", "failed")) == "done"
+    assert _content(judged, panel, ".vs-judge-account") == expected["account"]
     assert panel.get_attribute("data-json") == expected["json"]
     casualties = [c["model"] for c in json.loads(expected["json"])["casualties"]]
-    shown = _content(browser, panel, ".vs-judge-outcome")
+    shown = _content(judged, panel, ".vs-judge-outcome")
     assert all(model in shown for model in casualties) and (casualties or "no casualties" in shown)
     links = panel.find_elements("css selector", ".vs-judge-account a")
     assert links and all(link.get_attribute("href").startswith(base_url) for link in links)
-    assert "%" in _content(browser, panel, ".vs-judge-odds")
+    assert "%" in _content(judged, panel, ".vs-judge-odds")
 
     # a value of the wrong kind: the loader's own message, word for word, and its line
     wrong = changed.replace("at: [", "at: [oops, ", 1)
-    assert _run(browser, panel, wrong, ("malformed",)) == "malformed"
+    assert _run(judged, panel, wrong, ("malformed",)) == "malformed"
     message = json.loads(web.resolve(wrong))["stderr"].strip()
     assert re.match(r"scenario\.yaml:\d+: ", message)
-    assert _content(browser, panel, ".vs-judge-status") == message
+    assert _content(judged, panel, ".vs-judge-status") == message
     line = message.split(":")[1]
     assert panel.find_element("css selector", ".vs-judge-yaml").get_attribute("data-error-line") == line
 
     # a YAML syntax error: the same line; PyYAML's pure parser words it (libyaml may, on the command line)
     broken = changed.replace("units:", "units: [", 1)
-    assert _run(browser, panel, broken, ("malformed",)) == "malformed"
+    assert _run(judged, panel, broken, ("malformed",)) == "malformed"
     message = json.loads(web.resolve(broken))["stderr"].strip()
     line = message.split(":")[1]
-    assert _content(browser, panel, ".vs-judge-status").startswith(f"scenario.yaml:{line}: YAML syntax error")
+    assert _content(judged, panel, ".vs-judge-status").startswith(f"scenario.yaml:{line}: YAML syntax error")
     assert panel.find_element("css selector", ".vs-judge-yaml").get_attribute("data-error-line") == line
 
 
 def test_a_permalink_reads_as_the_command_line_and_a_target_out_of_range_is_refused(
-    browser: Any, base_url: str
+    judged: Any, base_url: str
 ) -> None:
     """Issue 17: a permalink opens the situation with the account and JSON of ``rulespy resolve``; the
     targets typed out of range, or one dragged out of range on the board, make the declaration illegal
@@ -168,18 +147,18 @@ def test_a_permalink_reads_as_the_command_line_and_a_target_out_of_range_is_refu
 
     name = "examples/scenarios/armour.yaml"
     text = (ROOT / name).read_text(encoding="utf-8")
-    browser.get(f"{base_url}judge/#s={web.encode(text)}")
-    panel = browser.find_element("css selector", ".vs-judge-page .vs-judge")
-    assert _run(browser, panel, None, ("done", "failed")) == "done"
+    judged.get(f"{base_url}judge/#s={web.encode(text)}")
+    panel = judged.find_element("css selector", ".vs-judge-page .vs-judge")
+    assert _run(judged, panel, None, ("done", "failed")) == "done"
     record = recorded()[name]
     assert str(panel.get_attribute("data-json")).splitlines() == record["json"]["stdout"]
-    account = _content(browser, panel, ".vs-judge-account").splitlines()
+    account = _content(judged, panel, ".vs-judge-account").splitlines()
     assert account == [line.replace(name, web.SCENARIO) for line in record["text"]["stdout"]]
 
     # the same Python entry, in this page's Pyodide, on a sample of other scenarios
     sample = [n for n in sorted(record) if n.endswith(".yaml")][:6]
     texts = [(ROOT / n).read_text(encoding="utf-8") for n in sample]
-    answers = browser.execute_async_script(
+    answers = judged.execute_async_script(
         "const done = arguments[arguments.length - 1];"
         "vsJudge.judge().then(w => done(arguments[0].map(t => JSON.parse(w.resolve(t)).json)));",
         texts,
@@ -187,36 +166,36 @@ def test_a_permalink_reads_as_the_command_line_and_a_target_out_of_range_is_refu
     assert [a.splitlines() for a in answers] == [record[n]["json"]["stdout"] for n in sample]
 
     far = text.replace("at: [10, 0]", "at: [100, 0]").replace("at: [10, 2]", "at: [100, 2]")
-    assert _run(browser, panel, far, ("illegal",)) == "illegal"
+    assert _run(judged, panel, far, ("illegal",)) == "illegal"
     status = panel.find_element("css selector", ".vs-judge-status")
     assert "Illegal declaration" in status.text
     rule = status.find_element("css selector", "a").get_attribute("href")
     assert rule == base_url + "core/shooting/#which-weapons-fire"
 
     # the Judge page's starting board; the form adds a second target model, then rolls seeded dice
-    assert _run(browser, panel, judge.STARTER, ("done",)) == "done"
-    form = browser.find_element("css selector", ".vs-judge-tools")
-    browser.execute_script("arguments[0].click();", form.find_element("css selector", ".vs-judge-add"))
-    assert _run(browser, panel, None, ("done",)) == "done"
+    assert _run(judged, panel, judge.STARTER, ("done",)) == "done"
+    form = judged.find_element("css selector", ".vs-judge-tools")
+    judged.execute_script("arguments[0].click();", form.find_element("css selector", ".vs-judge-add"))
+    assert _run(judged, panel, None, ("done",)) == "done"
     added = str(panel.find_element("css selector", ".vs-judge-yaml").get_attribute("value"))
     assert "id: targets1" in added and "at: [12, 2]" in added
     seed = form.find_element("css selector", "input[placeholder=random]")
     seed.send_keys("5")
-    browser.execute_script("arguments[0].click();", form.find_element("css selector", ".vs-judge-roll"))
-    assert _run(browser, panel, None, ("done",)) == "done"
+    judged.execute_script("arguments[0].click();", form.find_element("css selector", ".vs-judge-roll"))
+    assert _run(judged, panel, None, ("done",)) == "done"
     rolled = str(panel.find_element("css selector", ".vs-judge-yaml").get_attribute("value"))
     assert "seed: 5" in rolled and "seed: 1" not in rolled
     assert panel.get_attribute("data-json") == json.loads(web.resolve(rolled))["json"]
 
     # drag the marked model t1 beyond the rifle's 24 inches: refused, with the rule the engine names
     piece = panel.find_element("css selector", '.vs-judge-board g[data-model="t1"]')
-    pixels = browser.execute_script(
+    pixels = judged.execute_script(
         "const s = arguments[0].querySelector('svg'), frame = s.dataset.frame.split(' ');"
         "return s.getBoundingClientRect().width / s.viewBox.baseVal.width * Number(frame[2]);",
         panel,
     )
-    ActionChains(browser).drag_and_drop_by_offset(piece, round(14 * pixels), 0).perform()
-    assert _run(browser, panel, None, ("illegal",)) == "illegal"
+    ActionChains(judged).drag_and_drop_by_offset(piece, round(14 * pixels), 0).perform()
+    assert _run(judged, panel, None, ("illegal",)) == "illegal"
     dropped = str(panel.find_element("css selector", ".vs-judge-yaml").get_attribute("value"))
     changed = [(a, b) for a, b in zip(rolled.splitlines(), dropped.splitlines(), strict=True) if a != b]
     assert len(changed) == 1 and "at: [" in changed[0][1]  # only t1's position changed
