@@ -27,7 +27,7 @@ from tests.site import test_browser as shared
 
 ROOT = Path(__file__).resolve().parents[2]
 # test_browser.py's fixtures: base_url serves this module's ``built``, browser is one Chromium session
-_served, _session = shared.base_url, shared.browser
+base_url, browser = shared.base_url, shared.browser
 TRY = re.compile(r'<div class="vs-try" data-scenario="([\w-]+)"></div>')
 DICE = re.compile(r"^dice: \[(\d)", re.MULTILINE)
 LOAD_SECONDS = 180  # a cold Pyodide start on a busy 2-core machine
