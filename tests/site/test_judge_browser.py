@@ -101,9 +101,14 @@ def test_try_it_recomputes_the_account_and_casualties_after_one_die_changes(
     url, code, changed = _die_that_matters(staged)
     judged.get(base_url + url)
     box = judged.find_element("css selector", f'.vs-try[data-scenario="{code}"]')
+    fetched = "return performance.getEntriesByType('resource').map(e => e.name);"
+    assert not [name for name in judged.execute_script(fetched) if "/judge/" in name]  # lazy: nothing yet
     box.find_element("css selector", ".vs-try-button").click()
     panel = box.find_element("css selector", ".vs-judge")
     assert _run(judged, panel, None, ("done", "failed")) == "done"
+    loaded = {name.rsplit("/", 1)[1] for name in judged.execute_script(fetched) if "/judge/" in name}
+    assert {"pyodide.asm.wasm", "python_stdlib.zip", "rulespy.zip"} <= loaded
+    assert all(name.startswith(base_url) for name in judged.execute_script(fetched))  # never a CDN
     original = json.loads(web.resolve(web.decode(code)))
     assert _content(judged, panel, ".vs-judge-account") == original["account"]
     assert panel.get_attribute("data-json") == original["json"]
