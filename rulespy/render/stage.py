@@ -35,7 +35,7 @@ from rulespy.editions.page import TITLE as CHANGES_TITLE
 from rulespy.editions.page import changes as edition_changes
 from rulespy.editions.site import versions_json
 
-from . import examples, languages, pages
+from . import examples, judge, languages, pages
 from .linker import PageContext, link_markdown
 from .registry import Concept, Previews, RegistryError, load_concepts
 
@@ -291,6 +291,8 @@ def render(
     extra = {pages.GLOSSARY: glossary.encode("utf-8")}
     if changes is not None:  # the English site carries the editions: the What changed page and versions
         extra.update({CHANGES: changes.text.encode("utf-8"), "versions.json": versions_json(root)})
+        published = [p.relative_to(root).as_posix() for p in scenario_files]
+        extra[judge.PAGE] = judge.page(root, published).encode("utf-8")  # the rules judge, in English
     extra.update({f"assets/{p.name}": p.read_bytes() for p in sorted(ASSETS.iterdir()) if p.is_file()})
     extra.update({p.relative_to(root).as_posix(): p.read_bytes() for p in scenario_files})
     for rel, data in extra.items():
@@ -306,7 +308,7 @@ def render(
     _write(manifest_path, json.dumps(fresh, indent=1, sort_keys=True).encode("utf-8"))
     nav_entries = pages.navigation(site_pages, graph, language)
     if changes is not None:
-        nav_entries = [*nav_entries, {CHANGES_TITLE: CHANGES}]
+        nav_entries = [*nav_entries, {"Judge": judge.PAGE}, {CHANGES_TITLE: CHANGES}]
     nav = {"nav": nav_entries}
     header = "# Written by `rulespy render` (mkdocs.yml INHERITs it): the site's navigation. Never edit.\n"
     if _write(nav_file, (header + yaml.safe_dump(nav, sort_keys=False, allow_unicode=True)).encode("utf-8")):
