@@ -154,6 +154,7 @@ def render(scenario: Scenario, key: str) -> ET.Element:
         viewBox=f"0 0 {_f(canvas.width)} {_f(canvas.height)}",
         role="img",
         aria_labelledby=f"{key}-title",
+        data_frame=f"{canvas.x0!r} {canvas.y1!r} {canvas.scale!r}",  # inches from pixels, for dragging
     )
     title = _sub(svg, "title", id=f"{key}-title")
     title.text = "Board: " + "; ".join(p.label for p in pieces)
@@ -263,6 +264,7 @@ def _model(board: ET.Element, canvas: _Canvas, piece: Piece, marked: bool) -> No
     cx, cy = canvas.point(*piece.at)
     r = piece.radius * canvas.scale
     group = _sub(board, "g", f"vs-model vs-side-{piece.side}" + (" vs-leader" if piece.leader else ""))
+    group.set("data-model", piece.id)
     _sub(group, "title").text = (
         piece.label + (" (leader)" if piece.leader else "") + (" (marked)" if marked else "")
     )

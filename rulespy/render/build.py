@@ -67,12 +67,27 @@ def _without_traceback(text: str) -> str:
 
 
 def build(generator: str, root: Path, site_dir: Path) -> subprocess.CompletedProcess[str]:
-    """Run ``generator`` strictly; a failed strict build's output carries no generator traceback."""
+    """Run ``generator`` strictly (a failed strict build's output carries no generator traceback), then
+    copy the rules judge's runtime into the site (``rulespy.render.judge.publish``)."""
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     done = subprocess.run(
         command(generator, root, site_dir), cwd=root, capture_output=True, text=True, env=env, check=False
     )
     done.stdout, done.stderr = _without_traceback(done.stdout), _without_traceback(done.stderr)
+    if done.returncode == 0:  # the rules judge's runtime (Pyodide and rulespy), copied in, never a CDN
+        from rulespy.render.judge import JudgeError, publish
+
+        try:
+            publish(root, site_dir)
+        except JudgeError as error:  # without npm the site is built without it, except in CI
+            if error.no_npm and os.environ.get("CI") != "true":
+                done.stdout += f"\nThe rules judge is left out: {error}.\n"
+            else:
+                done.stderr += f"\nthe rules judge's runtime: {error}\n"
+                done.returncode = 1
+        except OSError as error:
+            done.stderr += f"\nthe rules judge's runtime: {error}\n"
+            done.returncode = 1
     return done
 
 

@@ -26,6 +26,7 @@ from rulespy.scenario import parse_scenario, read_scenario_text
 from rulespy.state import Scenario
 
 from . import board
+from .web import encode
 
 ODDS_MARKER = "# show the odds"
 """A comment line in an example fence that asks the site to show the exact odds of its attack."""
@@ -48,6 +49,7 @@ class Example:
     scenarios: tuple[Scenario, ...]
     odds_source: str | None = None  # the first scenario's text, when the fence asks for its odds
     warnings: tuple[str, ...] = field(default=())
+    sources: tuple[str, ...] = field(default=())  # each scenario's YAML, for the page's "Try it"
 
 
 def _scenario_file(root: Path, name: str, refused: list[str] | None) -> str | None:
@@ -122,8 +124,9 @@ def find_examples(markdown: str, root: Path | None = None, page: str = "<page>")
             indent = first[: len(first) - len(first.lstrip())]
             odds_source = loaded[0][0] if loaded and ODDS_MARKER in worked.content else None
             scenarios = tuple(s for _, s in loaded)
+            sources = tuple(text for text, _ in loaded)
             examples.append(
-                Example(worked.line - 1, worked.end, indent, scenarios, odds_source, tuple(warnings))
+                Example(worked.line - 1, worked.end, indent, scenarios, odds_source, tuple(warnings), sources)
             )
     return examples
 
@@ -208,6 +211,8 @@ def example_block(example: Example, fence: list[str], key: str) -> list[str]:
         figure = board.render(scenario, f"{key}-{offset}")
         out += [f"{pad}{ET.tostring(figure, encoding='unicode')}", ""]
         out += [f"{pad}{summary(scenario)}", ""]
+        if offset < len(example.sources):  # the rules judge's "Try it" (assets/judge.js) opens this text
+            out += [f'{pad}<div class="vs-try" data-scenario="{encode(example.sources[offset])}"></div>', ""]
     if example.odds_source is not None:
         out += [f"{pad}{row}" if row else "" for row in odds_block(example.odds_source)] + [""]
     out += [f'{pad}??? example "The executable check (run by the test suite)"', ""]

@@ -29,6 +29,7 @@ import yaml
 from markdown.extensions import Extension
 from markdown.treeprocessors import Treeprocessor
 
+from .judge import PAGE as JUDGE_PAGE
 from .languages import words
 from .pages import RULEBOOK
 from .stage import NAV, OUT
@@ -48,7 +49,8 @@ def page_key(path: str) -> str:
 
 
 def nav_pages(nav: Any) -> list[tuple[str | None, str, str | None]]:
-    """(section, page path, title or None) in navigation order."""
+    """(section, page path, title or None) of the book's pages in navigation order: every page of the
+    navigation but the Judge page, which is interactive and has nothing to print."""
     found: list[tuple[str | None, str, str | None]] = []
 
     def walk(items: Any, section: str | None) -> None:
@@ -63,7 +65,7 @@ def nav_pages(nav: Any) -> list[tuple[str | None, str, str | None]]:
                         walk(value, str(title))
 
     walk(nav, None)
-    return found
+    return [entry for entry in found if entry[1] != JUDGE_PAGE]
 
 
 class _BookLinks(Treeprocessor):

@@ -35,12 +35,12 @@ from rulespy.editions.page import TITLE as CHANGES_TITLE
 from rulespy.editions.page import changes as edition_changes
 from rulespy.editions.site import versions_json
 
-from . import examples, languages, pages
+from . import examples, judge, languages, pages
 from .linker import PageContext, link_markdown
 from .registry import Concept, Previews, RegistryError, load_concepts
 
-#: The What changed page's title in each translation's navigation (its text is English).
-CHANGES_TITLES = {"ru": "Что изменилось (англ.)"}
+#: The Judge and What changed pages in each translation's navigation (their text is English).
+EXTRA_TITLES = {"ru": (("Судья (англ.)", judge.PAGE), ("Что изменилось (англ.)", CHANGES))}
 
 OUT = Path("build") / "pages"
 NAV = Path("build") / "nav.yml"
@@ -292,9 +292,11 @@ def render(
     glossary = languages.with_switchers(glossary, pages.GLOSSARY, language, editions)
     glossary = link_markdown(glossary, PageContext(pages.GLOSSARY, site_pages, concepts, previews.tooltip))
     extra = {pages.GLOSSARY: glossary.encode("utf-8")}
-    # every edition's site has the What changed page (in English) and the versions, so that each
-    # generator finds every page its navigation names
+    # every edition's site has the What changed page (in English), the versions and the rules judge, so
+    # that each generator finds every page its navigation names
     extra.update({CHANGES: changes.text.encode("utf-8"), "versions.json": versions_json(root)})
+    published = [p.relative_to(root).as_posix() for p in scenario_files]
+    extra[judge.PAGE] = judge.page(root, published).encode("utf-8")
     extra.update({f"assets/{p.name}": p.read_bytes() for p in sorted(ASSETS.iterdir()) if p.is_file()})
     extra.update({p.relative_to(root).as_posix(): p.read_bytes() for p in scenario_files})
     for rel, data in extra.items():
@@ -309,7 +311,10 @@ def render(
                 report.removed.append(rel)
     _write(manifest_path, json.dumps(fresh, indent=1, sort_keys=True).encode("utf-8"))
     nav_entries = pages.navigation(site_pages, graph, language)
-    nav_entries = [*nav_entries, {CHANGES_TITLE if language is None else CHANGES_TITLES[language]: CHANGES}]
+    if language is None:
+        nav_entries = [*nav_entries, {"Judge": judge.PAGE}, {CHANGES_TITLE: CHANGES}]
+    else:
+        nav_entries = [*nav_entries, *({title: page} for title, page in EXTRA_TITLES[language])]
     nav = {"nav": nav_entries}
     header = "# Written by `rulespy render` (mkdocs.yml INHERITs it): the site's navigation. Never edit.\n"
     if _write(nav_file, (header + yaml.safe_dump(nav, sort_keys=False, allow_unicode=True)).encode("utf-8")):

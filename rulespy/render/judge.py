@@ -1,0 +1,190 @@
+"""The rules judge's runtime in the built site: Pyodide and rulespy, copied in by the build, never a CDN.
+
+Pyodide comes from its npm package at the version pinned in ``rulespy/render/pyodide/package.json``
+and ``package-lock.json``: ``npm ci`` installs it into ``build/pyodide/`` (outside git) the first time,
+and again only when the lock file changes. ``publish`` then copies into ``SITE/judge/``:
+
+- ``pyodide/``: the five files a browser needs to start Python (the loader, the WebAssembly module and
+  its glue, the standard library, the lock file); no package from Pyodide's own index is loaded;
+- ``rulespy.zip``: the same ``rulespy`` the command line runs, as its ``.py`` sources, and PyYAML's
+  pure-Python sources (the package installed beside rulespy, without its optional C accelerator).
+
+Nothing of it loads until a reader presses "Try it" or opens the Judge page (``assets/judge.js``). The
+site needs no network when it runs: serve the site folder with any static file server.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+import subprocess
+import zipfile
+from pathlib import Path
+
+import yaml
+
+PACKAGE = Path(__file__).resolve().parent / "pyodide"
+"""The committed ``package.json`` and ``package-lock.json`` that pin Pyodide."""
+INSTALL = Path("build") / "pyodide"
+"""Where ``npm ci`` installs Pyodide, under the repository root (never committed)."""
+RUNTIME_FILES = ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+"""The files of the npm package a browser loads (its Node.js and TypeScript files are left out)."""
+SITE_FOLDER = "judge"
+BUNDLE = "rulespy.zip"
+_EPOCH = (1980, 1, 1, 0, 0, 0)
+
+
+class JudgeError(Exception):
+    """The runtime cannot be installed or published (npm missing, the registry unreachable)."""
+
+    def __init__(self, message: str, *, no_npm: bool = False) -> None:
+        super().__init__(message)
+        self.no_npm = no_npm
+
+
+def pinned_version() -> str:
+    """The Pyodide version the lock file pins."""
+    lock = json.loads((PACKAGE / "package-lock.json").read_text(encoding="utf-8"))
+    return str(lock["packages"]["node_modules/pyodide"]["version"])
+
+
+def install_runtime(root: Path) -> Path:
+    """The installed Pyodide package folder, running ``npm ci`` into ``root/build/pyodide`` first when it
+    is missing or its lock file differs from the committed one. ``JudgeError`` when npm fails."""
+    target = Path(root) / INSTALL
+    package = target / "node_modules" / "pyodide"
+    lock = (PACKAGE / "package-lock.json").read_bytes()
+    installed = target / "package-lock.json"
+    if (
+        installed.is_file()
+        and installed.read_bytes() == lock
+        and all((package / name).is_file() for name in RUNTIME_FILES)
+    ):
+        return package
+    target.mkdir(parents=True, exist_ok=True)
+    for name in ("package.json", "package-lock.json"):
+        shutil.copyfile(PACKAGE / name, target / name)
+    npm = shutil.which("npm")
+    if npm is None:
+        raise JudgeError(
+            "the rules judge needs Pyodide from the npm registry, and npm is not installed"
+            " (apt-get install nodejs npm)",
+            no_npm=True,
+        )
+    done = subprocess.run(
+        [npm, "ci", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"],
+        cwd=target,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0 or not all((package / name).is_file() for name in RUNTIME_FILES):
+        installed.unlink(missing_ok=True)
+        detail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
+        raise JudgeError(f"npm ci of pyodide {pinned_version()} into {target} failed: {detail[0]}")
+    return package
+
+
+def _zip_entry(archive: zipfile.ZipFile, name: str, data: bytes) -> None:
+    info = zipfile.ZipInfo(name, date_time=_EPOCH)
+    info.compress_type = zipfile.ZIP_DEFLATED
+    info.external_attr = 0o644 << 16
+    archive.writestr(info, data)
+
+
+def bundle() -> bytes:
+    """The zip the page unpacks into Pyodide: rulespy's and PyYAML's ``.py`` files, byte-identical for
+    the same sources (sorted entries, fixed time stamps)."""
+    packages = (Path(__file__).resolve().parents[1], Path(yaml.__file__).resolve().parent)
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        for package in packages:
+            for path in sorted(package.rglob("*.py")):
+                if "__pycache__" in path.parts:
+                    continue
+                name = path.relative_to(package.parent).as_posix()
+                _zip_entry(archive, name, path.read_bytes())
+    return out.getvalue()
+
+
+def publish(root: Path, site_dir: Path) -> list[Path]:
+    """Copy the Pyodide runtime and the rulespy bundle into ``site_dir/judge/``; the files written."""
+    package = install_runtime(root)
+    folder = Path(site_dir) / SITE_FOLDER
+    (folder / "pyodide").mkdir(parents=True, exist_ok=True)
+    written = []
+    for name in RUNTIME_FILES:
+        shutil.copyfile(package / name, folder / "pyodide" / name)
+        written.append(folder / "pyodide" / name)
+    (folder / BUNDLE).write_bytes(bundle())
+    written.append(folder / BUNDLE)
+    return written
+
+
+PAGE = "judge.md"
+"""The Judge page, staged beside the rule pages (URL ``judge/``, beside the runtime's folder)."""
+STARTER = """\
+# A board of your own: add units, models (at: [x, y] in inches) and weapons, declare, then Run.
+weapons:
+  rifle: {range: 24, dice: 2, lock: 4, damage: 1}
+units:
+  - id: shooters
+    side: blue
+    models:
+      - {id: s1, at: [0, 0], leader: true, weapons: [rifle]}
+  - id: targets
+    side: red
+    models:
+      - {id: t1, at: [12, 0]}
+attack: {unit: shooters, command: shoot, targets: [{unit: targets, mark: t1}]}
+seed: 1   # or scripted dice in Dice Order: dice: [4, 6]
+"""
+
+
+def library(root: Path, scenario_files: list[str]) -> dict[str, object]:
+    """The weapon profiles the published scenarios define, by name (the first definition of a name),
+    offered by the Judge page's "Add a model" form."""
+    found: dict[str, object] = {}
+    for path in scenario_files:
+        try:
+            data = yaml.safe_load((root / path).read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, yaml.YAMLError):
+            continue
+        weapons = data.get("weapons") if isinstance(data, dict) else None
+        for name, profile in (weapons or {}).items() if isinstance(weapons, dict) else ():
+            found.setdefault(str(name), profile)
+    return dict(sorted(found.items()))
+
+
+def page(root: Path, scenario_files: list[str]) -> str:
+    """The Judge page's markdown: the editor (``assets/judge.js``) on a small starting board or on any
+    of ``scenario_files`` (published paths such as ``examples/scenarios/armour.yaml``), with a form to
+    add models and weapons from their ``library`` and to roll seeded dice; an address ending
+    ``#s=CODE`` (a permalink) opens the situation packed in it."""
+    from xml.sax.saxutils import quoteattr
+
+    from .web import encode
+
+    weapons = quoteattr(json.dumps(library(root, scenario_files), sort_keys=True))
+    options = ['<option value="">a small board of your own</option>']
+    options += [f"<option value={quoteattr(path)}>{Path(path).stem}</option>" for path in scenario_files]
+    return "\n".join(
+        [
+            "# The rules judge",
+            "",
+            "Set up a situation of your own, or start from a published scenario, and press Run: the",
+            "reference engine, `rulespy`, runs in this page (the same code as `rulespy resolve` and",
+            "`rulespy odds`) and answers with the outcome, an account citing each rule it applied, and",
+            "the exact odds. The scenario format is the one the command line reads: `weapons`, `units`",
+            "with their models, the `attack` declared, and `dice` (scripted, in Dice Order) or `seed`.",
+            "Add models with the form (weapons from the published scenarios' profiles), or drag a model",
+            "on the board to move it; roll seeded random dice, or write your own under `dice`.",
+            '"Link to this ruling" gives an address that opens this same situation for anyone.',
+            "",
+            f'<div class="vs-judge-page" data-empty="{encode(STARTER)}" data-library={weapons}>',
+            f'<label>Start from <select class="vs-judge-start">{"".join(options)}</select></label>',
+            "</div>",
+            "",
+        ]
+    )

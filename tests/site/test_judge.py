@@ -1,0 +1,175 @@
+"""The rules judge's Python side, without a browser: the entry the page calls inside Pyodide
+(``rulespy.render.web``) answers exactly what the command line answers, for every scenario; the
+examples' "Try it" boxes and the permalinks carry each scenario's text intact; the bundle the site
+ships is rulespy's and PyYAML's pure-Python sources, the same for the same sources.
+
+The browser side (Pyodide in headless Chromium) is ``test_judge_browser.py``.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from rulespy.coverage.diff import jobs
+from rulespy.render import judge, web
+from tests.cli.resolve_outputs import recorded
+
+ROOT = Path(__file__).resolve().parents[2]
+TRY = re.compile(r'<div class="vs-try" data-scenario="([\w-]+)"></div>')
+
+
+def _scenarios() -> dict[str, str]:
+    todo, _ = jobs(ROOT)
+    return {job["id"]: job["yaml"] for job in todo}
+
+
+def _lines(text: str) -> list[str]:
+    return text.splitlines()
+
+
+def test_page_entry_prints_byte_for_byte_the_json_of_rulespy_resolve_for_every_scenario() -> None:
+    """Issue 17, permalinks: the page's JSON equals ``rulespy resolve --json`` (as recorded by
+    ``tests/cli/resolve_outputs.json``, which ``tests/cli`` keeps equal to the command line)."""
+    record = recorded()
+    scenarios = _scenarios()
+    assert set(scenarios) == set(record) and len(scenarios) > 50
+    for name, text in scenarios.items():
+        code, out, err = web.run(["resolve", "--json"], text)
+        expected = record[name]["json"]
+        assert code == expected["exit"], name
+        assert _lines(out) == expected["stdout"], name
+        assert _lines(err.replace(web.SCENARIO, name)) == [
+            line.replace(web.SCENARIO, name) for line in expected["stderr"]
+        ], name
+
+
+def test_page_entry_gives_the_command_line_account_and_message_for_every_example() -> None:
+    """The account (each line citing its rule) and a malformed scenario's ``scenario.yaml:LINE:
+    message`` read as on the command line (examples are recorded under the name ``scenario.yaml``)."""
+    record = recorded()
+    checked = 0
+    for name, text in _scenarios().items():
+        if name.endswith((".yaml", ".yml")):
+            continue
+        answer = json.loads(web.resolve(text))
+        expected = record[name]
+        assert answer["exit"] == expected["json"]["exit"], name
+        assert _lines(answer["json"]) == expected["json"]["stdout"], name
+        assert _lines(answer["stderr"]) == expected["json"]["stderr"], name
+        if answer["exit"] in (0, 1):
+            assert _lines(answer["account"]) == expected["text"]["stdout"], name
+        checked += 1
+    assert checked > 30
+
+
+def test_page_entry_names_the_line_of_a_malformed_scenario() -> None:
+    text = (ROOT / "examples/scenarios/armour.yaml").read_text(encoding="utf-8")
+    broken = text.replace("at: [10, 2]", "at: [10, two]")
+    line = broken.splitlines().index(next(r for r in broken.splitlines() if "two]" in r)) + 1
+    answer = json.loads(web.resolve(broken))
+    assert answer["exit"] == 2 and answer["json"] == "" and answer["account"] == ""
+    assert answer["stderr"].startswith(f"scenario.yaml:{line}: ")
+    code, _, err = web.run(["resolve"], broken)
+    assert code == 2 and err == answer["stderr"]
+
+
+def test_page_entry_shows_the_rule_an_illegal_declaration_breaks() -> None:
+    """Moved out of range, the target cannot be declared (core/shooting.md#which-weapons-fire)."""
+    text = (ROOT / "examples/scenarios/armour.yaml").read_text(encoding="utf-8")
+    far = text.replace("at: [10, 0]", "at: [100, 0]").replace("at: [10, 2]", "at: [100, 2]")
+    answer = json.loads(web.resolve(far))
+    assert answer["exit"] == 1
+    assert json.loads(answer["json"])["error"]["rule"] == "core/shooting.md#which-weapons-fire"
+    assert "core/shooting.md#which-weapons-fire" in answer["account"]
+
+
+def test_page_odds_are_the_command_line_odds() -> None:
+    path = ROOT / "examples/scenarios/armour.yaml"
+    answer = json.loads(web.odds(path.read_text(encoding="utf-8")))
+    rulespy = Path(sys.executable).parent / "rulespy"
+    done = subprocess.run([str(rulespy), "odds", str(path), "--json"], capture_output=True, text=True)
+    assert answer["exit"] == done.returncode == 0 and answer["json"] == done.stdout
+    assert "Casualties in armoured" in answer["text"]
+
+
+def test_every_example_box_carries_its_scenario_text_for_try_it(staged: Path) -> None:
+    """Each worked example with a board gets a Try it box whose packed text decodes to the scenario the
+    example plays, and every example scenario is reachable from some box."""
+    found = set()
+    for page in sorted((staged / "build" / "pages").rglob("*.md")):
+        for code in TRY.findall(page.read_text(encoding="utf-8")):
+            text = web.decode(code)
+            assert web.encode(text) == code
+            found.add(text)
+    examples = {text for name, text in _scenarios().items() if not name.endswith((".yaml", ".yml"))}
+    assert len(found) > 30
+    assert examples & found == examples - {t for t in examples if "units:" not in t}
+
+
+@pytest.mark.parametrize("text", ["", "dice: [6]\n", "description: café — ☠\n" * 40])
+def test_permalink_packing_round_trips(text: str) -> None:
+    code = web.encode(text)
+    assert re.fullmatch(r"[\w-]*", code)
+    assert web.decode(code) == text
+
+
+def test_bundle_is_pure_python_and_deterministic() -> None:
+    """Only pure-Python packages go into Pyodide: the bundle holds .py files only, rulespy's entry for
+    the page and PyYAML among them, and two builds give the same bytes."""
+    data = judge.bundle()
+    assert data == judge.bundle()
+    names = zipfile.ZipFile(io.BytesIO(data)).namelist()
+    assert all(name.endswith(".py") for name in names)
+    assert {"rulespy/render/web.py", "rulespy/cli/resolve.py", "yaml/__init__.py"} <= set(names)
+
+
+def test_pyodide_is_pinned_by_the_lock_file() -> None:
+    package = json.loads((judge.PACKAGE / "package.json").read_text(encoding="utf-8"))
+    assert package["dependencies"]["pyodide"] == judge.pinned_version()
+    assert re.fullmatch(r"\d+\.\d+\.\d+", judge.pinned_version())
+
+
+def test_judge_page_offers_every_published_scenario() -> None:
+    files = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "examples/scenarios").glob("*.yaml"))
+    markdown = judge.page(ROOT, files)
+    assert all(f'value="{path}"' in markdown for path in files)
+    code = re.search(r'data-empty="([\w-]+)"', markdown)
+    assert code and json.loads(web.resolve(web.decode(code.group(1))))["exit"] == 0
+
+
+def test_without_npm_the_runtime_is_refused_with_a_message(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """No npm, no Pyodide: a JudgeError that says what to install (the build then leaves the judge out,
+    except under CI=true), never a traceback."""
+    monkeypatch.setattr(judge.shutil, "which", lambda name: None)
+    with pytest.raises(judge.JudgeError, match="npm is not installed") as refused:
+        judge.install_runtime(tmp_path)
+    assert refused.value.no_npm
+
+
+def test_judge_page_form_adds_a_model_and_a_weapon_and_rolls_seeded_dice() -> None:
+    """The form's edits give a scenario the engine accepts: a new unit's first model leads, a weapon
+    from the library is defined once, and the dice become seeded wherever they were written."""
+    text = web.add_model(
+        judge.STARTER, "walkers", "red", 12, 4, "lance", '{"range": 36, "dice": 1, "lock": 3, "damage": 3}'
+    )
+    text = web.add_model(
+        text, "shooters", "blue", 1, 0, "lance", '{"range": 1, "dice": 1, "lock": 3, "damage": 3}'
+    )
+    assert "id: walkers1" in text and "id: shooters1" in text
+    assert text.count("lance: {range: 36") == 1 and "range: 1," not in text
+    armour = (ROOT / "examples/scenarios/armour.yaml").read_text(encoding="utf-8")
+    rolled = web.roll(armour, 9)
+    assert "\nseed: 9\n" in rolled and "\ndice:" not in rolled and "expect:" in rolled
+    for scenario in (text, rolled, web.roll(text, 3)):
+        assert json.loads(web.resolve(scenario))["exit"] == 0
+    assert web.add_model("units: [", "a", "red", 0, 0, "", "").startswith("scenario.yaml:")

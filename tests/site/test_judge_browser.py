@@ -1,0 +1,213 @@
+"""The rules judge in a real browser: Pyodide (copied into the site by the build) runs rulespy in headless
+Chromium, on each generator's build (mkdocs-material and Zensical), served from a plain folder.
+
+One browser session per generator (``test_browser.py``'s fixtures), and Pyodide loads twice in each
+(an example page, then the Judge page, the second from the browser's cache): on an example, change one
+die and read the account and casualties the engine gives; type malformed YAML and see its line; open a
+permalink and read the account and JSON the command line prints; move the targets out of range (typed,
+then one dragged on the board) and see the rule the declaration breaks; add a model with the form and
+roll seeded dice. Needs Debian's Chromium and its driver (skipped without them, a failure under
+``CI=true``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from rulespy.render import judge, web
+from rulespy.render.build import GENERATORS, build
+from tests.cli.resolve_outputs import recorded
+from tests.site import test_browser as shared
+
+ROOT = Path(__file__).resolve().parents[2]
+# test_browser.py's fixtures: base_url serves this module's ``built``, browser is one Chromium session
+base_url, browser = shared.base_url, shared.browser
+TRY = re.compile(r'<div class="vs-try" data-scenario="([\w-]+)"></div>')
+DICE = re.compile(r"^dice: \[(\d)", re.MULTILINE)
+LOAD_SECONDS = 180  # a cold Pyodide start on a busy 2-core machine
+
+pytestmark = pytest.mark.timeout(600)
+
+
+@pytest.fixture(scope="module", params=GENERATORS)
+def built(request: pytest.FixtureRequest, staged: Path) -> Path:
+    """The site built by ``request.param`` (no PDF: the judge needs none); ``base_url`` serves it."""
+    shared._require_browser()
+    folder = ROOT / "build" / f"site-judge-test-{request.param}"
+    done = build(request.param, ROOT, folder)
+    assert done.returncode == 0, f"{request.param} build --strict failed:\n{done.stdout}\n{done.stderr}"
+    return folder
+
+
+@pytest.fixture(scope="module")
+def judged(browser: Any) -> Any:
+    """The browser of ``test_browser.py``, wide enough to drag a model across a board, patient enough
+    for a cold Pyodide start."""
+    browser.set_window_size(1920, 1080)
+    browser.set_page_load_timeout(60)
+    browser.set_script_timeout(LOAD_SECONDS)
+    return browser
+
+
+def _die_that_matters(staged: Path) -> tuple[str, str, str]:
+    """A page, an example's packed scenario on it and the same scenario with its first die changed,
+    such that the engine's casualties differ between the two."""
+    for page in sorted((staged / "build" / "pages").rglob("*.md")):
+        for code in TRY.findall(page.read_text(encoding="utf-8")):
+            text = web.decode(code)
+            first = DICE.search(text)
+            if first is None:
+                continue
+            other = "1" if first.group(1) == "6" else "6"
+            changed = text[: first.start(1)] + other + text[first.end(1) :]
+            before, after = json.loads(web.resolve(text)), json.loads(web.resolve(changed))
+            if before["exit"] == after["exit"] == 0:
+                if json.loads(before["json"])["casualties"] != json.loads(after["json"])["casualties"]:
+                    url = page.relative_to(staged / "build" / "pages").with_suffix("").as_posix() + "/"
+                    return url, code, changed
+    raise AssertionError("no example whose casualties change with its first die")
+
+
+def _run(driver: Any, panel: Any, text: str | None, states: tuple[str, ...]) -> str:
+    """Put ``text`` in the editor (unless None), press Run, wait for one of ``states``."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    if text is not None:
+        area = panel.find_element("css selector", ".vs-judge-yaml")
+        driver.execute_script(
+            "arguments[0].value = arguments[1]; arguments[2].dataset.state = '';", area, text, panel
+        )
+        panel.find_element("css selector", ".vs-judge-run").click()
+    WebDriverWait(driver, LOAD_SECONDS).until(lambda d: panel.get_attribute("data-state") in states)
+    return str(panel.get_attribute("data-state"))
+
+
+def _content(driver: Any, panel: Any, selector: str) -> str:
+    return str(
+        driver.execute_script("return arguments[0].querySelector(arguments[1]).textContent;", panel, selector)
+    )
+
+
+def test_try_it_recomputes_the_account_and_casualties_after_one_die_changes(
+    judged: Any, base_url: str, staged: Path
+) -> None:
+    """Issue 17: open an example, change one die, read what the engine says; then malformed YAML."""
+    url, code, changed = _die_that_matters(staged)
+    judged.get(base_url + url)
+    box = judged.find_element("css selector", f'.vs-try[data-scenario="{code}"]')
+    fetched = "return performance.getEntriesByType('resource').map(e => e.name);"
+    assert not [name for name in judged.execute_script(fetched) if "/judge/" in name]  # lazy: nothing yet
+    box.find_element("css selector", ".vs-try-button").click()
+    panel = box.find_element("css selector", ".vs-judge")
+    assert _run(judged, panel, None, ("done", "failed")) == "done"
+    loaded = {name.rsplit("/", 1)[1] for name in judged.execute_script(fetched) if "/judge/" in name}
+    assert {"pyodide.asm.wasm", "python_stdlib.zip", "rulespy.zip"} <= loaded
+    assert all(name.startswith(base_url) for name in judged.execute_script(fetched))  # never a CDN
+    original = json.loads(web.resolve(web.decode(code)))
+    assert _content(judged, panel, ".vs-judge-account") == original["account"]
+    assert panel.get_attribute("data-json") == original["json"]
+
+    expected = json.loads(web.resolve(changed))
+    assert _run(judged, panel, changed, ("done", "failed")) == "done"
+    assert _content(judged, panel, ".vs-judge-account") == expected["account"]
+    assert panel.get_attribute("data-json") == expected["json"]
+    casualties = [c["model"] for c in json.loads(expected["json"])["casualties"]]
+    shown = _content(judged, panel, ".vs-judge-outcome")
+    assert all(model in shown for model in casualties) and (casualties or "no casualties" in shown)
+    links = panel.find_elements("css selector", ".vs-judge-account a")
+    assert links and all(link.get_attribute("href").startswith(base_url) for link in links)
+    assert "%" in _content(judged, panel, ".vs-judge-odds")
+
+    # a value of the wrong kind: the loader's own message, word for word, and its line
+    wrong = changed.replace("at: [", "at: [oops, ", 1)
+    assert _run(judged, panel, wrong, ("malformed",)) == "malformed"
+    message = json.loads(web.resolve(wrong))["stderr"].strip()
+    assert re.match(r"scenario\.yaml:\d+: ", message)
+    assert _content(judged, panel, ".vs-judge-status") == message
+    line = message.split(":")[1]
+    assert panel.find_element("css selector", ".vs-judge-yaml").get_attribute("data-error-line") == line
+
+    # a YAML syntax error: the same line; PyYAML's pure parser words it (libyaml may, on the command line)
+    broken = changed.replace("units:", "units: [", 1)
+    assert _run(judged, panel, broken, ("malformed",)) == "malformed"
+    message = json.loads(web.resolve(broken))["stderr"].strip()
+    line = message.split(":")[1]
+    assert _content(judged, panel, ".vs-judge-status").startswith(f"scenario.yaml:{line}: YAML syntax error")
+    assert panel.find_element("css selector", ".vs-judge-yaml").get_attribute("data-error-line") == line
+
+
+def test_a_permalink_reads_as_the_command_line_and_a_target_out_of_range_is_refused(
+    judged: Any, base_url: str
+) -> None:
+    """Issue 17: a permalink opens the situation with the account and JSON of ``rulespy resolve``; the
+    targets typed out of range, or one dragged out of range on the board, make the declaration illegal
+    and the page names the rule."""
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    name = "examples/scenarios/armour.yaml"
+    text = (ROOT / name).read_text(encoding="utf-8")
+    judged.get(f"{base_url}judge/#s={web.encode(text)}")
+    panel = judged.find_element("css selector", ".vs-judge-page .vs-judge")
+    assert _run(judged, panel, None, ("done", "failed")) == "done"
+    record = recorded()[name]
+    assert str(panel.get_attribute("data-json")).splitlines() == record["json"]["stdout"]
+    account = _content(judged, panel, ".vs-judge-account").splitlines()
+    assert account == [line.replace(name, web.SCENARIO) for line in record["text"]["stdout"]]
+
+    # the same Python entry, in this page's Pyodide, on a sample of other scenarios
+    sample = [n for n in sorted(record) if n.endswith(".yaml")][:6]
+    texts = [(ROOT / n).read_text(encoding="utf-8") for n in sample]
+    answers = judged.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "vsJudge.judge().then(w => done(arguments[0].map(t => JSON.parse(w.resolve(t)).json)));",
+        texts,
+    )
+    assert [a.splitlines() for a in answers] == [record[n]["json"]["stdout"] for n in sample]
+
+    far = text.replace("at: [10, 0]", "at: [100, 0]").replace("at: [10, 2]", "at: [100, 2]")
+    assert _run(judged, panel, far, ("illegal",)) == "illegal"
+    status = panel.find_element("css selector", ".vs-judge-status")
+    assert "Illegal declaration" in status.text
+    rule = status.find_element("css selector", "a").get_attribute("href")
+    assert rule == base_url + "core/shooting/#which-weapons-fire"
+
+    # the Judge page's starting board; the form adds a second target model, then rolls seeded dice
+    assert _run(judged, panel, judge.STARTER, ("done",)) == "done"
+    form = judged.find_element("css selector", ".vs-judge-tools")
+    judged.execute_script("arguments[0].click();", form.find_element("css selector", ".vs-judge-add"))
+    assert _run(judged, panel, None, ("done",)) == "done"
+    added = str(panel.find_element("css selector", ".vs-judge-yaml").get_attribute("value"))
+    assert "id: targets1" in added and "at: [12, 2]" in added
+    seed = form.find_element("css selector", "input[placeholder=random]")
+    seed.send_keys("5")
+    judged.execute_script("arguments[0].click();", form.find_element("css selector", ".vs-judge-roll"))
+    assert _run(judged, panel, None, ("done",)) == "done"
+    rolled = str(panel.find_element("css selector", ".vs-judge-yaml").get_attribute("value"))
+    assert "seed: 5" in rolled and "seed: 1" not in rolled
+    assert panel.get_attribute("data-json") == json.loads(web.resolve(rolled))["json"]
+
+    # drag the marked model t1 beyond the rifle's 24 inches: refused, with the rule the engine names
+    piece = panel.find_element("css selector", '.vs-judge-board g[data-model="t1"]')
+    pixels = judged.execute_script(
+        "const s = arguments[0].querySelector('svg'), frame = s.dataset.frame.split(' ');"
+        "return s.getBoundingClientRect().width / s.viewBox.baseVal.width * Number(frame[2]);",
+        panel,
+    )
+    ActionChains(judged).drag_and_drop_by_offset(piece, round(14 * pixels), 0).perform()
+    assert _run(judged, panel, None, ("illegal",)) == "illegal"
+    dropped = str(panel.find_element("css selector", ".vs-judge-yaml").get_attribute("value"))
+    changed = [(a, b) for a, b in zip(rolled.splitlines(), dropped.splitlines(), strict=True) if a != b]
+    assert len(changed) == 1 and "at: [" in changed[0][1]  # only t1's position changed
+    models = {m["id"]: m for u in yaml.safe_load(dropped)["units"] for m in u["models"]}
+    assert 25 <= models["t1"]["at"][0] <= 27 and models["t1"]["at"][1] == 0
+    answer = json.loads(web.resolve(dropped))
+    page, anchor = json.loads(answer["json"])["error"]["rule"].split("#")
+    assert answer["exit"] == 1
+    link = panel.find_element("css selector", ".vs-judge-status a").get_attribute("href")
+    assert link == f"{base_url}{page.removesuffix('.md')}/#{anchor}"
