@@ -153,11 +153,11 @@ def _marker_target(example: Example, marker: str) -> str:
 
 
 def _run_examples(sandbox: Sandbox, root: Path, examples: list[Example]) -> dict[str, dict[str, Any]]:
-    """Each example run contained by the engine of the tree at ``root``, with the rules its trace cites and
-    its error (``None`` when it passed). Each file's examples run in one sandboxed child (``Sandbox.run_file``:
-    its own process group, folder and scrubbed environment, a time limit per example), a continuation
-    running only its own code in its chain's namespace, so a file costs time in proportion to its size,
-    not one process per example nor its chain again for each fence (issue 12)."""
+    """Each example run contained by the engine of the tree at ``root``, with the rules its trace cites
+    and its error (``None`` when it passed). Each file's examples run in one sandboxed child
+    (``Sandbox.run_file``: its own process group, folder and scrubbed environment, a time limit per
+    example), a continuation running only its own code in its chain's namespace, so a file costs time
+    in proportion to its size, not one process per example nor its chain again for each fence (issue 12)."""
     from rulespy.coverage.sandbox import EngineError
 
     results: dict[str, dict[str, Any]] = {}
@@ -167,7 +167,8 @@ def _run_examples(sandbox: Sandbox, root: Path, examples: list[Example]) -> dict
     try:
         for path, group in by_file.items():
             steps = [(e.content, e.line, e.worked.previous is not None) for e in group]
-            for example, outcome in zip(group, sandbox.run_file(steps, str(root / path), trace=True)):
+            outcomes = sandbox.run_file(steps, str(root / path), trace=True)
+            for example, outcome in zip(group, outcomes, strict=True):
                 results[example.name] = {
                     "rules": list(outcome.rules),
                     "error": None if outcome.ok else outcome.error,

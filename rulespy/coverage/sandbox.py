@@ -345,13 +345,19 @@ def _file_child(request: dict[str, Any], folder: str, answer: int) -> None:
     # one watchdog for the whole file (arming one per example costs a thread each): it dumps the stack
     # twice per limit, so the last dump before a kill shows the example that hung, at its line
     faulthandler.dump_traceback_later(max(0.05, limit / 2), repeat=True, file=where)
-    seen = _recorder() if request.get("trace") else set()
+    seen: set[str] = set()
+    broken = ""  # an engine whose resolve cannot be wrapped: every example fails with why
+    try:
+        if request.get("trace"):
+            seen = _recorder()
+    except BaseException as error:  # noqa: BLE001 - as ``_child`` reports it, for each example
+        broken = f"{type(error).__name__}: {error}"[:300]
     namespace: dict[str, Any] = {}
     error_line = ""
     for index, step in enumerate(request["steps"]):
         if step.get("fresh") or index == 0:
             seen.clear()
-            namespace, error_line = {"__name__": "fence"}, ""
+            namespace, error_line = {"__name__": "fence"}, broken
         if not error_line:
             try:
                 tree = ast.parse(step["code"], filename)
@@ -584,7 +590,11 @@ class Sandbox:
         )
 
     def run_file(
-        self, steps: list[tuple[str, int, bool]], filename: str, limit: float = DEFAULT_LIMIT, trace: bool = False
+        self,
+        steps: list[tuple[str, int, bool]],
+        filename: str,
+        limit: float = DEFAULT_LIMIT,
+        trace: bool = False,
     ) -> list[Outcome]:
         """Run one file's examples, ``steps`` of ``(code, line, continues)`` in file order, in as few
         children as possible (``rulespy coverage``): a continuation runs only its own code, in the
@@ -618,7 +628,9 @@ class Sandbox:
                         rules=tuple(str(rule) for rule in result.get("rules", ())),
                     )
                 )
-            if len(outcomes) < len(steps):  # the child stopped at this step: it and the rest of its chain fail
+            if len(outcomes) < len(
+                steps
+            ):  # the child stopped at this step: it and the rest of its chain fail
                 why = str(answer.get("stopped") or "the example ended before it finished")
                 outcomes.append(Outcome(False, why, error=why))
                 while len(outcomes) < len(steps) and steps[len(outcomes)][2]:
