@@ -16,6 +16,7 @@ that ran failed (a failing example is never a passing report).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -222,24 +223,28 @@ def _build(root: Path, sandbox: Sandbox | None) -> Report:
     files = load_rule_files(root)
     concepts = load_concepts(root)
     entries = _entries(files, concepts)
-    problems: list[tuple[str, int, str]] = []
-    cited: list[Citation] = citations(root)
-    for citation in cited:
-        if citation.target in entries:
-            entries[citation.target].functions.append(citation.qualname)
-        elif not _exists(root, files, citation.target):
-            problems.append(
-                (
-                    citation.path,
-                    citation.line,
-                    f"cites {citation.target}, which does not exist ({citation.qualname})",
-                )
-            )
     examples = [e for rule in files.values() for e in rule.examples]
-    if sandbox is not None:
-        runs = _run_examples(sandbox, root, examples)
-    else:
-        runs = {e.name: {"rules": [], "error": None} for e in examples}
+    with ThreadPoolExecutor(1) as pool:  # the examples run (in the sandbox) while the code is read here
+        running = pool.submit(_run_examples, sandbox, root, examples) if sandbox is not None else None
+        problems: list[tuple[str, int, str]] = []
+        cited: list[Citation] = citations(root)
+        for citation in cited:
+            if citation.target in entries:
+                entries[citation.target].functions.append(citation.qualname)
+            elif not _exists(root, files, citation.target):
+                problems.append(
+                    (
+                        citation.path,
+                        citation.line,
+                        f"cites {citation.target}, which does not exist ({citation.qualname})",
+                    )
+                )
+        _assign_tests(root, entries, concepts)
+        drifted = drift.findings(root)
+        if running is not None:
+            runs = running.result()
+        else:
+            runs = {e.name: {"rules": [], "error": None} for e in examples}
     for example in examples:
         ways = [(f"{example.path}#{a}", "section") for a in example.sections]
         for marker in example.markers:
@@ -253,6 +258,5 @@ def _build(root: Path, sandbox: Sandbox | None) -> Report:
         for ref, way in ways:
             if ref in entries:
                 entries[ref].examples.setdefault(example.name, set()).add(way)
-    _assign_tests(root, entries, concepts)
     ordered = sorted(entries.values(), key=lambda e: (e.path, not e.heading, e.line))
-    return Report(ordered, sorted(problems), drift.findings(root), runs, sandbox is not None)
+    return Report(ordered, sorted(problems), drifted, runs, running is not None)
