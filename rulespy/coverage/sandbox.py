@@ -20,7 +20,13 @@ failing suite pass, leave a file in the repository or the site, or leave a proce
 * with ``trace`` (``rulespy coverage``), ``resolve`` is wrapped in the child so that every rule its
   trace cites (and the rule of an illegal declaration) is answered in ``rules``.
 
-pytest runs the worked examples through it (``conftest.py``), and so does ``rulespy coverage``.
+pytest runs the worked examples through it (``conftest.py``), one child per example. ``rulespy coverage``
+runs a whole rule file in one child (``Sandbox.run_file``): the same folder, environment, Landlock,
+process group and subreaper, but its examples run in order in that child, a ``continuation`` running
+only its own code in the namespace of its chain (so a chain of n fences costs n fences, not n forks
+and n(n+1)/2 fences), each within the wall-clock limit from the answer before it. An example that does
+not answer in time (or exits, or dies) is killed with its group and fails at its line, the rest of its
+chain with it; the examples after that chain run in a new child.
 
 This stops accidents and the hostile cases (an exit, a signal, a daemon, a write into the
 repository); it is not a security sandbox: without Landlock an example may still write through an
