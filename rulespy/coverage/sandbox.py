@@ -46,6 +46,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -220,8 +221,9 @@ def _recorder() -> set[str]:
     return seen
 
 
-def _child(request: dict[str, Any], folder: str, answer: int) -> None:
-    """In the forked child: run the example, write the answer line, end without any cleanup of Python's."""
+def _enter(folder: str) -> int:
+    """In a forked child: its own process group, ``folder`` as working folder, home and temp, output to
+    ``.output`` there, no input, writes confined to it; the open ``.where`` file for ``faulthandler``."""
     os.setpgid(0, 0)
     os.chdir(folder)
     os.environ["HOME"] = os.environ["TMPDIR"] = tempfile.tempdir = folder
@@ -230,9 +232,56 @@ def _child(request: dict[str, Any], folder: str, answer: int) -> None:
     os.dup2(output, 2)
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
-    token, filename = request["token"], request["filename"]
     where = os.open(os.path.join(folder, ".where"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     confine(folder)
+    return where
+
+
+def _fork(child: Callable[[int], None]) -> tuple[int, int]:
+    """Fork a child running ``child(answer_fd)`` in its own process group; the pid and the answer's
+    read end."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read)
+        try:
+            child(write)
+        finally:
+            os._exit(70)
+    os.close(write)
+    try:
+        os.setpgid(pid, pid)  # also from here, so that killpg cannot race the child's own call
+    except OSError:
+        pass
+    return pid, read
+
+
+def _kill(pid: int) -> int:
+    """SIGKILL the child's process group; the child's exit status."""
+    try:
+        os.killpg(pid, 9)
+    except OSError:
+        pass
+    return os.waitpid(pid, 0)[1]
+
+
+def _why(timed_out: bool, status: int, limit: float, where: str, filename: str) -> str:
+    """Why an example ended without its answer."""
+    if timed_out:
+        return f"Timeout: the example ran longer than its limit of {limit:g} s and was killed" + _where(
+            where, filename
+        )
+    if os.WIFEXITED(status):
+        return f"the example ended its process (exit status {os.WEXITSTATUS(status)}) before it finished"
+    if os.WIFSIGNALED(status):
+        return f"the example's process was killed by signal {os.WTERMSIG(status)} before it finished"
+    return "the example ended before it finished"
+
+
+def _child(request: dict[str, Any], folder: str, answer: int) -> None:
+    """In the forked child: run the example, write the answer line, end without any cleanup of Python's."""
+    where = _enter(folder)
+    token, filename = request["token"], request["filename"]
     faulthandler.dump_traceback_later(max(0.05, float(request["limit"]) - 0.2), file=where)
     report = error_line = ""
     rules: set[str] = set()
@@ -277,21 +326,9 @@ def _read_answer(fd: int, deadline: float) -> bytes | None:
 def run_one(request: dict[str, Any], scratch: str) -> dict[str, Any]:
     """Fork, run ``request``'s example in the child, and answer ``{"ok", "report", "output"}``."""
     folder = tempfile.mkdtemp(prefix="example-", dir=scratch)
-    read, write = os.pipe()
     started = time.monotonic()
     limit = float(request.get("limit", DEFAULT_LIMIT))
-    pid = os.fork()
-    if pid == 0:
-        os.close(read)
-        try:
-            _child(request, folder, write)
-        finally:
-            os._exit(70)
-    os.close(write)
-    try:
-        os.setpgid(pid, pid)  # also from here, so that killpg below cannot race the child's own call
-    except OSError:
-        pass
+    pid, read = _fork(lambda answer: _child(request, folder, answer))
     line = _read_answer(read, started + limit)
     timed_out = line is None and time.monotonic() - started >= limit
     os.close(read)
@@ -304,26 +341,14 @@ def run_one(request: dict[str, Any], scratch: str) -> dict[str, Any]:
                 break
             time.sleep(0.002)
     if status is None:
-        try:
-            os.killpg(pid, 9)
-        except OSError:
-            pass
-        _, status = os.waitpid(pid, 0)
+        status = _kill(pid)
     _kill_leftovers(pid)
     output, where = _read(folder, ".output"), _read(folder, ".where")
     shutil.rmtree(folder, ignore_errors=True)
     answer = _decode(line, request["token"])
     if answer is not None:
         return {**answer, "output": output}
-    if timed_out:
-        why = f"Timeout: the example ran longer than its limit of {limit:g} s and was killed"
-        why += _where(where, request["filename"])
-    elif os.WIFEXITED(status):
-        why = f"the example ended its process (exit status {os.WEXITSTATUS(status)}) before it finished"
-    elif os.WIFSIGNALED(status):
-        why = f"the example's process was killed by signal {os.WTERMSIG(status)} before it finished"
-    else:
-        why = "the example ended before it finished"
+    why = _why(timed_out, status, limit, where, request["filename"])
     return {"ok": False, "report": why, "output": output, "error": why}
 
 
@@ -336,17 +361,8 @@ def _file_child(request: dict[str, Any], folder: str, answer: int) -> None:
     chain had run again). Each step's code is compiled at its own line of the ``.md`` file."""
     import ast
 
-    os.setpgid(0, 0)
-    os.chdir(folder)
-    os.environ["HOME"] = os.environ["TMPDIR"] = tempfile.tempdir = folder
-    output = os.open(os.path.join(folder, ".output"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    os.dup2(output, 1)
-    os.dup2(output, 2)
-    null = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(null, 0)
+    where = _enter(folder)
     token, filename, limit = request["token"], request["filename"], float(request["limit"])
-    where = os.open(os.path.join(folder, ".where"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    confine(folder)
     gc.freeze()  # the preloaded modules: a collection need not walk them after every few examples
     # one watchdog for the whole file (arming one per example costs a thread each): it dumps the stack
     # twice per limit, so the last dump before a kill shows the example that hung, at its line
@@ -387,21 +403,9 @@ def run_file(request: dict[str, Any], scratch: str) -> dict[str, Any]:
     the child ended early (``""`` when every step answered). The client runs the steps after a stop again
     in a new child."""
     folder = tempfile.mkdtemp(prefix="examples-", dir=scratch)
-    read, write = os.pipe()
     limit = float(request.get("limit", DEFAULT_LIMIT))
     steps = request["steps"]
-    pid = os.fork()
-    if pid == 0:
-        os.close(read)
-        try:
-            _file_child(request, folder, write)
-        finally:
-            os._exit(70)
-    os.close(write)
-    try:
-        os.setpgid(pid, pid)
-    except OSError:
-        pass
+    pid, read = _fork(lambda answer: _file_child(request, folder, answer))
     results: list[dict[str, Any]] = []
     pending = b""
     timed_out = False
@@ -424,25 +428,13 @@ def run_file(request: dict[str, Any], scratch: str) -> dict[str, Any]:
             break
         results.append(answer)
     os.close(read)
-    try:
-        os.killpg(pid, 9)
-    except OSError:
-        pass
-    _, status = os.waitpid(pid, 0)
+    status = _kill(pid)
     _kill_leftovers(pid)
     where = _read(folder, ".where", tail=True)
     shutil.rmtree(folder, ignore_errors=True)
     why = ""
-    if len(results) < len(steps):
-        if timed_out:
-            why = f"Timeout: the example ran longer than its limit of {limit:g} s and was killed"
-            why += _where(where.rpartition("Timeout (")[2], request["filename"])
-        elif os.WIFSIGNALED(status):
-            why = f"the example's process was killed by signal {os.WTERMSIG(status)} before it finished"
-        elif os.WIFEXITED(status):
-            why = f"the example ended its process (exit status {os.WEXITSTATUS(status)}) before it finished"
-        else:
-            why = "the example ended before it finished"
+    if len(results) < len(steps):  # the last dump of the watchdog is the one of the example that hung
+        why = _why(timed_out, status, limit, where.rpartition("Timeout (")[2], request["filename"])
     return {"results": results, "stopped": why}
 
 
