@@ -3,8 +3,9 @@
 An example exercises a section in three ways, all counted: it sits in the section (or in a section nested
 in it), it names it in a ``# exercises: PATH#ANCHOR`` line, or its trace cites it when it runs (each
 ``resolve`` the example calls, and the rule of an illegal declaration it provokes). The examples run
-contained (``sandbox.py``: a forked process, temporary folder, scrubbed environment and 5 s limit each,
-well under a second per example in all), so it is on by default; ``run=False`` skips it.
+contained (``sandbox.py``: one forked process per rule file, temporary folder, scrubbed environment and
+5 s limit per example, well under a second per example in all), so it is on by default; ``run=False``
+skips it.
 
 The report fails (``Report.failed``) when an owned concept with a mechanic has no executed example in its
 owner file, when code cites a rule that does not exist, when an ``exercises`` marker names a rule that
@@ -15,13 +16,17 @@ that ran failed (a failing example is never a passing report).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rulespy.check import drift
 from rulespy.coverage.code import Citation, anchor_index, anchors_named, citations, unit_tests
 from rulespy.coverage.rules import Concept, CoverageError, Example, RuleFile, load_concepts, load_rule_files
+
+if TYPE_CHECKING:
+    from rulespy.coverage.sandbox import Sandbox
 
 
 @dataclass
@@ -148,24 +153,29 @@ def _marker_target(example: Example, marker: str) -> str:
     return f"{example.path}{marker}" if marker.startswith("#") else marker
 
 
-def _run_examples(root: Path, examples: list[Example]) -> dict[str, dict[str, Any]]:
-    """Each example run contained (``sandbox``: its own process, folder and time limit) by the engine of
-    the tree at ``root``, with the rules its trace cites and its error (``None`` when it passed)."""
-    from rulespy.coverage.sandbox import EngineError, Sandbox
+def _run_examples(sandbox: Sandbox, root: Path, examples: list[Example]) -> dict[str, dict[str, Any]]:
+    """Each example run contained by the engine of the tree at ``root``, with the rules its trace cites
+    and its error (``None`` when it passed). Each file's examples run in one sandboxed child
+    (``Sandbox.run_file``: its own process group, folder and scrubbed environment, a time limit per
+    example), a continuation running only its own code in its chain's namespace, so a file costs time
+    in proportion to its size, not one process per example nor its chain again for each fence."""
+    from rulespy.coverage.sandbox import EngineError
 
-    sandbox = Sandbox(root, own_engine=True)
     results: dict[str, dict[str, Any]] = {}
+    by_file: dict[str, list[Example]] = {}
+    for example in examples:
+        by_file.setdefault(example.path, []).append(example)
     try:
-        for example in examples:
-            outcome = sandbox.run(example.code, str(root / example.path), trace=True)
-            results[example.name] = {
-                "rules": list(outcome.rules),
-                "error": None if outcome.ok else outcome.error,
-            }
+        for path, group in by_file.items():
+            steps = [(e.content, e.line, e.worked.previous is not None) for e in group]
+            outcomes = sandbox.run_file(steps, str(root / path), trace=True)
+            for example, outcome in zip(group, outcomes, strict=True):
+                results[example.name] = {
+                    "rules": list(outcome.rules),
+                    "error": None if outcome.ok else outcome.error,
+                }
     except EngineError as error:
         raise CoverageError(f"cannot run the examples: {error}") from None
-    finally:
-        sandbox.close()
     return results
 
 
@@ -197,24 +207,44 @@ def build_report(root: Path, run: bool = True) -> Report:
     """The coverage of the rules repository at ``root``; ``run`` executes the examples for their traces."""
     if not root.is_dir():
         raise CoverageError(f"no such folder: {root}")
+    if not run:
+        return _build(root, None)
+    from rulespy.coverage.sandbox import Sandbox
+
+    sandbox = Sandbox(root, own_engine=True)
+    sandbox.start()  # its interpreter imports the engine while this one reads the rule files
+    try:
+        return _build(root, sandbox)
+    finally:
+        sandbox.close()
+
+
+def _build(root: Path, sandbox: Sandbox | None) -> Report:
     files = load_rule_files(root)
     concepts = load_concepts(root)
     entries = _entries(files, concepts)
-    problems: list[tuple[str, int, str]] = []
-    cited: list[Citation] = citations(root)
-    for citation in cited:
-        if citation.target in entries:
-            entries[citation.target].functions.append(citation.qualname)
-        elif not _exists(root, files, citation.target):
-            problems.append(
-                (
-                    citation.path,
-                    citation.line,
-                    f"cites {citation.target}, which does not exist ({citation.qualname})",
-                )
-            )
     examples = [e for rule in files.values() for e in rule.examples]
-    runs = _run_examples(root, examples) if run else {e.name: {"rules": [], "error": None} for e in examples}
+    with ThreadPoolExecutor(1) as pool:  # the examples run (in the sandbox) while the code is read here
+        running = pool.submit(_run_examples, sandbox, root, examples) if sandbox is not None else None
+        problems: list[tuple[str, int, str]] = []
+        cited: list[Citation] = citations(root)
+        for citation in cited:
+            if citation.target in entries:
+                entries[citation.target].functions.append(citation.qualname)
+            elif not _exists(root, files, citation.target):
+                problems.append(
+                    (
+                        citation.path,
+                        citation.line,
+                        f"cites {citation.target}, which does not exist ({citation.qualname})",
+                    )
+                )
+        _assign_tests(root, entries, concepts)
+        drifted = drift.findings(root)
+        if running is not None:
+            runs = running.result()
+        else:
+            runs = {e.name: {"rules": [], "error": None} for e in examples}
     for example in examples:
         ways = [(f"{example.path}#{a}", "section") for a in example.sections]
         for marker in example.markers:
@@ -228,6 +258,5 @@ def build_report(root: Path, run: bool = True) -> Report:
         for ref, way in ways:
             if ref in entries:
                 entries[ref].examples.setdefault(example.name, set()).add(way)
-    _assign_tests(root, entries, concepts)
     ordered = sorted(entries.values(), key=lambda e: (e.path, not e.heading, e.line))
-    return Report(ordered, sorted(problems), drift.findings(root), runs, run)
+    return Report(ordered, sorted(problems), drifted, runs, running is not None)

@@ -20,7 +20,13 @@ failing suite pass, leave a file in the repository or the site, or leave a proce
 * with ``trace`` (``rulespy coverage``), ``resolve`` is wrapped in the child so that every rule its
   trace cites (and the rule of an illegal declaration) is answered in ``rules``.
 
-pytest runs the worked examples through it (``conftest.py``), and so does ``rulespy coverage``.
+pytest runs the worked examples through it (``conftest.py``), one child per example. ``rulespy coverage``
+runs a whole rule file in one child (``Sandbox.run_file``): the same folder, environment, Landlock,
+process group and subreaper, but its examples run in order in that child, a ``continuation`` running
+only its own code in the namespace of its chain (so a chain of n fences costs n fences, not n forks
+and n(n+1)/2 fences), each within the wall-clock limit from the answer before it. An example that does
+not answer in time (or exits, or dies) is killed with its group and fails at its line, the rest of its
+chain with it; the examples after that chain run in a new child.
 
 This stops accidents and the hostile cases (an exit, a signal, a daemon, a write into the
 repository); it is not a security sandbox: without Landlock an example may still write through an
@@ -31,6 +37,7 @@ JSON object per line on its standard input and output; ``Sandbox`` is the client
 from __future__ import annotations
 
 import faulthandler
+import gc
 import json
 import os
 import select
@@ -39,6 +46,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -213,8 +221,9 @@ def _recorder() -> set[str]:
     return seen
 
 
-def _child(request: dict[str, Any], folder: str, answer: int) -> None:
-    """In the forked child: run the example, write the answer line, end without any cleanup of Python's."""
+def _enter(folder: str) -> int:
+    """In a forked child: its own process group, ``folder`` as working folder, home and temp, output to
+    ``.output`` there, no input, writes confined to it; the open ``.where`` file for ``faulthandler``."""
     os.setpgid(0, 0)
     os.chdir(folder)
     os.environ["HOME"] = os.environ["TMPDIR"] = tempfile.tempdir = folder
@@ -223,9 +232,56 @@ def _child(request: dict[str, Any], folder: str, answer: int) -> None:
     os.dup2(output, 2)
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
-    token, filename = request["token"], request["filename"]
     where = os.open(os.path.join(folder, ".where"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     confine(folder)
+    return where
+
+
+def _fork(child: Callable[[int], None]) -> tuple[int, int]:
+    """Fork a child running ``child(answer_fd)`` in its own process group; the pid and the answer's
+    read end."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read)
+        try:
+            child(write)
+        finally:
+            os._exit(70)
+    os.close(write)
+    try:
+        os.setpgid(pid, pid)  # also from here, so that killpg cannot race the child's own call
+    except OSError:
+        pass
+    return pid, read
+
+
+def _kill(pid: int) -> int:
+    """SIGKILL the child's process group; the child's exit status."""
+    try:
+        os.killpg(pid, 9)
+    except OSError:
+        pass
+    return os.waitpid(pid, 0)[1]
+
+
+def _why(timed_out: bool, status: int, limit: float, where: str, filename: str) -> str:
+    """Why an example ended without its answer."""
+    if timed_out:
+        return f"Timeout: the example ran longer than its limit of {limit:g} s and was killed" + _where(
+            where, filename
+        )
+    if os.WIFEXITED(status):
+        return f"the example ended its process (exit status {os.WEXITSTATUS(status)}) before it finished"
+    if os.WIFSIGNALED(status):
+        return f"the example's process was killed by signal {os.WTERMSIG(status)} before it finished"
+    return "the example ended before it finished"
+
+
+def _child(request: dict[str, Any], folder: str, answer: int) -> None:
+    """In the forked child: run the example, write the answer line, end without any cleanup of Python's."""
+    where = _enter(folder)
+    token, filename = request["token"], request["filename"]
     faulthandler.dump_traceback_later(max(0.05, float(request["limit"]) - 0.2), file=where)
     report = error_line = ""
     rules: set[str] = set()
@@ -270,21 +326,9 @@ def _read_answer(fd: int, deadline: float) -> bytes | None:
 def run_one(request: dict[str, Any], scratch: str) -> dict[str, Any]:
     """Fork, run ``request``'s example in the child, and answer ``{"ok", "report", "output"}``."""
     folder = tempfile.mkdtemp(prefix="example-", dir=scratch)
-    read, write = os.pipe()
     started = time.monotonic()
     limit = float(request.get("limit", DEFAULT_LIMIT))
-    pid = os.fork()
-    if pid == 0:
-        os.close(read)
-        try:
-            _child(request, folder, write)
-        finally:
-            os._exit(70)
-    os.close(write)
-    try:
-        os.setpgid(pid, pid)  # also from here, so that killpg below cannot race the child's own call
-    except OSError:
-        pass
+    pid, read = _fork(lambda answer: _child(request, folder, answer))
     line = _read_answer(read, started + limit)
     timed_out = line is None and time.monotonic() - started >= limit
     os.close(read)
@@ -297,32 +341,109 @@ def run_one(request: dict[str, Any], scratch: str) -> dict[str, Any]:
                 break
             time.sleep(0.002)
     if status is None:
-        try:
-            os.killpg(pid, 9)
-        except OSError:
-            pass
-        _, status = os.waitpid(pid, 0)
+        status = _kill(pid)
     _kill_leftovers(pid)
     output, where = _read(folder, ".output"), _read(folder, ".where")
     shutil.rmtree(folder, ignore_errors=True)
     answer = _decode(line, request["token"])
     if answer is not None:
         return {**answer, "output": output}
-    if timed_out:
-        why = f"Timeout: the example ran longer than its limit of {limit:g} s and was killed"
-        why += _where(where, request["filename"])
-    elif os.WIFEXITED(status):
-        why = f"the example ended its process (exit status {os.WEXITSTATUS(status)}) before it finished"
-    elif os.WIFSIGNALED(status):
-        why = f"the example's process was killed by signal {os.WTERMSIG(status)} before it finished"
-    else:
-        why = "the example ended before it finished"
+    why = _why(timed_out, status, limit, where, request["filename"])
     return {"ok": False, "report": why, "output": output, "error": why}
 
 
-def _read(folder: str, name: str) -> str:
+def _file_child(request: dict[str, Any], folder: str, answer: int) -> None:
+    """In the forked child: run a file's examples in order, one answer line per example, then end.
+
+    A ``fresh`` step starts a new namespace (and a new set of traced rules); a continuation step runs only
+    its own code in the namespace of its chain, so a chain costs linear time, and it answers the rules of
+    the whole chain so far and the error of the chain (a chain that failed stays failed, as if the whole
+    chain had run again). Each step's code is compiled at its own line of the ``.md`` file."""
+    import ast
+
+    where = _enter(folder)
+    token, filename, limit = request["token"], request["filename"], float(request["limit"])
+    gc.freeze()  # the preloaded modules: a collection need not walk them after every few examples
+    # one watchdog for the whole file (arming one per example costs a thread each): it dumps the stack
+    # twice per limit, so the last dump before a kill shows the example that hung, at its line
+    faulthandler.dump_traceback_later(max(0.05, limit / 2), repeat=True, file=where)
+    seen: set[str] = set()
+    broken = ""  # an engine whose resolve cannot be wrapped: every example fails with why
+    try:
+        if request.get("trace"):
+            seen = _recorder()
+    except BaseException as error:  # noqa: BLE001 - as ``_child`` reports it, for each example
+        broken = f"{type(error).__name__}: {error}"[:300]
+    namespace: dict[str, Any] = {}
+    error_line = ""
+    for index, step in enumerate(request["steps"]):
+        if step.get("fresh") or index == 0:
+            seen.clear()
+            namespace, error_line = {"__name__": "fence"}, broken
+        if not error_line:
+            try:
+                tree = ast.parse(step["code"], filename)
+                ast.increment_lineno(tree, int(step["line"]))
+                exec(compile(tree, filename, "exec", dont_inherit=True), namespace)  # noqa: S102
+            except BaseException as error:  # noqa: BLE001 - SystemExit and pytest's Skipped included
+                error_line = f"{type(error).__name__}: {error}"[:300]
+        line = {"token": token, "ok": not error_line, "error": error_line, "rules": sorted(seen)}
+        os.write(answer, (json.dumps(line) + "\n").encode("utf-8", "replace"))
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+    os._exit(0)
+
+
+def run_file(request: dict[str, Any], scratch: str) -> dict[str, Any]:
+    """Fork, run ``request``'s ``steps`` (one file's examples) in the child, each within ``limit`` s of the
+    one before; answer ``{"results": [...], "stopped": why}``: one result per step that answered, and why
+    the child ended early (``""`` when every step answered). The client runs the steps after a stop again
+    in a new child."""
+    folder = tempfile.mkdtemp(prefix="examples-", dir=scratch)
+    limit = float(request.get("limit", DEFAULT_LIMIT))
+    steps = request["steps"]
+    pid, read = _fork(lambda answer: _file_child(request, folder, answer))
+    results: list[dict[str, Any]] = []
+    pending = b""
+    timed_out = False
+    while len(results) < len(steps):
+        deadline = time.monotonic() + limit
+        while b"\n" not in pending:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([read], [], [], left)[0]:
+                timed_out = left <= 0 or time.monotonic() >= deadline
+                break
+            chunk = os.read(read, 65536)
+            if not chunk:
+                break
+            pending += chunk
+        if b"\n" not in pending:
+            break
+        raw, pending = pending.split(b"\n", 1)
+        answer = _decode(raw, request["token"])
+        if answer is None:
+            break
+        results.append(answer)
+    os.close(read)
+    status = _kill(pid)
+    _kill_leftovers(pid)
+    where = _read(folder, ".where", tail=True)
+    shutil.rmtree(folder, ignore_errors=True)
+    why = ""
+    if len(results) < len(steps):  # the last dump of the watchdog is the one of the example that hung
+        why = _why(timed_out, status, limit, where.rpartition("Timeout (")[2], request["filename"])
+    return {"results": results, "stopped": why}
+
+
+def _read(folder: str, name: str, tail: bool = False) -> str:
+    """The first (``tail``: the last) 64 KiB of a file the child wrote."""
     try:
         with open(os.path.join(folder, name), "rb") as handle:
+            if tail:
+                handle.seek(max(0, os.fstat(handle.fileno()).st_size - _OUTPUT_LIMIT))
             return handle.read(_OUTPUT_LIMIT).decode("utf-8", "replace")
     except OSError:
         return ""
@@ -378,7 +499,8 @@ def serve() -> None:
         if own and engine_error:
             answer = {"ok": False, "report": engine_error, "engine_error": engine_error}
         else:
-            answer = run_one(json.loads(raw), scratch)
+            request = json.loads(raw)
+            answer = run_file(request, scratch) if "steps" in request else run_one(request, scratch)
         sys.stdout.write(json.dumps(answer) + "\n")
         sys.stdout.flush()
 
@@ -433,6 +555,11 @@ class Sandbox:
         )
         return self._process
 
+    def start(self) -> None:
+        """Start the server now (it imports the engine while the caller goes on), if it is not running."""
+        if not (self._process and self._process.poll() is None):
+            self._start()
+
     def run(self, code: str, filename: str, limit: float = DEFAULT_LIMIT, trace: bool = False) -> Outcome:
         """Run one example's ``code`` as if it were the file ``filename``, for at most ``limit`` s."""
         process = self._process if self._process and self._process.poll() is None else self._start()
@@ -459,6 +586,71 @@ class Sandbox:
             str(answer.get("error", "")),
             tuple(str(rule) for rule in answer.get("rules", ())),
         )
+
+    def run_file(
+        self,
+        steps: list[tuple[str, int, bool]],
+        filename: str,
+        limit: float = DEFAULT_LIMIT,
+        trace: bool = False,
+    ) -> list[Outcome]:
+        """Run one file's examples, ``steps`` of ``(code, line, continues)`` in file order, in as few
+        children as possible (``rulespy coverage``): a continuation runs only its own code, in the
+        namespace of its chain, and each example has ``limit`` s. An example that does not end (a time-out,
+        an exit, a signal) fails, and so does the rest of its chain; the next chain runs in a new child.
+        One ``Outcome`` per step, in order (no ``report`` or ``output``: ``error`` says what failed)."""
+        outcomes: list[Outcome] = []
+        while len(outcomes) < len(steps):
+            start = len(outcomes)
+            answer = self._ask(
+                {
+                    "steps": [
+                        {"code": code, "line": line, "fresh": not continues}
+                        for code, line, continues in steps[start:]
+                    ],
+                    "filename": filename,
+                    "limit": limit,
+                    "trace": trace,
+                },
+                limit * (len(steps) - start) + _SPARE,
+            )
+            results = answer.get("results") if isinstance(answer, dict) else None
+            if not isinstance(results, list):
+                why = f"the example runner stopped before answering ({self._stopped()})"
+                results, answer = [], {"stopped": why}
+            for result in results[: len(steps) - start]:
+                outcomes.append(
+                    Outcome(
+                        result.get("ok") is True,
+                        error=str(result.get("error", "")),
+                        rules=tuple(str(rule) for rule in result.get("rules", ())),
+                    )
+                )
+            if len(outcomes) < len(
+                steps
+            ):  # the child stopped at this step: it and the rest of its chain fail
+                why = str(answer.get("stopped") or "the example ended before it finished")
+                outcomes.append(Outcome(False, why, error=why))
+                while len(outcomes) < len(steps) and steps[len(outcomes)][2]:
+                    outcomes.append(Outcome(False, why, error=why))
+        return outcomes
+
+    def _ask(self, request: dict[str, Any], wait: float) -> Any:
+        """Send one request to the server (started if need be), its answer or ``None``."""
+        process = self._process if self._process and self._process.poll() is None else self._start()
+        assert process.stdin is not None and process.stdout is not None
+        request["token"] = os.urandom(16).hex()
+        try:
+            process.stdin.write(json.dumps(request) + "\n")
+            process.stdin.flush()
+            ready = select.select([process.stdout], [], [], wait)[0]
+            line = process.stdout.readline() if ready else ""
+            answer = json.loads(line) if line else None
+        except (OSError, ValueError):
+            return None
+        if isinstance(answer, dict) and answer.get("engine_error"):
+            raise EngineError(str(answer["engine_error"]))
+        return answer
 
     def _stopped(self) -> str:
         tail = ""

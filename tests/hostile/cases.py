@@ -140,3 +140,17 @@ def continuation_file(fences: int, body_lines: int = 3) -> str:
 def unit_test_names(count: int, anchors: int) -> list[str]:
     """``count`` unit test names, each naming one of ``anchors`` generated rule anchors."""
     return [f"test_rule_{i % anchors}_case_{i}" for i in range(count)]
+
+
+def counting_chain(fences: int) -> str:
+    """A rule file of one chain of ``fences`` continuation examples; the k-th asserts that fences 1..k ran,
+    each exactly once, in its process (a chain run again for each fence runs the first fence k times)."""
+    lines = ["# Chain {#chain}", ""]
+    for k in range(1, fences + 1):
+        code = (
+            "import builtins\n"
+            f"builtins.__dict__.setdefault('fences_run', []).append({k})\n"
+            f"assert builtins.fences_run == list(range(1, {k + 1})), builtins.fences_run[-3:]\n"
+        )
+        lines += [f"## Step {k} {{#step-{k}}}", "", "```{.python continuation}", code, "```", ""]
+    return "\n".join(lines)

@@ -8,8 +8,10 @@ or the refusal, with its file and line; the timeout is only a guard against a ha
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -18,7 +20,9 @@ from rulespy.check.parse import Terms, parse_markdown
 from rulespy.check.runner import CheckOptions, check_tree
 from rulespy.cli import main
 from rulespy.coverage.code import anchor_index, anchors_named
+from rulespy.coverage.report import build_report
 from rulespy.coverage.rules import parse_rule_file
+from rulespy.coverage.sandbox import Sandbox
 from rulespy.errors import IllegalDeclaration, InvalidInput
 from rulespy.odds import TooLarge, odds
 from rulespy.scenario import parse_scenario
@@ -28,6 +32,7 @@ from tests.check.helpers import write
 from . import cases
 
 pytestmark = pytest.mark.timeout(30)
+ROOT = Path(__file__).resolve().parents[2]
 
 HOME = "# Home\n\n[page](core/page.md)\n"
 
@@ -139,6 +144,30 @@ def test_a_long_chain_of_continuation_examples_costs_linear_memory() -> None:
     assert len(rule.examples) == 1_500 and held < 2 * len(text)
     last = rule.examples[-1]
     assert last.code.count("x = 1\n") == 1_500  # what the suite runs: the whole chain, built on demand
+
+
+def test_a_chain_of_continuation_examples_runs_each_fence_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # 148 s on 2 x 2,000 fences before: one process per example, each running its whole chain again,
+    # so the code run (and sent to the sandbox) grew with the square of the chain
+    (tmp_path / "rulespy").symlink_to(ROOT / "rulespy", target_is_directory=True)
+    text = cases.counting_chain(300)
+    (tmp_path / "core").mkdir()
+    (tmp_path / "core" / "chain.md").write_text(text, encoding="utf-8")
+    (tmp_path / "concepts.yml").write_text("owners: {}\n", encoding="utf-8")
+    sent: list[str] = []
+    ask = Sandbox._ask
+
+    def recording(self: Sandbox, request: dict[str, Any], wait: float) -> Any:
+        sent.append(json.dumps(request))
+        return ask(self, request, wait)
+
+    monkeypatch.setattr(Sandbox, "_ask", recording)
+    monkeypatch.setattr(Sandbox, "run", lambda *args, **kwargs: pytest.fail("a process per example"))
+    runs = build_report(tmp_path).example_runs
+    assert len(runs) == 300 and [name for name, run in runs.items() if run["error"]] == []
+    assert len(sent) == 1 and len(sent[0]) < 2 * len(text)  # the chain's code once: linear, not square
 
 
 def test_tests_are_matched_to_anchors_through_an_index() -> None:
