@@ -118,7 +118,7 @@ def read_text(root: Path, path: str) -> str:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
         line = data[: error.start].count(b"\n") + 1
-        kind = "UTF-16" if data[:2] in (b"\xff\xfe", b"\xfe\xff") else "UTF-8"
+        kind = "UTF-16" if data[:2] in (b"\xff\xfe", b"\xfe\xff") else "Latin-1"
         raise RenderError([f"{path}:{line}: not UTF-8 text ({kind} or binary?): not published"]) from None
     if "\x00" in text:
         line = text[: text.index("\x00")].count("\n") + 1

@@ -25,7 +25,7 @@ from rulespy.coverage.rules import parse_rule_file
 from rulespy.coverage.sandbox import Sandbox
 from rulespy.errors import IllegalDeclaration, InvalidInput
 from rulespy.odds import TooLarge, odds
-from rulespy.render.stage import MAX_PAGE_HEADINGS, read_text
+from rulespy.render.stage import MAX_PAGE_HEADINGS, RenderError, read_text
 from rulespy.scenario import parse_scenario
 from rulespy.sequences.resolution import resolve
 from tests.check.helpers import write
@@ -247,3 +247,11 @@ def test_heading_marks_inside_fences_do_not_count_as_headings(tmp_path: Path) ->
     text = cases.identical_headings(MAX_PAGE_HEADINGS - 1) + fence
     (tmp_path / "page.md").write_text(text, encoding="utf-8")
     assert read_text(tmp_path, "page.md") == text
+
+
+def test_a_page_that_is_not_utf8_is_refused_at_its_line_before_the_site_build(tmp_path: Path) -> None:
+    # a traceback (UnicodeDecodeError) from the build hook before the render step
+    (tmp_path / "page.md").write_bytes("# Latin\n\ncaf\xe9\n".encode("latin-1"))
+    with pytest.raises(RenderError) as caught:
+        read_text(tmp_path, "page.md")
+    assert caught.value.problems == ["page.md:3: not UTF-8 text (Latin-1 or binary?): not published"]
