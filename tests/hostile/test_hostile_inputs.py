@@ -242,7 +242,7 @@ def test_a_page_of_too_many_headings_is_refused_before_the_site_build(
 
 
 def test_heading_marks_inside_fences_do_not_count_as_headings(tmp_path: Path) -> None:
-    # Rule: MAX_PAGE_HEADINGS counts the headings the block parser finds, not lines starting with `#`
+    # exactly MAX_PAGE_HEADINGS headings, and twice as many `#` lines in a fence: the block parse counts
     fence = "```python\n" + "# a comment\n" * (2 * MAX_PAGE_HEADINGS) + "```\n"
     text = cases.identical_headings(MAX_PAGE_HEADINGS - 1) + fence
     (tmp_path / "page.md").write_text(text, encoding="utf-8")
