@@ -7,8 +7,10 @@ the same command on an ordinary input, measured in the same run. The inputs are 
 under 2 s and 500 MB, with a clean refusal (exit 1 or 2 and a message naming the file and line) or an
 answer; the table is in ``bench/README.md``.
 
-With ``--site``, the site-build classes (identical headings, a non-UTF-8 page) are built by
-``mkdocs build`` on a copy of the repository, against the plain build as the baseline.
+With ``--site``, the site-build classes (identical headings, a non-UTF-8 page) are built on a copy of
+the repository the way ``make site`` builds it, each step a row of its own: ``rulespy render . --strict``
+(the staged pages), then ``python -m rulespy.render.build mkdocs`` (the generator, ``--strict``), which
+is not run when the render refused; the plain repository is the baseline.
 
 Usage: .venv/bin/python bench/bench_hostile.py [--site] [--only SUBSTRING]
 """
@@ -38,7 +40,7 @@ started = time.perf_counter()
 done = subprocess.run(sys.argv[1:], capture_output=True, text=True)
 wall = time.perf_counter() - started
 lines = (done.stderr.strip() or done.stdout.strip()).splitlines()
-if "mkdocs" in sys.argv[1]:  # its log: the first error, else how it ended
+if "rulespy.render.build" in sys.argv:  # its log: the first error, else how it ended
     first = next((l for l in lines if "error" in l.lower()), lines[-1] if lines else "")
 else:
     first = lines[0] if lines else ""
@@ -134,7 +136,6 @@ def rows(work: Path, site: bool) -> list[tuple[str, str, list[str], Path | None]
     found.append(("coverage: large generated tree", size, [RULESPY, "coverage", str(tree)], None))
 
     if site:
-        mkdocs = str(BIN / "mkdocs")
         for name, page in (
             ("baseline (this repository)", None),
             ("identical headings", cases.identical_headings(10_000)),
@@ -142,29 +143,46 @@ def rows(work: Path, site: bool) -> list[tuple[str, str, list[str], Path | None]
         ):
             folder = work / f"site_{name.split()[0]}"
             shutil.rmtree(folder, ignore_errors=True)
-            ignore = shutil.ignore_patterns(".venv", ".git", "site", "__pycache__", "*.egg-info", ".*cache")
+            ignore = shutil.ignore_patterns(
+                ".venv", ".git", "site", "build", "__pycache__", "*.egg-info", ".*cache"
+            )
             shutil.copytree(ROOT, folder, ignore=ignore)
             if page is not None:
                 target = folder / "core" / "hostile.md"
                 target.write_bytes(page if isinstance(page, bytes) else page.encode("utf-8"))
-            command = [mkdocs, "build", "--site-dir", str(work / f"built_{name.split()[0]}")]
-            found.append((f"site build: {name}", "10,000" if "headings" in name else "", command, folder))
+            size = "10,000" if "headings" in name else ""
+            render = [RULESPY, "render", ".", "--strict"]
+            built = str(work / f"built_{name.split()[0]}")
+            generate = [sys.executable, "-m", "rulespy.render.build", "mkdocs", "--site-dir", built]
+            found.append((f"site build: {name}, render", size, render, folder))
+            found.append((f"site build: {name}, mkdocs", size, generate, folder))
     return found
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--site", action="store_true", help="also time mkdocs build on the site classes")
+    parser.add_argument(
+        "--site",
+        action="store_true",
+        help="also time the site build (render, then mkdocs) on the site classes",
+    )
     parser.add_argument("--only", default="", help="run only the cases whose name holds this text")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as temporary:
         work = Path(temporary)
         print("| class | size | time | peak memory | exit | what it said |")
         print("|---|---|---|---|---|---|")
+        refused: set[str] = set()  # the site cases whose render refused: nothing to build
         for name, size, command, cwd in rows(work, args.site):
             if args.only not in name:
                 continue
+            case = name.rsplit(", ", 1)[0]
+            if name.endswith(", mkdocs") and case in refused:
+                print(f"| {name} | {size} | | | | not run: the render refused |", flush=True)
+                continue
             result = measure(command, cwd)
+            if name.endswith(", render") and result["status"] != 0:
+                refused.add(case)
             said = str(result["said"]).replace(str(work) + "/", "").replace("|", "\\|")
             if result["traceback"]:
                 said = "TRACEBACK: " + said

@@ -11,9 +11,10 @@ own text, concepts.yml, the owners' paragraphs, the page list, the pages that li
 scenario files and rulespy's own code); a page whose key did not change is not rendered again, and a
 file whose bytes did not change is not rewritten.
 
-Input errors (a file that is not UTF-8 text, two files publishing to one URL, a broken concepts.yml)
-are ``RenderError``s naming each file; warnings (an example scenario the loader refused) name the page
-and line, and ``--strict`` turns them into a failure.
+Input errors (a file that is not UTF-8 text, a page of more than ``MAX_PAGE_HEADINGS`` headings, two
+files publishing to one URL, a broken concepts.yml) are ``RenderError``s naming each file; warnings
+(an example scenario the loader refused) name the page and line, and ``--strict`` turns them into a
+failure.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
+from markdown_it import MarkdownIt
 
 from rulespy.check.files import same_url
 from rulespy.check.graph import LinkGraph, build_graph
@@ -49,6 +51,10 @@ ASSETS = Path(__file__).resolve().parent / "assets"
 SCENARIOS = Path("examples") / "scenarios"
 PDF_NAME = "voidsiege-rules.pdf"
 MAX_PAGE_BYTES = 2 << 20
+#: Headings a page may have. Material's search plugin finds each section's heading by walking the
+#: page's whole table of contents, so its time grows with the square of a page's headings (10,000
+#: headings: 5 s); at this limit it is a few hundredths of a second. The largest rule page has 13.
+MAX_PAGE_HEADINGS = 1_000
 
 
 class RenderError(Exception):
@@ -112,14 +118,34 @@ def read_text(root: Path, path: str) -> str:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
         line = data[: error.start].count(b"\n") + 1
-        kind = "UTF-16" if data[:2] in (b"\xff\xfe", b"\xfe\xff") else "UTF-8"
+        kind = "UTF-16" if data[:2] in (b"\xff\xfe", b"\xfe\xff") else "Latin-1"
         raise RenderError([f"{path}:{line}: not UTF-8 text ({kind} or binary?): not published"]) from None
     if "\x00" in text:
         line = text[: text.index("\x00")].count("\n") + 1
         raise RenderError(
             [f"{path}:{line}: holds NUL bytes (UTF-16 without a BOM, or binary): not published"]
         )
-    return text.replace("\r\n", "\n").removeprefix("\ufeff")
+    text = text.replace("\r\n", "\n").removeprefix("\ufeff")
+    _check_headings(path, text)
+    return text
+
+
+def _check_headings(path: str, text: str) -> None:
+    """``RenderError`` at the first heading past ``MAX_PAGE_HEADINGS``; the block parse only (linear,
+    and it knows fences and setext headings), before any generator sees the page."""
+    if text.count("#") + text.count("=") + text.count("-") <= MAX_PAGE_HEADINGS:
+        return  # every heading holds one of these marks
+    blocks = MarkdownIt("commonmark").disable("inline")
+    headings = [t for t in blocks.parse(text) if t.type == "heading_open"]
+    if len(headings) > MAX_PAGE_HEADINGS:
+        first_line = (headings[MAX_PAGE_HEADINGS].map or [0])[0] + 1
+        raise RenderError(
+            [
+                f"{path}:{first_line}: {len(headings):,} headings, more than the {MAX_PAGE_HEADINGS:,} "
+                "a page may have (the site's search index takes time that grows with their square): "
+                "not published; split the page"
+            ]
+        )
 
 
 def _code_digest() -> str:

@@ -25,6 +25,7 @@ from rulespy.coverage.rules import parse_rule_file
 from rulespy.coverage.sandbox import Sandbox
 from rulespy.errors import IllegalDeclaration, InvalidInput
 from rulespy.odds import TooLarge, odds
+from rulespy.render.stage import MAX_PAGE_HEADINGS, RenderError, read_text
 from rulespy.scenario import parse_scenario
 from rulespy.sequences.resolution import resolve
 from tests.check.helpers import write
@@ -218,3 +219,39 @@ def test_blocking_terrain_of_4000_vertices_blocks_a_sight_line_through_it() -> N
     with pytest.raises(IllegalDeclaration) as caught:
         resolve(parse_scenario(cases.zigzag_wall(4_000, past=False), "wall.yaml"))
     assert caught.value.rule.startswith("core/")
+
+
+# --- site build: the pages the generator is given ----------------------------------------------------
+
+
+def test_a_page_of_too_many_headings_is_refused_before_the_site_build(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # 10,000 identical headings: 5 s in Material's search plugin (its table-of-contents walk is square)
+    root = write(
+        tmp_path / "repo", {"index.md": HOME, "core/page.md": cases.identical_headings(MAX_PAGE_HEADINGS)}
+    )
+    assert main(["render", str(root), "--strict"]) == 2
+    said = capsys.readouterr()
+    assert (
+        f"core/page.md:{2 * MAX_PAGE_HEADINGS + 1}: 1,001 headings, more than the 1,000"
+        in said.out + said.err
+    )
+    assert "Traceback" not in said.out + said.err
+    assert not (root / "build" / "pages" / "core" / "page.md").exists()
+
+
+def test_heading_marks_inside_fences_do_not_count_as_headings(tmp_path: Path) -> None:
+    # exactly MAX_PAGE_HEADINGS headings, and twice as many `#` lines in a fence: the block parse counts
+    fence = "```python\n" + "# a comment\n" * (2 * MAX_PAGE_HEADINGS) + "```\n"
+    text = cases.identical_headings(MAX_PAGE_HEADINGS - 1) + fence
+    (tmp_path / "page.md").write_text(text, encoding="utf-8")
+    assert read_text(tmp_path, "page.md") == text
+
+
+def test_a_page_that_is_not_utf8_is_refused_at_its_line_before_the_site_build(tmp_path: Path) -> None:
+    # a traceback (UnicodeDecodeError) from the build hook before the render step
+    (tmp_path / "page.md").write_bytes("# Latin\n\ncaf\xe9\n".encode("latin-1"))
+    with pytest.raises(RenderError) as caught:
+        read_text(tmp_path, "page.md")
+    assert caught.value.problems == ["page.md:3: not UTF-8 text (Latin-1 or binary?): not published"]
