@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from selenium.webdriver.support.ui import WebDriverWait
 import yaml
 
 from rulespy.render import judge, web
@@ -74,6 +75,12 @@ def _die_that_matters(staged: Path) -> tuple[str, str, str]:
     raise AssertionError("no example whose casualties change with its first die")
 
 
+def _panel(driver: Any, box: Any) -> Any:
+    """The editor "Try it" opens in ``box``: it appears once the scenario is decoded (asynchronously)."""
+    WebDriverWait(driver, LOAD_SECONDS).until(lambda d: box.find_elements("css selector", ".vs-judge"))
+    return box.find_element("css selector", ".vs-judge")
+
+
 def _run(driver: Any, panel: Any, text: str | None, states: tuple[str, ...]) -> str:
     """Put ``text`` in the editor (unless None), press Run, wait for one of ``states``."""
     from selenium.webdriver.support.ui import WebDriverWait
@@ -103,8 +110,9 @@ def test_try_it_recomputes_the_account_and_casualties_after_one_die_changes(
     box = judged.find_element("css selector", f'.vs-try[data-scenario="{code}"]')
     fetched = "return performance.getEntriesByType('resource').map(e => e.name);"
     assert not [name for name in judged.execute_script(fetched) if "/judge/" in name]  # lazy: nothing yet
+    WebDriverWait(judged, LOAD_SECONDS).until(lambda d: box.find_elements("css selector", ".vs-try-button"))
     box.find_element("css selector", ".vs-try-button").click()
-    panel = box.find_element("css selector", ".vs-judge")
+    panel = _panel(judged, box)
     assert _run(judged, panel, None, ("done", "failed")) == "done"
     loaded = {name.rsplit("/", 1)[1] for name in judged.execute_script(fetched) if "/judge/" in name}
     assert {"pyodide.asm.wasm", "python_stdlib.zip", "rulespy.zip"} <= loaded
