@@ -11,8 +11,8 @@ from rulespy.state import Command
 
 
 def check_response(attack: CommandRules, response: Command, shooting: bool = True) -> None:
-    """A Snap Fire response is declared when a unit is targeted by a shooting attack, before any die; it
-    cannot answer Covering Fire, nor an Assault that makes no shooting attack (``shooting`` false).
+    """Refuse a response the attack does not allow: Snap Fire answers only a shooting attack, and only
+    before its first die; never Covering Fire, nor an Assault that shoots nothing (``shooting`` false).
 
     Rule: timing/command_timing.md#responding-command
     Rule: commands/command_snap_fire.md#snap-fire
