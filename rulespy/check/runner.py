@@ -38,23 +38,22 @@ class Report:
 def run_check(root: Path, options: CheckOptions | None = None) -> Report:
     """Check the repository at ``root``. Raises ``CheckError`` when it cannot be checked at all."""
     options = options or CheckOptions()
-    report = _run_documents(root, options)
-    extra = _drift(Path(root)) + _translations(Path(root), options)
+    report, layout = _run_documents(root, options)
+    extra = _drift(Path(root)) + _translations(Path(root), layout)
     if not extra:
         return report
     return Report(tuple(sorted({*report.findings, *extra})), report.files)
 
 
-def _translations(root: Path, options: CheckOptions) -> list[Finding]:
-    """A translation against its English pages (RS070-RS074; ``rulespy/check/translations.py``)."""
+def _translations(root: Path, layout: Layout) -> list[Finding]:
+    """A translation against its English pages (RS070-RS074; ``rulespy/check/translations.py``), with
+    the layout the run already read (never concepts.yml a second time)."""
     from rulespy.check.files import LANGUAGES
 
     if not any((root / language).is_dir() for language in LANGUAGES):  # no translation: nothing to read
         return []
     from rulespy.check import translations
-    from rulespy.check.registry import load_registry
 
-    layout = options.layout or load_registry(root).layout
     return list(translations.findings(root, layout))
 
 
@@ -66,7 +65,8 @@ def _drift(root: Path) -> list[Finding]:
     return list(drift.findings(root))
 
 
-def _run_documents(root: Path, options: CheckOptions, trust_stamps: bool = True) -> Report:
+def _run_documents(root: Path, options: CheckOptions, trust_stamps: bool = True) -> tuple[Report, Layout]:
+    """The per-file and cross-file findings, and the layout the tree was walked with."""
     root = Path(root)
     if not root.exists():
         raise CheckError(f"{root}: no such folder")
@@ -94,7 +94,7 @@ def _run_documents(root: Path, options: CheckOptions, trust_stamps: bool = True)
     remembered = cache.load_blob(cache.result_file, memo)
     if remembered is not None and len(remembered) == 2:
         stamps.save(registry_layout, terms)
-        return Report(tuple(remembered[0]), int(remembered[1]))
+        return Report(tuple(remembered[0]), int(remembered[1])), tree.layout
     from rulespy.check.incremental import Incremental
 
     if registry is None or nav is None:
@@ -116,7 +116,7 @@ def _run_documents(root: Path, options: CheckOptions, trust_stamps: bool = True)
     report = Report(tuple(sorted(findings)), len(tree.markdown) + len(code))
     if not tree.looked_outside:  # every answer came from the fingerprinted inputs: safe to remember
         cache.save_blob(cache.result_file, memo, (report.findings, report.files))
-    return report
+    return report, tree.layout
 
 
 def tree_findings(tree: Tree) -> list[Finding]:
