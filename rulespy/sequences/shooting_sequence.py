@@ -26,7 +26,6 @@ from rulespy.core.shooting import (
     declared_weapons,
     firing_weapons,
     plan_attack,
-    why_not_firing,
 )
 from rulespy.core.statuses import is_pinned
 from rulespy.core.target_lock import LockChance, LockTally, Modifier, lock_modifiers, net_modifier
@@ -359,18 +358,15 @@ class ShootingSequence:
         target = plan.targets[index]
         records: list[Item] = []
         firing = {(fw.model.id, fw.weapon.name) for fw in fired}
-        bf = self.battlefield
-        shooter = bf.unit(plan.unit)
-        for model_id, weapon in target.weapons:
+        checked = target.holds  # each declared weapon was checked once, at declaration
+        assert checked is not None, "plan_attack checks every declared weapon"
+        for number, (model_id, weapon) in enumerate(target.weapons):
             if (model_id, weapon) in firing:
                 continue
             if model_id in removed:
                 records.append(Held(model_id, weapon, target.unit, None))
                 continue
-            model = shooter.model(model_id)
-            holds = why_not_firing(
-                bf, model, bf.weapon(weapon), bf.unit(target.unit), shooter.side, plan.rules
-            )
+            holds = checked[number]
             if holds is not None:
                 records.append(Held(model_id, weapon, target.unit, holds))
         if fired:
