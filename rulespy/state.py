@@ -161,6 +161,18 @@ class Battlefield:
     def enemies_of(self, unit: Unit) -> tuple[Unit, ...]:
         return tuple(u for u in self.units if u.side != unit.side)
 
+    @cached_property
+    def _enemy_models(self) -> dict[str, tuple[Model, ...]]:
+        return {}
+
+    def enemy_models(self, side: str) -> tuple[Model, ...]:
+        """Every model in play of a side other than ``side``, unit by unit (worked out once per side)."""
+        found = self._enemy_models.get(side)
+        if found is None:
+            found = tuple(m for u in self.units if u.side != side for m in u.models)
+            self._enemy_models[side] = found
+        return found
+
     def without(self, removed: frozenset[str]) -> Battlefield:
         """The battlefield once the models in ``removed`` have left play."""
         if not removed:

@@ -194,25 +194,23 @@ class LockChance:
 
     def read(self, faces: tuple[int, ...]) -> tuple[LockTally, tuple[LockRoll, ...]]:
         """The tally of rolled ``faces``, and each die (dice showing the same face share one roll)."""
-        seen: dict[int, LockRoll] = {}  # a weapon's dice show at most six faces
-        rolls = []
+        seen: dict[int, LockRoll] = {}  # a weapon's dice show at most six faces: judged once each
         criticals = successes = 0
-        for natural in faces:
-            roll = seen.get(natural)
-            if roll is None:
-                result = judge(natural, self.weapon, self.net)
-                roll = seen[natural] = LockRoll(
-                    self.model,
-                    self.weapon.name,
-                    natural,
-                    natural + self.net,
-                    result is not LockResult.FAIL,
-                    result is LockResult.CRITICAL,
-                    self.weapon.lock,
-                    self.net,
-                    self.weapon.critical,
-                )
-            rolls.append(roll)
-            criticals += roll.critical
-            successes += roll.success and not roll.critical
-        return LockTally(criticals, successes), tuple(rolls)
+        for natural in dict.fromkeys(faces):
+            result = judge(natural, self.weapon, self.net)
+            seen[natural] = LockRoll(
+                self.model,
+                self.weapon.name,
+                natural,
+                natural + self.net,
+                result is not LockResult.FAIL,
+                result is LockResult.CRITICAL,
+                self.weapon.lock,
+                self.net,
+                self.weapon.critical,
+            )
+            if result is LockResult.CRITICAL:
+                criticals += faces.count(natural)
+            elif result is LockResult.SUCCESS:
+                successes += faces.count(natural)
+        return LockTally(criticals, successes), tuple(map(seen.__getitem__, faces))

@@ -196,13 +196,10 @@ class ShootingSequence:
             )
             return passed, [check]
         tally, rolls = chance.read(faces)
-        made: dict[int, Rolled] = {}  # dice showing the same face share one roll: one record each
-        items: list[Item] = []
-        for roll in rolls:
-            record = made.get(id(roll))
-            if record is None:
-                record = made[id(roll)] = Rolled(state.attack, state.target, roll)
-            items.append(record)
+        # Dice showing the same face share one roll, so one record each (a large attack has many dice).
+        distinct = dict(zip(map(id, rolls), rolls, strict=True))
+        made = {key: Rolled(state.attack, state.target, roll) for key, roll in distinct.items()}
+        items: list[Item] = list(map(made.__getitem__, map(id, rolls)))
         return tally, items
 
     def apply(self, state: State, outcome: Outcome) -> tuple[State, list[Item]]:
