@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import TypeVar
 
 from rulespy.core.line_of_sight import sees
 from rulespy.core.measuring import within
 from rulespy.core.ranged_weapons import Weapon
 from rulespy.core.statuses import is_abandoned, is_immobilised, is_pinned
+from rulespy.frozen import frozen
 from rulespy.state import Model, Terrain
 
 NEAR_BAND = 12.0
@@ -37,7 +37,7 @@ class Unfit(enum.Enum):
     MINIMUM_RANGE = "minimum range"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class Invalid:
     """Why ``model`` is not a valid model for a success of ``weapon``: the first condition it fails for
     ``firer`` (a model that fired that weapon at the target; empty for ``Unfit.LEFT_PLAY``), and the
@@ -117,7 +117,7 @@ class Choice(enum.Enum):
     LOST = "lost"  # no valid model: the success is lost
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class Why:
     """The reason for one allocation. For ``Choice.KEY``: the part of the key (an index into
     ``KEY_PARTS``) that put the chosen model ahead of the ``runner``-up, and both models' values of it."""
@@ -152,7 +152,7 @@ def choose(keys: Mapping[K, tuple[int, ...]], first: bool, marked: K) -> K:
     return min(keys, key=keys.__getitem__)
 
 
-@dataclass(frozen=True)
+@frozen
 class Allocation:
     """One success given to a model (``model`` None: no valid model, the success is lost)."""
 

@@ -11,7 +11,7 @@ out models that left play before their unit rolled.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 
 from rulespy.core.command_rules import CommandRules
 from rulespy.core.line_of_sight import sees_unit
@@ -26,13 +26,14 @@ from rulespy.core.target_selection import (
     mark_is_legal,
 )
 from rulespy.errors import IllegalDeclaration, InvalidInput
+from rulespy.frozen import frozen
 from rulespy.state import AttackDeclaration, Battlefield, Model, TargetDeclaration, Unit
 
 OWNER = "core/shooting.md"
 Pair = tuple[str, str]
 
 
-@dataclass(frozen=True)
+@frozen
 class FiringWeapon:
     """One weapon of one model firing at one target: a firing group of ``dice`` dice
     (``weapon.dice_at`` the target's models)."""
@@ -51,7 +52,7 @@ class FiringWeapon:
         return cached
 
 
-@dataclass(frozen=True)
+@frozen
 class Holds:
     """Why a declared weapon does not fire: the rule (``PATH#ANCHOR``), a sentence naming the model, weapon
     and target (refusals quote it), and the condition alone (``reason``, empty when ``text`` is all)."""
@@ -61,7 +62,7 @@ class Holds:
     reason: str = ""
 
 
-@dataclass(frozen=True)
+@frozen
 class TargetPlan:
     """A checked declaration for one target; ``weapons`` are (model id, weapon name) in Dice Order.
 

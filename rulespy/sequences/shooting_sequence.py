@@ -13,7 +13,7 @@ Rule: sequences/shooting_sequence.md#shooting-sequence
 from __future__ import annotations
 
 import operator
-from dataclasses import dataclass, fields
+from dataclasses import fields
 from typing import Any
 
 from rulespy.commands import rules_for
@@ -29,6 +29,7 @@ from rulespy.core.shooting import (
 )
 from rulespy.core.statuses import is_pinned
 from rulespy.core.target_lock import LockChance, LockTally, Modifier, lock_modifiers, net_modifier
+from rulespy.frozen import frozen
 from rulespy.sequences import rounds
 from rulespy.sequences.records import (
     CriticalsFirst,
@@ -60,7 +61,7 @@ Outcome = bool | LockTally
 Item = Record
 
 
-@dataclass(frozen=True)
+@frozen
 class AttackPlan:
     """One checked declaration: the shooting unit, its command's overrides and its targets in order."""
 
@@ -80,7 +81,7 @@ class FiringPlan(tuple[tuple[FiringWeapon, ...], ...]):
         return cached
 
 
-@dataclass(frozen=True)
+@frozen
 class State:
     """Where the resolution stands. Only what later steps need, so that equal states merge.
 
