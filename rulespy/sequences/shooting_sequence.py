@@ -148,6 +148,7 @@ class ShootingSequence:
         self.firefight = len(self.attacks) == 2
         # What the deterministic steps may remember (the odds engine passes one that remembers more).
         self.memo = memo if memo is not None else rounds.Memo()
+        self._modifiers_of: dict[tuple[str, int, str, bool], tuple[Modifier, ...]] = {}
 
     # -- driving -----------------------------------------------------------------------------------
 
@@ -340,9 +341,17 @@ class ShootingSequence:
         return net_modifier(self._modifiers(plan, target, fw))
 
     def _modifiers(self, plan: AttackPlan, target: int, fw: FiringWeapon) -> tuple[Modifier, ...]:
-        mark = self.battlefield.model(plan.targets[target].mark)
-        cover = target_unit_cover(mark, self.battlefield.terrain)
-        return lock_modifiers(fw.weapon, is_pinned(fw.model), cover, plan.rules)
+        """The modifiers to ``fw``'s dice: they depend on the command, the target's cover, the profile and
+        whether the firer is Pinned, so they are worked out once for each (a large attack has many
+        firing weapons of one profile)."""
+        pinned = is_pinned(fw.model)
+        key = (plan.unit, target, fw.weapon.name, pinned)
+        found = self._modifiers_of.get(key)
+        if found is None:
+            mark = self.battlefield.model(plan.targets[target].mark)
+            cover = target_unit_cover(mark, self.battlefield.terrain)
+            found = self._modifiers_of[key] = lock_modifiers(fw.weapon, pinned, cover, plan.rules)
+        return found
 
     def _firing_records(
         self,
