@@ -7,8 +7,9 @@ the class is defined (``__init__``, ``__repr__``, ``__eq__``, ``__hash__``, ``__
 more than half of its start-up. A run calls few of them: resolving a scenario creates instances of about
 forty classes, hashes a few and never prints, compares or assigns to one. So here:
 
-- ``__init__`` is compiled on the first call, once for the class: the function ``dataclass`` writes for
-  a frozen class (each field a parameter, with its default, set with ``object.__setattr__``);
+- ``__init__`` is made on the first call, once for the class: the function ``dataclass`` writes for a
+  frozen class (each field a parameter, with its default, set with ``object.__setattr__``), renamed from
+  a template compiled once for each number of fields;
 - ``__repr__``, ``__eq__`` and ``__hash__`` start as stubs that, on their first call, take the method
   ``dataclass`` makes for the same definition (a ``dataclass`` of a copy of the class);
 - ``__setattr__`` and ``__delattr__`` are written out below, as ``dataclass`` writes them.
@@ -29,6 +30,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import sys
+import types
 from collections.abc import Callable
 from typing import Any, TypeVar, dataclass_transform, overload
 
@@ -153,23 +155,43 @@ def _check_init_fields(cls: Any) -> None:
 
 
 def _init(cls: Any, fields: tuple[dataclasses.Field[Any], ...]) -> Callable[..., None]:
-    """The ``__init__`` that ``dataclass(frozen=True)`` writes for ``fields`` (each a parameter, with its
-    default if it has one, set with ``object.__setattr__``), compiled in the class's module as it is."""
-    defaults = {f.name: f.default for f in fields if f.default is not dataclasses.MISSING}
-    params = ["self", *(f"{f.name}=__default_{f.name}" if f.name in defaults else f.name for f in fields)]
-    lines = [
-        f"def __make__({', '.join(['__setattr', *(f'__default_{name}' for name in defaults)])}):",
-        f" def __init__({', '.join(params)}):",
-        *([f"  __setattr(self, {f.name!r}, {f.name})" for f in fields] or ["  pass"]),
-        " return __init__",
-    ]
+    """The ``__init__`` that ``dataclass(frozen=True)`` writes for ``fields``: each field a parameter, with
+    its default if it has one, set with ``object.__setattr__``, in the class's module. Made from the
+    template for that many fields, its placeholder names renamed to the fields' (no compiling)."""
+    template = _template(len(fields))
+    rename = {f"_field{number}": field.name for number, field in enumerate(fields)}
+    code = template.replace(
+        co_varnames=tuple(rename.get(name, name) for name in template.co_varnames),
+        co_consts=tuple(rename.get(c, c) if isinstance(c, str) else c for c in template.co_consts),
+        co_qualname=f"{cls.__qualname__}.__init__",
+    )
     module = sys.modules.get(cls.__module__)
-    namespace: dict[str, Any] = {}
-    exec("\n".join(lines), module.__dict__ if module is not None else {}, namespace)
-    init: Callable[..., None] = namespace["__make__"](object.__setattr__, *defaults.values())
-    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    defaults = tuple(f.default for f in fields if f.default is not dataclasses.MISSING)
+    init = types.FunctionType(
+        code,
+        module.__dict__ if module is not None else {},
+        "__init__",
+        defaults or None,
+        tuple(types.CellType(object.__setattr__) for _ in code.co_freevars),  # none without fields
+    )
     init.__annotations__ = {**{f.name: f.type for f in fields}, "return": None}
     return init
+
+
+@functools.cache
+def _template(count: int) -> types.CodeType:
+    """The code of an ``__init__`` setting ``count`` fields named ``_field0``, ``_field1``, ..."""
+    names = [f"_field{number}" for number in range(count)]
+    lines = [
+        "def make(__setattr):",
+        f" def __init__({', '.join(['self', *names])}):",
+        *([f"  __setattr(self, {name!r}, {name})" for name in names] or ["  pass"]),
+        " return __init__",
+    ]
+    namespace: dict[str, Any] = {}
+    exec("\n".join(lines), {}, namespace)
+    init: Any = namespace["make"](object.__setattr__)
+    return init.__code__  # type: ignore[no-any-return]
 
 
 def _fresh(value: object) -> object:
