@@ -141,6 +141,8 @@ def main() -> int:
             f"ratio {resolve / baseline:.1f}x wall, {resolve_cpu / baseline_cpu:.1f}x CPU"
             + (" (goal <= 4x)" if cached else "")
         )
+        if not cached and any((ROOT / "rulespy").rglob("__pycache__")):
+            print("  (rulespy/ holds __pycache__ folders, which that run read: remove them for this row)")
     attack, loop, dice = in_process(args.runs)
     print(
         f"in-process resolve of a {dice}-die attack: {attack * 1000:.1f} ms CPU (goal <= 10 ms); "

@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, assert_never
 
 from rulespy.commands import rules_for
 from rulespy.core.allocation import KEY_PARTS, Choice, Invalid, Unfit, Why
 from rulespy.core.target_lock import LockRoll
 from rulespy.errors import IllegalDeclaration
+from rulespy.frozen import frozen
 from rulespy.sequences.records import (
     Casualty,
     CriticalsFirst,
@@ -63,7 +63,7 @@ _WIDTH = 100
 _SENTENCE_OPENERS = frozenset({"the", "no", "normal", "every", "a"})
 
 
-@dataclass(frozen=True)
+@frozen
 class Line:
     """One line of the account: the rule that decided it (``PATH#ANCHOR``) and what it says."""
 
@@ -80,13 +80,16 @@ def trace(resolution: Resolution) -> tuple[Line, ...]:
     return tuple(Line(record.rule, say(record, _context(log, i))) for i, record in enumerate(log))
 
 
-@dataclass(frozen=True)
+@frozen
 class Context:
     """What a record's wording needs from the rest of the log: whether the unit resolving its Critical
     Locks has any (``CriticalsFirst``), and whether any shooting attack was made at all (``LeavePlay``)."""
 
     criticals: bool = True
     shooting: bool = True
+
+
+_ANY_CONTEXT = Context()
 
 
 def _context(log: tuple[Record, ...], index: int) -> Context:
@@ -110,7 +113,7 @@ def to_json(resolution: Resolution) -> dict[str, Any]:
     return {**resolution.to_json(), "trace": [line.to_json() for line in trace(resolution)]}
 
 
-def say(record: Record, context: Context = Context()) -> str:
+def say(record: Record, context: Context = _ANY_CONTEXT) -> str:
     """One record in words (``context``: what its wording needs from the rest of the log)."""
     match record:
         case Declared(unit, command, targets, command_rule, weapons):

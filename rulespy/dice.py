@@ -61,7 +61,8 @@ class SeededDice:
 
     def roll(self, count: int) -> tuple[int, ...]:
         self.used += count
-        return tuple(self._random.randint(1, 6) for _ in range(count))
+        randint = self._random.randint
+        return tuple([randint(1, 6) for _ in range(count)])
 
     def finish(self) -> None:
         """Seeded dice never run out and are never left over."""

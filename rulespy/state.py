@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from functools import cached_property
 from typing import Any, TypeVar
 
 from rulespy.core.ranged_weapons import Weapon
 from rulespy.errors import InvalidInput
+from rulespy.frozen import frozen
 
 
 class Cover(enum.IntEnum):
@@ -53,8 +54,11 @@ Point = tuple[float, float]
 _T = TypeVar("_T")
 
 
-@dataclass(frozen=True)
+@frozen
 class Model:
+    """One model in play: its position (the centre of its base, in inches), base diameter, Leadership,
+    wounds, armour, weapons carried in listed order, statuses, facing and cover, and whether it holds fire."""
+
     id: str
     at: Point
     base: float = 1.0
@@ -74,8 +78,10 @@ class Model:
         return self.base / 2
 
 
-@dataclass(frozen=True)
+@frozen
 class Unit:
+    """A unit of models in play on one side, in listed order (the unit order of allocation)."""
+
     id: str
     side: str
     models: tuple[Model, ...]
@@ -103,13 +109,15 @@ class Unit:
         return model_id in self._by_id
 
 
-@dataclass(frozen=True)
+@frozen
 class Terrain:
+    """A terrain piece: its kind (blocking, light or heavy cover) and its outline."""
+
     kind: TerrainKind
     polygon: tuple[Point, ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class Battlefield:
     """Every unit in play, their weapons' profiles and the terrain."""
 
@@ -161,6 +169,18 @@ class Battlefield:
     def enemies_of(self, unit: Unit) -> tuple[Unit, ...]:
         return tuple(u for u in self.units if u.side != unit.side)
 
+    @cached_property
+    def _enemy_models(self) -> dict[str, tuple[Model, ...]]:
+        return {}
+
+    def enemy_models(self, side: str) -> tuple[Model, ...]:
+        """Every model in play of a side other than ``side``, unit by unit (worked out once per side)."""
+        found = self._enemy_models.get(side)
+        if found is None:
+            found = tuple(m for u in self.units if u.side != side for m in u.models)
+            self._enemy_models[side] = found
+        return found
+
     def without(self, removed: frozenset[str]) -> Battlefield:
         """The battlefield once the models in ``removed`` have left play."""
         if not removed:
@@ -178,7 +198,7 @@ def _look_up(table: dict[str, _T], key: str, what: str) -> _T:
         raise InvalidInput(f"unknown {what} {key!r}") from None
 
 
-@dataclass(frozen=True)
+@frozen
 class TargetDeclaration:
     """One declared target. With neither ``models`` nor ``weapons`` it takes every weapon not declared
     elsewhere.
@@ -192,14 +212,16 @@ class TargetDeclaration:
     weapons: tuple[tuple[str, str], ...] | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class AttackDeclaration:
+    """A unit's declared shooting attack: its command and its targets in declared order."""
+
     unit: str
     command: Command
     targets: tuple[TargetDeclaration, ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class ResponseDeclaration:
     """A responding command by the first target's unit (Snap Fire), shooting back at the attacker."""
 
@@ -207,8 +229,11 @@ class ResponseDeclaration:
     mark: str
 
 
-@dataclass(frozen=True)
+@frozen
 class Scenario:
+    """A scenario as loaded: the battlefield, the attack, its response if any, the dice (scripted, or a
+    seed) and, for messages, where it came from (not compared: two equal games from two files are equal)."""
+
     battlefield: Battlefield
     attack: AttackDeclaration
     response: ResponseDeclaration | None = None

@@ -24,6 +24,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         (
             "rulespy",
             "rulespy.errors",
+            "rulespy.frozen",
             "rulespy.dice",
             "rulespy.state",
             "rulespy.yamlbudget",

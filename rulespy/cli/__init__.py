@@ -21,16 +21,8 @@ COMMANDS = {
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="rulespy", description="VoidSiege rules: checks and engine.")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    parsers = {name: sub.add_parser(name, help=text, description=text) for name, text in COMMANDS.items()}
     argv = sys.argv[1:] if argv is None else argv
-    chosen = next((a for a in argv if not a.startswith("-")), None)
-    if chosen in parsers:
-        module = _module(chosen)
-        if module is not None:
-            module.add_arguments(parsers[chosen])
-    args = parser.parse_args(argv)
+    args = plain_resolve(argv) or _parse(argv)
     module = _module(args.command)
     if module is None:
         print(f"rulespy {args.command}: not available in this version", file=sys.stderr)
@@ -42,6 +34,35 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as error:  # a bug of ours: say so plainly, never as a traceback
         print(f"rulespy {args.command}: internal error: {type(error).__name__}: {error}", file=sys.stderr)
         return 2
+
+
+def _parse(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="rulespy", description="VoidSiege rules: checks and engine.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    parsers = {name: sub.add_parser(name, help=text, description=text) for name, text in COMMANDS.items()}
+    chosen = next((a for a in argv if not a.startswith("-")), None)
+    if chosen in parsers:
+        module = _module(chosen)
+        if module is not None:
+            module.add_arguments(parsers[chosen])
+    return parser.parse_args(argv)
+
+
+def plain_resolve(argv: list[str]) -> argparse.Namespace | None:
+    """``resolve SCENARIO`` with or without ``--json`` (before or after the scenario), as ``_parse`` reads it,
+    without building the parsers: making the eight parsers (argparse formats each argument, and imports
+    shutil to measure the terminal) took about 5 ms of the command's start-up. None for anything else,
+    which ``_parse`` reads (help, any other option or command, a mistake); tests/cli/test_resolve.py checks
+    that both read alike."""
+    if not argv or argv[0] != "resolve" or len(argv) > 3:
+        return None
+    rest = argv[1:]
+    as_json = "--json" in rest
+    if as_json:
+        rest.remove("--json")
+    if len(rest) != 1 or rest[0].startswith("-"):
+        return None
+    return argparse.Namespace(command="resolve", scenario=rest[0], json=as_json)
 
 
 def _module(name: str):  # type: ignore[no-untyped-def]

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import TypeVar
 
 from rulespy.core.line_of_sight import sees
 from rulespy.core.measuring import within
 from rulespy.core.ranged_weapons import Weapon
 from rulespy.core.statuses import is_abandoned, is_immobilised, is_pinned
+from rulespy.frozen import frozen
 from rulespy.state import Model, Terrain
 
 NEAR_BAND = 12.0
@@ -37,7 +37,7 @@ class Unfit(enum.Enum):
     MINIMUM_RANGE = "minimum range"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class Invalid:
     """Why ``model`` is not a valid model for a success of ``weapon``: the first condition it fails for
     ``firer`` (a model that fired that weapon at the target; empty for ``Unfit.LEFT_PLAY``), and the
@@ -117,7 +117,7 @@ class Choice(enum.Enum):
     LOST = "lost"  # no valid model: the success is lost
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class Why:
     """The reason for one allocation. For ``Choice.KEY``: the part of the key (an index into
     ``KEY_PARTS``) that put the chosen model ahead of the ``runner``-up, and both models' values of it."""
@@ -152,7 +152,7 @@ def choose(keys: Mapping[K, tuple[int, ...]], first: bool, marked: K) -> K:
     return min(keys, key=keys.__getitem__)
 
 
-@dataclass(frozen=True)
+@frozen
 class Allocation:
     """One success given to a model (``model`` None: no valid model, the success is lost)."""
 
@@ -189,14 +189,21 @@ def allocate_round(
     fixed = {
         i: (tier(m), band(m, firers) if bands is None else bands[i], position[i]) for i, m in unique.items()
     }
+    # Each weapon's valid models with their keys, in the order ``valid`` lists them, made when the weapon
+    # first has a success: a success changes only the chosen model's key, so only that entry is updated.
+    key_tables: dict[str, dict[str, tuple[int, ...]]] = {}
     result = []
     for index, weapon in enumerate(successes):
-        models = valid.get(weapon, ())
-        if not models:
+        keys = key_tables.get(weapon)
+        if keys is None:
+            same, total = per_weapon.get, per_model.get
+            models = valid.get(weapon, ())
+            keys = key_tables[weapon] = {
+                m.id: allocation_key(same((m.id, weapon), 0), total(m.id, 0), *fixed[m.id]) for m in models
+            }
+        if not keys:
             result.append(Allocation(weapon, None, _LOST))
             continue
-        same, total = per_weapon.get, per_model.get
-        keys = {m.id: allocation_key(same((m.id, weapon), 0), total(m.id, 0), *fixed[m.id]) for m in models}
         chosen = choose(keys, index == 0, marked)
         if index == 0 and chosen == marked:
             why = _MARKED
@@ -206,6 +213,11 @@ def allocate_round(
             why = _why(chosen, keys)
         per_weapon[(chosen, weapon)] = per_weapon.get((chosen, weapon), 0) + 1
         per_model[chosen] = per_model.get(chosen, 0) + 1
+        for name, table in key_tables.items():
+            if chosen in table:
+                table[chosen] = allocation_key(
+                    per_weapon.get((chosen, name), 0), per_model[chosen], *fixed[chosen]
+                )
         result.append(Allocation(weapon, chosen, why))
     return tuple(result)
 

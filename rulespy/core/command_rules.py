@@ -8,12 +8,11 @@ Rule: core/shooting.md#shooting-attack
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from rulespy.frozen import frozen
 from rulespy.state import Command
 
 
-@dataclass(frozen=True)
+@frozen
 class CommandRules:
     """How a command changes a standard shooting attack. ``rule`` is the command's own anchor."""
 

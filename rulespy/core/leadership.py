@@ -5,8 +5,9 @@ Rule: core/leadership.md#leadership-check
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from rulespy.frozen import frozen
 
 if TYPE_CHECKING:  # probabilities are only listed for the odds engine: imported there
     from fractions import Fraction
@@ -31,7 +32,7 @@ def pass_probability(ld: int) -> Fraction:
     return Fraction(ways, 36)
 
 
-@dataclass(frozen=True)
+@frozen
 class LeadershipChance:
     """The chance step of one Leadership Check taken on ``ld`` for the target ``target``.
 

@@ -78,8 +78,12 @@ def unit_within_range(model: Model, unit: Unit, inches: float) -> bool:
     """Whether the range from ``model`` to ``unit`` is <= ``inches`` (with the tolerance).
 
     Rule: core/measuring.md#range-to-a-unit
+
+    The same as ``range_to_unit(model, unit) <= inches + EPSILON``, answered at the first model close
+    enough instead of measuring them all (every declared weapon asks it).
     """
-    return range_to_unit(model, unit) <= inches + EPSILON
+    limit = inches + EPSILON
+    return any(distance(model, other) <= limit for other in unit.models)
 
 
 def distance_between_units(a: Unit, b: Unit) -> float:

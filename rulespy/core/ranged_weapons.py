@@ -10,10 +10,12 @@ Rule: core/ranged_weapons.md#weapon-profile
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import fields
+
+from rulespy.frozen import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class Trait:
     """One weapon trait. ``written`` is its scenario form (``critical N`` for a trait with a number),
     ``field`` the ``Weapon`` field it sets; a trait with a number has ``number`` (``int`` or ``float``)
@@ -45,7 +47,7 @@ TRAITS: tuple[Trait, ...] = (
 )
 
 
-@dataclass(frozen=True)
+@frozen
 class Weapon:
     """A weapon profile; its name is the profile. ``critical`` is N of ``Critical N`` (6 without the trait).
 

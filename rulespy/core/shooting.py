@@ -11,8 +11,7 @@ out models that left play before their unit rolled.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import field, replace
 
 from rulespy.core.command_rules import CommandRules
 from rulespy.core.line_of_sight import sees_unit
@@ -27,13 +26,14 @@ from rulespy.core.target_selection import (
     mark_is_legal,
 )
 from rulespy.errors import IllegalDeclaration, InvalidInput
+from rulespy.frozen import frozen
 from rulespy.state import AttackDeclaration, Battlefield, Model, TargetDeclaration, Unit
 
 OWNER = "core/shooting.md"
 Pair = tuple[str, str]
 
 
-@dataclass(frozen=True)
+@frozen
 class FiringWeapon:
     """One weapon of one model firing at one target: a firing group of ``dice`` dice
     (``weapon.dice_at`` the target's models)."""
@@ -52,7 +52,7 @@ class FiringWeapon:
         return cached
 
 
-@dataclass(frozen=True)
+@frozen
 class Holds:
     """Why a declared weapon does not fire: the rule (``PATH#ANCHOR``), a sentence naming the model, weapon
     and target (refusals quote it), and the condition alone (``reason``, empty when ``text`` is all)."""
@@ -62,19 +62,25 @@ class Holds:
     reason: str = ""
 
 
-@dataclass(frozen=True)
+@frozen
 class TargetPlan:
     """A checked declaration for one target; ``weapons`` are (model id, weapon name) in Dice Order.
 
     ``stopped`` is set (and ``weapons`` empty) when an Assault may not shoot at the unit it assaults: the
     rule that stops the shooting and why (commands/command_assault.md#assault). The Assault is still legal;
     nothing is rolled.
+
+    ``holds`` is, for each of ``weapons``, why it does not fire (None: it fires), as ``plan_attack``
+    checked it on the battlefield as declared; None for a plan not checked (``firing_weapons`` then checks
+    on the battlefield it is given). It follows from the other fields and that battlefield, so it takes no
+    part in comparing plans.
     """
 
     unit: str
     mark: str
     weapons: tuple[Pair, ...]
     stopped: Holds | None = None
+    holds: tuple[Holds | None, ...] | None = field(default=None, compare=False)
 
 
 def why_not_firing(
@@ -126,17 +132,26 @@ def firing_weapons(
     Rule: core/shooting.md#which-weapons-fire
 
     Called with the battlefield as declared: the checks are made once, for the whole declaration, and never
-    again when the dice are rolled (core/shooting.md#which-weapons-fire). A model not on ``bf`` does not fire.
+    again when the dice are rolled (core/shooting.md#which-weapons-fire), so a plan from ``plan_attack``
+    brings the answers it worked out (``plan.holds``). A model not on ``bf`` does not fire, nor does any
+    weapon at a unit with no model on ``bf``.
     """
     unit = bf.unit(shooter)
     target = bf.unit(plan.unit)
+    if not target.models:
+        return ()
+    checked = plan.holds
     fired = []
-    for model_id, name in plan.weapons:
+    for number, (model_id, name) in enumerate(plan.weapons):
         if not unit.has(model_id):
             continue
         model = unit.model(model_id)
         weapon = bf.weapon(name)
-        if why_not_firing(bf, model, weapon, target, unit.side, rules) is None:
+        if checked is not None:
+            holds = checked[number]
+        else:
+            holds = why_not_firing(bf, model, weapon, target, unit.side, rules)
+        if holds is None:
             fired.append(FiringWeapon(model, weapon, weapon.dice_at(len(target.models))))
     return tuple(fired)
 
@@ -257,9 +272,9 @@ def _enemy_refusal(shooter: Unit, target: Unit) -> IllegalDeclaration | None:
 
 def _fire_reasons(
     bf: Battlefield, shooter: Unit, target: Unit, pairs: tuple[Pair, ...], rules: CommandRules
-) -> Iterator[Holds | None]:
-    """Why each declared weapon would not fire (None: it fires), worked out only as far as asked."""
-    return (
+) -> tuple[Holds | None, ...]:
+    """Why each declared weapon would not fire (None: it fires)."""
+    return tuple(
         why_not_firing(bf, shooter.model(mid), bf.weapon(name), target, shooter.side, rules)
         for mid, name in pairs
     )
@@ -287,32 +302,26 @@ def could_declare(bf: Battlefield, shooter: Unit, target: Unit, rules: CommandRu
     return bool(firing) and any(mark_is_legal(shooter, mark, firing, bf) for mark in target.models)
 
 
-def _firing(
-    bf: Battlefield, shooter: Unit, target: Unit, pairs: tuple[Pair, ...], rules: CommandRules
-) -> list[tuple[Model, Weapon]]:
-    """The declared (model, weapon) pairs that would fire at ``target``, in Dice Order."""
-    return [
-        (shooter.model(mid), bf.weapon(name))
-        for (mid, name), reason in zip(pairs, _fire_reasons(bf, shooter, target, pairs, rules), strict=True)
-        if reason is None
-    ]
-
-
 def check_target(
     bf: Battlefield, shooter: Unit, target: Unit, mark: Model, pairs: tuple[Pair, ...], rules: CommandRules
-) -> None:
+) -> tuple[Holds | None, ...]:
     """Every check of one target of a declaration, in order: Engaged with another friendly unit, seen (leader
     / more than half), at least one declared weapon would fire, the closest candidate (leaderless, when the
     command keeps that rule), the Marked Model (a valid model for a weapon that fires:
-    core/target_selection.md#marked-model).
+    core/target_selection.md#marked-model). Returns why each of ``pairs`` does not fire (None: it fires),
+    which the plan keeps for the firing step.
 
     Rule: core/shooting.md#target-legality
     """
     check_target_legality(bf, shooter, target)
     check_target_seen(shooter, target, bf)
-    firing = _firing(bf, shooter, target, pairs, rules)
+    reasons = _fire_reasons(bf, shooter, target, pairs, rules)
+    firing = [
+        (shooter.model(mid), bf.weapon(name))
+        for (mid, name), reason in zip(pairs, reasons, strict=True)
+        if reason is None
+    ]
     if not firing:
-        reasons = list(_fire_reasons(bf, shooter, target, pairs, rules))
         listed = "; ".join(r.text for r in reasons if r is not None) or "no weapon is declared against it"
         raise IllegalDeclaration(
             f"{OWNER}#which-weapons-fire",
@@ -322,6 +331,7 @@ def check_target(
     if shooter.leader is None and rules.closest_target_rule:
         check_closest(shooter, target, bf, lambda u: could_declare(bf, shooter, u, rules))
     check_mark(shooter, target, mark, firing, bf)
+    return reasons
 
 
 def plan_attack(bf: Battlefield, attack: AttackDeclaration, rules: CommandRules) -> tuple[TargetPlan, ...]:
@@ -350,12 +360,12 @@ def plan_attack(bf: Battlefield, attack: AttackDeclaration, rules: CommandRules)
             raise InvalidInput(f"the marked model {decl.mark!r} is not a model of {target.id!r}")
         mark = target.model(decl.mark)
         if not rules.shooting_optional:
-            check_target(bf, shooter, target, mark, pairs, rules)
+            holds = check_target(bf, shooter, target, mark, pairs, rules)
         else:
             try:
-                check_target(bf, shooter, target, mark, pairs, rules)
+                holds = check_target(bf, shooter, target, mark, pairs, rules)
             except IllegalDeclaration as error:
-                plans.append(TargetPlan(decl.unit, decl.mark, (), Holds(error.rule, error.message)))
+                plans.append(TargetPlan(decl.unit, decl.mark, (), Holds(error.rule, error.message), ()))
                 continue
-        plans.append(TargetPlan(decl.unit, decl.mark, pairs))
+        plans.append(TargetPlan(decl.unit, decl.mark, pairs, holds=holds))
     return tuple(plans)

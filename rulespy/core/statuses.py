@@ -33,8 +33,7 @@ def engaged_with_enemy(model: Model, bf: Battlefield, side: str) -> bool:
 
     Rule: core/statuses.md#engaged
     """
-    enemies = (other for unit in bf.units if unit.side != side for other in unit.models)
-    return any(within(model, other, ENGAGEMENT_RANGE) for other in enemies)
+    return any(within(model, other, ENGAGEMENT_RANGE) for other in bf.enemy_models(side))
 
 
 def is_pinned(model: Model) -> bool:

@@ -7,13 +7,13 @@ odds engine, and reads faces a driver rolled for ``resolve``.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
 from math import comb
 from typing import TYPE_CHECKING
 
 from rulespy.core.command_rules import CommandRules
 from rulespy.core.cover import cover_modifier
 from rulespy.core.ranged_weapons import Weapon
+from rulespy.frozen import frozen
 from rulespy.state import Cover
 
 if TYPE_CHECKING:  # probabilities are only listed for the odds engine: imported there
@@ -23,7 +23,7 @@ MODIFIER_FLOOR = -2
 MODIFIER_CEILING = 1
 
 
-@dataclass(frozen=True)
+@frozen
 class Modifier:
     """One Target Lock modifier, with why it applies."""
 
@@ -113,7 +113,7 @@ def die_probabilities(weapon: Weapon, net: int) -> dict[LockResult, Fraction]:
     return {result: Fraction(n, 6) for result, n in counts.items() if n}
 
 
-@dataclass(frozen=True)
+@frozen
 class LockRoll:
     """One rolled die: its natural and modified result against the weapon's ``lock`` (``net`` is the
     capped modifier, ``critical_on`` the natural result from which a success is a Critical Lock)."""
@@ -151,7 +151,7 @@ class LockRoll:
         }
 
 
-@dataclass(frozen=True)
+@frozen
 class LockTally:
     """A firing weapon's result once its dice are rolled: how many Critical Locks and other successes."""
 
@@ -159,7 +159,7 @@ class LockTally:
     successes: int
 
 
-@dataclass(frozen=True)
+@frozen
 class LockChance:
     """The chance step of one firing weapon: ``dice`` D6 for ``weapon`` of ``model`` at ``net``.
 
@@ -194,25 +194,23 @@ class LockChance:
 
     def read(self, faces: tuple[int, ...]) -> tuple[LockTally, tuple[LockRoll, ...]]:
         """The tally of rolled ``faces``, and each die (dice showing the same face share one roll)."""
-        seen: dict[int, LockRoll] = {}  # a weapon's dice show at most six faces
-        rolls = []
+        seen: dict[int, LockRoll] = {}  # a weapon's dice show at most six faces: judged once each
         criticals = successes = 0
-        for natural in faces:
-            roll = seen.get(natural)
-            if roll is None:
-                result = judge(natural, self.weapon, self.net)
-                roll = seen[natural] = LockRoll(
-                    self.model,
-                    self.weapon.name,
-                    natural,
-                    natural + self.net,
-                    result is not LockResult.FAIL,
-                    result is LockResult.CRITICAL,
-                    self.weapon.lock,
-                    self.net,
-                    self.weapon.critical,
-                )
-            rolls.append(roll)
-            criticals += roll.critical
-            successes += roll.success and not roll.critical
-        return LockTally(criticals, successes), tuple(rolls)
+        for natural in dict.fromkeys(faces):
+            result = judge(natural, self.weapon, self.net)
+            seen[natural] = LockRoll(
+                self.model,
+                self.weapon.name,
+                natural,
+                natural + self.net,
+                result is not LockResult.FAIL,
+                result is LockResult.CRITICAL,
+                self.weapon.lock,
+                self.net,
+                self.weapon.critical,
+            )
+            if result is LockResult.CRITICAL:
+                criticals += faces.count(natural)
+            elif result is LockResult.SUCCESS:
+                successes += faces.count(natural)
+        return LockTally(criticals, successes), tuple(map(seen.__getitem__, faces))

@@ -11,13 +11,13 @@ its nesting depth, so that no document can hang or crash the loader.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any
 
 import yaml
 
 from rulespy import yamlbudget
 from rulespy.errors import InvalidInput
+from rulespy.frozen import frozen
 
 MAX_BYTES = 1_000_000
 """The largest scenario text accepted (1 MB)."""
@@ -25,26 +25,34 @@ _TAG = "tag:yaml.org,2002:"
 _SCALAR_TAGS = {_TAG + name for name in ("str", "int", "float", "bool", "null")}
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class Scalar:
+    """A scalar value of the document and its line."""
+
     value: str | int | float | bool | None
     line: int
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class Seq:
+    """A sequence of the document and its line."""
+
     items: tuple[Node, ...]
     line: int
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class Entry:
+    """A mapping's entry: the line of its key and its value."""
+
     key_line: int
     value: Node
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class Map:
+    """A mapping of the document (entries by key, in document order) and its line."""
+
     entries: dict[str, Entry]
     line: int
 

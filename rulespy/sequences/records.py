@@ -8,16 +8,15 @@ frozen and compare by value, so two resolutions with the same log did the same t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from rulespy.core.allocation import Choice, Invalid, Why
 from rulespy.core.shooting import Holds
 from rulespy.core.target_lock import LockRoll, Modifier, net_modifier
+from rulespy.frozen import frozen
 from rulespy.state import Command, Cover
 from rulespy.timing.firefight import Removal
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class Declared:
     """A unit declared its command at its targets (each a unit and its Marked Model), legally.
 
@@ -33,7 +32,7 @@ class Declared:
     rule = "sequences/shooting_sequence.md#step-declare"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class Undeclared:
     """A weapon the declaration's lists give to no target: it does not fire, as if its model held fire."""
 
@@ -43,7 +42,7 @@ class Undeclared:
     rule = "core/shooting.md#split-target"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class Initiative:
     """The unit whose command started the firefight has the Initiative over the one that answered."""
 
@@ -53,7 +52,7 @@ class Initiative:
     rule = "timing/firefight.md#initiative"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class SplitFire:
     """The unit fires at more than one target: a Leadership Check for each target after the first."""
 
@@ -62,7 +61,7 @@ class SplitFire:
     rule = "sequences/shooting_sequence.md#step-leadership"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class Leadership:
     """A Leadership Check taken on the ``leader``'s ``ld`` for a target after the first."""
 
@@ -77,7 +76,7 @@ class Leadership:
     rule = "core/leadership.md#leadership-check"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class Held:
     """A declared weapon that does not fire at the target: ``holds`` says why, None when its model has
     left play."""
@@ -92,7 +91,7 @@ class Held:
         return self.holds.rule if self.holds is not None else "core/shooting.md#which-weapons-fire"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class TargetCover:
     """The target unit's cover, taken from its Marked Model."""
 
@@ -103,7 +102,7 @@ class TargetCover:
     rule = "core/cover.md#target-unit-cover"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class LockDice:
     """The unit rolls ``dice`` Target Lock dice at the target."""
 
@@ -114,7 +113,7 @@ class LockDice:
     rule = "sequences/shooting_sequence.md#step-target-lock"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class Fires:
     """One firing weapon and the modifiers to its dice."""
 
@@ -139,7 +138,7 @@ class Fires:
         )
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class NoneFire:
     """No declared weapon of the unit fires at the target."""
 
@@ -149,7 +148,7 @@ class NoneFire:
     rule = "sequences/shooting_sequence.md#step-firing-weapons"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class NoShooting:
     """An Assault may not shoot at the unit it assaults: ``holds`` is the rule that stops it."""
 
@@ -161,7 +160,7 @@ class NoShooting:
         return self.holds.rule
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class ShootingStopped:
     """The Assault goes ahead without shooting at the target: no die is rolled, and melee follows."""
 
@@ -174,7 +173,7 @@ class ShootingStopped:
         return self.command_rule
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class Rolled:
     """One Target Lock die rolled at a target."""
 
@@ -187,7 +186,7 @@ class Rolled:
         return self.roll.rule
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class CriticalsFirst:
     """In a firefight, one unit resolves its Critical Locks (the Initiative's first, then the reply's)."""
 
@@ -203,14 +202,14 @@ class CriticalsFirst:
         )
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class NormalDamage:
     """In a firefight, normal damage follows the Critical Locks, the Initiative unit's first."""
 
     rule = "timing/firefight.md#firefight-normal-damage"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class Round:
     """An allocation round begins: ``successes`` Critical Locks (``critical``) or other successes."""
 
@@ -227,7 +226,7 @@ class Round:
         )
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class Hit:
     """A success allocated to a model (``model`` None: lost), with the wounds it actually took.
 
@@ -256,7 +255,7 @@ class Hit:
         return {"model": self.model, "weapon": self.weapon, "critical": self.critical, "wounds": self.wounds}
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class Damage:
     """The wounds a hit inflicts on a model (Critical Damage ignores armour, normal damage does not) and
     the wounds the model actually ``lost`` (no more than it had left)."""
@@ -274,7 +273,7 @@ class Damage:
         return "core/damage.md#armour" if self.armour else "core/damage.md#damage"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class Surplus:
     """Wounds beyond what the model had left are lost, never passed on."""
 
@@ -285,7 +284,7 @@ class Surplus:
     rule = "core/damage.md#target-limit"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class Casualty:
     """A model brought to 0 wounds, and when it left play."""
 
@@ -298,7 +297,7 @@ class Casualty:
         return {"model": self.model, "removed": self.removed.value}
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class LeavePlay:
     """The casualties not yet removed leave play together: at the end of the attack, or of the firefight."""
 
@@ -313,7 +312,7 @@ class LeavePlay:
         )
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class Pinned:
     """A model hit by a Pinning weapon (or a command that pins) survives and becomes Pinned."""
 
@@ -322,7 +321,7 @@ class Pinned:
     rule = "core/statuses.md#status-timing"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class MeleeFollows:
     """An Assault's shooting is over; melee follows, which the engine does not resolve."""
 

@@ -5,11 +5,11 @@ Rule: sequences/shooting_sequence.md#dice-order
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 from rulespy.dice import ScriptedDice, SeededDice
 from rulespy.errors import InvalidInput
+from rulespy.frozen import frozen
 from rulespy.sequences.records import Casualty, Hit, Leadership, Record, Rolled
 from rulespy.sequences.shooting_sequence import Item, ShootingSequence, State
 from rulespy.state import ModelStatus, Scenario
@@ -21,8 +21,11 @@ class DiceSource(Protocol):
     def finish(self) -> None: ...
 
 
-@dataclass(frozen=True)
+@frozen
 class TargetResult:
+    """What one target of an attack took: whether it was fired at, its Leadership Check if any, its
+    Target Lock dice and where each success went."""
+
     unit: str
     fired: bool
     leadership: Leadership | None
@@ -52,8 +55,10 @@ class TargetResult:
         }
 
 
-@dataclass(frozen=True)
+@frozen
 class AttackResult:
+    """One attack of the resolution (an attack, or a firefight's reply) and its targets in declared order."""
+
     unit: str
     command: str
     initiative: bool
@@ -68,7 +73,7 @@ class AttackResult:
         }
 
 
-@dataclass(frozen=True)
+@frozen
 class ModelOutcome:
     """A model's state at the end: its wounds left and its statuses (sorted)."""
 
@@ -79,7 +84,7 @@ class ModelOutcome:
         return {"wounds": self.wounds, "status": list(self.status)}
 
 
-@dataclass(frozen=True)
+@frozen
 class Resolution:
     """What happened: every attack and target, the casualties, every model's final state, and ``trace``,
     the log of every record in the order it happened (each citing its rule; the account words it)."""

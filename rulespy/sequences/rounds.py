@@ -158,10 +158,16 @@ def _allocate(
     plan = seq.attacks[attack]
     wounds = dict(state.wounds)
     pins = set(state.pins)
+    # Why a lost success found no valid model depends only on its weapon while the round lasts (no model
+    # leaves play before the round ends): worked out once per weapon, not once per success.
+    no_valid: dict[str, tuple[Invalid, ...]] = {}
     for number, allocation in enumerate(allocate_round(successes, valid, firers, order, target.mark, bands)):
         weapon = bf.weapon(allocation.weapon)
         if allocation.model is None:
-            invalid = _passed_over(state, weapon.name, firing, everyone, bf.terrain)
+            invalid = no_valid.get(weapon.name)
+            if invalid is None:
+                invalid = _passed_over(state, weapon.name, firing, everyone, bf.terrain)
+                no_valid[weapon.name] = invalid
             items.append(Hit(attack, index, None, weapon.name, critical, 0, allocation.why, invalid))
             continue
         passed: tuple[Invalid, ...] = ()

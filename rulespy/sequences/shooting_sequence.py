@@ -13,7 +13,7 @@ Rule: sequences/shooting_sequence.md#shooting-sequence
 from __future__ import annotations
 
 import operator
-from dataclasses import dataclass, fields
+from dataclasses import fields
 from typing import Any
 
 from rulespy.commands import rules_for
@@ -26,10 +26,10 @@ from rulespy.core.shooting import (
     declared_weapons,
     firing_weapons,
     plan_attack,
-    why_not_firing,
 )
 from rulespy.core.statuses import is_pinned
 from rulespy.core.target_lock import LockChance, LockTally, Modifier, lock_modifiers, net_modifier
+from rulespy.frozen import frozen
 from rulespy.sequences import rounds
 from rulespy.sequences.records import (
     CriticalsFirst,
@@ -61,7 +61,7 @@ Outcome = bool | LockTally
 Item = Record
 
 
-@dataclass(frozen=True)
+@frozen
 class AttackPlan:
     """One checked declaration: the shooting unit, its command's overrides and its targets in order."""
 
@@ -81,7 +81,7 @@ class FiringPlan(tuple[tuple[FiringWeapon, ...], ...]):
         return cached
 
 
-@dataclass(frozen=True)
+@frozen
 class State:
     """Where the resolution stands. Only what later steps need, so that equal states merge.
 
@@ -148,6 +148,7 @@ class ShootingSequence:
         self.firefight = len(self.attacks) == 2
         # What the deterministic steps may remember (the odds engine passes one that remembers more).
         self.memo = memo if memo is not None else rounds.Memo()
+        self._modifiers_of: dict[tuple[str, int, str, bool], tuple[Modifier, ...]] = {}
 
     # -- driving -----------------------------------------------------------------------------------
 
@@ -197,13 +198,10 @@ class ShootingSequence:
             )
             return passed, [check]
         tally, rolls = chance.read(faces)
-        made: dict[int, Rolled] = {}  # dice showing the same face share one roll: one record each
-        items: list[Item] = []
-        for roll in rolls:
-            record = made.get(id(roll))
-            if record is None:
-                record = made[id(roll)] = Rolled(state.attack, state.target, roll)
-            items.append(record)
+        # Dice showing the same face share one roll, so one record each (a large attack has many dice).
+        distinct = dict(zip(map(id, rolls), rolls, strict=True))
+        made = {key: Rolled(state.attack, state.target, roll) for key, roll in distinct.items()}
+        items: list[Item] = list(map(made.__getitem__, map(id, rolls)))
         return tally, items
 
     def apply(self, state: State, outcome: Outcome) -> tuple[State, list[Item]]:
@@ -343,9 +341,17 @@ class ShootingSequence:
         return net_modifier(self._modifiers(plan, target, fw))
 
     def _modifiers(self, plan: AttackPlan, target: int, fw: FiringWeapon) -> tuple[Modifier, ...]:
-        mark = self.battlefield.model(plan.targets[target].mark)
-        cover = target_unit_cover(mark, self.battlefield.terrain)
-        return lock_modifiers(fw.weapon, is_pinned(fw.model), cover, plan.rules)
+        """The modifiers to ``fw``'s dice: they depend on the command, the target's cover, the profile and
+        whether the firer is Pinned, so they are worked out once for each (a large attack has many
+        firing weapons of one profile)."""
+        pinned = is_pinned(fw.model)
+        key = (plan.unit, target, fw.weapon.name, pinned)
+        found = self._modifiers_of.get(key)
+        if found is None:
+            mark = self.battlefield.model(plan.targets[target].mark)
+            cover = target_unit_cover(mark, self.battlefield.terrain)
+            found = self._modifiers_of[key] = lock_modifiers(fw.weapon, pinned, cover, plan.rules)
+        return found
 
     def _firing_records(
         self,
@@ -359,18 +365,15 @@ class ShootingSequence:
         target = plan.targets[index]
         records: list[Item] = []
         firing = {(fw.model.id, fw.weapon.name) for fw in fired}
-        bf = self.battlefield
-        shooter = bf.unit(plan.unit)
-        for model_id, weapon in target.weapons:
+        checked = target.holds  # each declared weapon was checked once, at declaration
+        assert checked is not None, "plan_attack checks every declared weapon"
+        for number, (model_id, weapon) in enumerate(target.weapons):
             if (model_id, weapon) in firing:
                 continue
             if model_id in removed:
                 records.append(Held(model_id, weapon, target.unit, None))
                 continue
-            model = shooter.model(model_id)
-            holds = why_not_firing(
-                bf, model, bf.weapon(weapon), bf.unit(target.unit), shooter.side, plan.rules
-            )
+            holds = checked[number]
             if holds is not None:
                 records.append(Held(model_id, weapon, target.unit, holds))
         if fired:

@@ -205,3 +205,42 @@ def test_r3_assault_without_shooting_resolves_legal_with_the_target_not_fired(
     assert "goes ahead without shooting" in account and "melee follows" in account
     assert main(["odds", path, "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["casualties"] == {"0": 1.0, "1": 0.0, "2": 0.0}
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["resolve", "scenario.yaml"],
+        ["resolve", "scenario.yaml", "--json"],
+        ["resolve", "--json", "a b/scenario.yaml"],
+        ["resolve", "resolve"],
+        ["resolve", ""],
+    ],
+)
+def test_resolve_arguments_read_without_the_parsers_as_argparse_reads_them(argv: list[str]) -> None:
+    """The start-up shortcut for ``resolve SCENARIO [--json]`` gives what the parsers give."""
+    from rulespy.cli import _parse, plain_resolve
+
+    assert plain_resolve(list(argv)) == _parse(list(argv))
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [],
+        ["resolve"],
+        ["resolve", "--help"],
+        ["resolve", "-h", "scenario.yaml"],
+        ["resolve", "--js", "scenario.yaml"],
+        ["resolve", "--json", "--json"],
+        ["resolve", "a.yaml", "b.yaml"],
+        ["resolve", "-", "--json"],
+        ["resolve", "--", "scenario.yaml"],
+        ["odds", "scenario.yaml"],
+        ["--json", "resolve", "scenario.yaml"],
+    ],
+)
+def test_resolve_arguments_the_shortcut_leaves_to_the_parsers(argv: list[str]) -> None:
+    from rulespy.cli import plain_resolve
+
+    assert plain_resolve(list(argv)) is None

@@ -40,6 +40,12 @@ def test_allocation_key_total_successes_break_ties() -> None:
     assert allocate(["rifle", "cannon", "melta"], [a, b, c]) == ["a", "b", "c"]
 
 
+def test_allocation_key_successes_this_round_count_every_weapon() -> None:
+    """The rifle's second success sees the cannon's success on b: c (no success yet) comes before b."""
+    a, b, c = target("a", 5), target("b", 6), target("c", 7)
+    assert allocate(["rifle", "cannon", "rifle", "cannon"], [a, b, c]) == ["a", "b", "c", "a"]
+
+
 def test_allocation_key_tier_pinned_after_active() -> None:
     a, b = target("a", 5, 0, ModelStatus.PINNED), target("b", 6)
     assert allocate(["rifle", "rifle"], [a, b]) == ["b", "a"]
