@@ -5,27 +5,29 @@ measurement in CPython taken in the same run.
 the bench attack, of the alternating-profiles attack and of the Snap Fire Firefight, each after a bare
 loop of 1,000,000 iterations; the dice-pool core and the Target Lock step's ``Fraction`` multinomial on
 the bench attack's two profiles) and of ``bench_resolve.py`` (the in-process resolve of the 1,000-die
-attack). The same function runs in three passes a round, ``--rounds`` rounds alternating so that load
-from other jobs falls on every side:
+attack). The same function runs in four passes a round, ``--rounds`` rounds alternating so that load
+from other jobs falls on every side (``SIDES``):
 
 - CPython (this interpreter), CPU time (``time.process_time``), what the two benches report;
+- Pyodide in a page of headless Chromium, CPU time: Pyodide has no process CPU time (its
+  ``time.process_time`` is Emscripten's ``clock()``, a wall clock), so the page asks the bench's server,
+  which reads the CPU time of Chromium's renderer main thread (the thread that runs Pyodide) from
+  ``/proc`` (``page_clock``). Each reading costs that thread about 0.45 ms, reported as "the clock's own
+  cost"; a page figure under ``RESOLUTION`` times it is not reported;
 - CPython, wall time (``time.perf_counter``);
-- Pyodide in a page of headless Chromium, wall time by the page's ``performance.now()`` (Pyodide has no
-  process CPU time). The page is served cross-origin isolated (COOP and COEP headers), so the browser
-  rounds ``performance.now()`` to 5 us rather than 100 us.
+- Pyodide, wall time by the page's ``performance.now()``. The page is served cross-origin isolated (COOP
+  and COEP headers), so the browser rounds ``performance.now()`` to 5 us rather than 100 us.
 
-The ratio is Pyodide's wall time over CPython's wall time (like with like), medians over all runs (bests
-for the dice pool, which takes microseconds). For each pass the bench also reports the CPU its process
-tree used (Chromium's, read from ``/proc``) against the pass's wall time: near 100% means the machine's
-load did not stretch the wall times of that pass.
+The ratios are Pyodide over CPython, CPU time and wall time, of the medians over all runs (the bests for
+the dice pool, which takes microseconds).
 
 The page is the smallest that runs the judge's runtime: ``rulespy.render.judge.publish`` copies Pyodide
 (from ``build/pyodide/``, installed by ``npm ci`` once, as ``make site`` does) and ``rulespy.zip`` into a
 temporary folder, beside an HTML page that starts Pyodide, unpacks the zip, and writes this script,
 ``bench_odds.py``, ``bench_resolve.py`` and ``odds_attacks.py`` into the page's file system.
 
-Run: ``.venv/bin/python bench/bench_pyodide.py [--rounds N] [--runs N]`` (needs Debian's chromium and
-chromium-driver, and npm the first time).
+Run: ``.venv/bin/python bench/bench_pyodide.py [--rounds N] [--runs N]`` (Linux only: ``/proc``; needs
+Debian's chromium and chromium-driver, and npm the first time).
 """
 
 from __future__ import annotations
