@@ -52,7 +52,7 @@ from rulespy.state import Scenario  # noqa: E402
 
 def cpu(work: Callable[[], object], clock: Callable[[], float] = time.process_time) -> tuple[float, object]:
     """Seconds of ``work`` by ``clock`` (CPU time by default; ``bench_pyodide.py`` passes the page's
-    ``performance.now()``, Pyodide having no process CPU time), and its result."""
+    clocks, Pyodide having no process CPU time of its own), and its result."""
     start = clock()
     result = work()
     return clock() - start, result
