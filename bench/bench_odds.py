@@ -25,6 +25,7 @@ Run: ``.venv/bin/python bench/bench_odds.py [--runs N] [--trials N] [--measure N
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 import os
 import statistics
@@ -49,10 +50,12 @@ from rulespy.sequences.shooting_sequence import ShootingSequence  # noqa: E402
 from rulespy.state import Scenario  # noqa: E402
 
 
-def cpu(work: Callable[[], object]) -> tuple[float, object]:
-    start = time.process_time()
+def cpu(work: Callable[[], object], clock: Callable[[], float] = time.process_time) -> tuple[float, object]:
+    """Seconds of ``work`` by ``clock`` (CPU time by default; ``bench_pyodide.py`` passes the page's
+    clocks, Pyodide having no process CPU time of its own), and its result."""
+    start = clock()
     result = work()
-    return time.process_time() - start, result
+    return clock() - start, result
 
 
 def bare_loop() -> None:
@@ -70,22 +73,34 @@ def fresh_odds(sc: Scenario) -> object:
         return error
 
 
+ATTACKS = {
+    "bench attack, 30 dice (goal <= 100 ms)": odds_attacks.bench,
+    "alternating profiles, 40 dice (goal <= 1 s)": lambda: odds_attacks.alternating(10, 4),
+    "Snap Fire Firefight, 20 dice a side (goal <= 1 s)": lambda: odds_attacks.firefight(10),
+}
+"""The attacks whose exact odds are timed, by name: each builds its scenario YAML."""
+
+
+def time_exact(
+    name: str, runs: int, clock: Callable[[], float] = time.process_time
+) -> tuple[list[float], list[float], str]:
+    """``runs`` fresh exact runs of the attack ``ATTACKS[name]``, each after a bare loop: the seconds of
+    each run, of each loop, and the answer ("answered exactly" or the refusal)."""
+    sc = odds_attacks.scenario(ATTACKS[name](), name)
+    times, loops = [], []
+    result: object = None
+    for _ in range(runs):
+        loops.append(cpu(bare_loop, clock)[0])
+        seconds, result = cpu(lambda: fresh_odds(sc), clock)
+        times.append(seconds)
+    return times, loops, f"refused: {result}" if isinstance(result, RulesError) else "answered exactly"
+
+
 def exact_times(runs: int) -> None:
-    attacks = {
-        "bench attack, 30 dice (goal <= 100 ms)": odds_attacks.bench(),
-        "alternating profiles, 40 dice (goal <= 1 s)": odds_attacks.alternating(10, 4),
-        "Snap Fire Firefight, 20 dice a side (goal <= 1 s)": odds_attacks.firefight(10),
-    }
     loops: list[float] = []
-    for name, text in attacks.items():
-        sc = odds_attacks.scenario(text, name)
-        times = []
-        result: object = None
-        for _ in range(runs):
-            loops.append(cpu(bare_loop)[0])
-            seconds, result = cpu(lambda sc=sc: fresh_odds(sc))  # type: ignore[misc]
-            times.append(seconds)
-        answer = f"refused: {result}" if isinstance(result, RulesError) else "answered exactly"
+    for name in ATTACKS:
+        times, loop, answer = time_exact(name, runs)
+        loops += loop
         print(f"{name}: {statistics.median(times) * 1000:.1f} ms CPU (median of {runs}), {answer}")
     print(f"baseline, bare loop of 1,000,000 iterations: {statistics.median(loops) * 1000:.1f} ms CPU")
 
@@ -150,24 +165,36 @@ def profiles(sc: Scenario) -> list[tuple[str, int, tuple[int, int, int]]]:
     return result
 
 
-def dice_pool(runs: int) -> None:
+def core_tallies(dice: int, crit: int, success: int, fail: int) -> dict[tuple[int, int], int]:
+    """The dice-pool core's joint distribution of Critical Locks and other successes, from nothing
+    remembered."""
+    pool.criticals.cache_clear()
+    pool.others.cache_clear()
+    return pool.tallies(dice, crit, success, fail)
+
+
+def time_pool(
+    runs: int, clock: Callable[[], float] = time.process_time
+) -> list[tuple[str, int, tuple[int, int, int], float, float]]:
+    """Each profile of the bench attack: its name, dice and faces, and the best of ``runs`` seconds of
+    the dice-pool core and of the Target Lock step's own ``Fraction`` multinomial."""
     sc = odds_attacks.scenario(odds_attacks.bench())
+    rows = []
+    for name, dice, faces in profiles(sc):
+        ours = min(cpu(functools.partial(core_tallies, dice, *faces), clock)[0] for _ in range(runs))
+        chance = LockChance("a", sc.battlefield.weapon(name), 0, dice)
+        listed = min(cpu(chance.outcomes, clock)[0] for _ in range(runs))
+        rows.append((name, dice, faces, ours, listed))
+    return rows
+
+
+def dice_pool(runs: int) -> None:
     try:
         import icepool
     except ImportError:
         icepool = None
-    for name, dice, (crit, success, fail) in profiles(sc):
-
-        def engine(dice: int = dice, crit: int = crit, success: int = success, fail: int = fail) -> object:
-            pool.criticals.cache_clear()
-            pool.others.cache_clear()
-            return pool.tallies(dice, crit, success, fail)
-
-        ours = min(cpu(engine)[0] for _ in range(runs))
-        mine = engine()
-        weapon = sc.battlefield.weapon(name)
-        chance = LockChance("a", weapon, 0, dice)
-        listed = min(cpu(chance.outcomes)[0] for _ in range(runs))
+    for name, dice, (crit, success, fail), ours, listed in time_pool(runs):
+        mine = core_tallies(dice, crit, success, fail)
         line = f"dice pool, {dice} {name} dice: engine core {ours * 1e6:.0f} us CPU (best of {runs})"
         line += f"; the Target Lock step's Fraction multinomial {listed * 1e6:.0f} us"
         if icepool is None:

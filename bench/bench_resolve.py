@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -70,6 +70,8 @@ def _environment(cached: bool, prefix: str) -> dict[str, str]:
 
 def _median_seconds(command: list[str], runs: int, env: dict[str, str]) -> tuple[float, float]:
     """Median wall time and median CPU time (user + system) of the command: CPU resists a busy machine."""
+    import resource  # POSIX only; this module also runs in Pyodide (bench_pyodide.py), which has none
+
     subprocess.run(command, check=False, capture_output=True, env=env)  # fills the bytecode cache
     times, cpu = [], []
     for _ in range(runs):
@@ -97,7 +99,9 @@ def cli_start(runs: int, cached: bool) -> tuple[tuple[float, float], tuple[float
     return resolve, baseline
 
 
-def in_process(runs: int) -> tuple[float, float, int]:
+def in_process(runs: int, clock: Callable[[], float] = time.process_time) -> tuple[float, float, int]:
+    """Median seconds by ``clock`` (CPU time by default) of resolving the 1,000-die attack, median
+    seconds of the bare loop, and the dice the attack rolled."""
     from rulespy.scenario import parse_scenario
     from rulespy.sequences.resolution import resolve
 
@@ -105,9 +109,9 @@ def in_process(runs: int) -> tuple[float, float, int]:
     dice = sum(len(t["locks"]) for a in resolve(scenario).to_json()["attacks"] for t in a["targets"])
     times, loops = [], []
     for _ in range(runs):
-        start = time.process_time()
+        start = clock()
         resolve(scenario)
-        times.append(time.process_time() - start)
+        times.append(clock() - start)
         start = time.perf_counter()
         for _ in range(1000):
             pass
