@@ -248,7 +248,7 @@ def test_scripted_roll_writes_the_dice_typed_in_place_of_the_seed() -> None:
     text = web.script(judge.STARTER, "6, 6")
     assert "\ndice: [6, 6]\n" in text and "seed:" not in text
     assert json.loads(json.loads(web.resolve(text))["json"])["attacks"][0]["targets"][0]["successes"] == 2
-    assert web.roll(text, 4).count("seed: 4") == 1 and "\\ndice:" not in web.roll(text, 4)
+    assert web.roll(text, 4).count("seed: 4") == 1 and "\ndice:" not in web.roll(text, 4)
     wrong = web.script(text, "6 six")
     line = wrong.splitlines().index("dice: [6, six]") + 1
     assert json.loads(web.resolve(wrong))["stderr"].startswith(f"scenario.yaml:{line}: ")
