@@ -7,13 +7,24 @@
  * exact odds. The Judge page (judge/) holds the same editor, restores a situation from the address
  * (#s=CODE) and starts from an empty board or any published scenario.
  *
+ * The Judge page's forms (declare the attack, move a model, add a model with a weapon from the library
+ * or typed in, roll seeded, scripted or random dice) are filled from the YAML after every judgement
+ * (rulespy.render.web.form) and write each change back into it through rulespy.render.web (declare,
+ * move, weapon, add_model, roll, script), which is then judged again.
+ *
+ * Its words come from the page: assets/judge-words.js (written by rulespy render for each edition from
+ * rulespy/render/languages.py's WORDS) sets window.vsJudgeSite = {words, runtime}; the engine's account
+ * stays as the engine prints it.
+ *
  * Nothing heavy loads with a page: Pyodide (judge/pyodide/, copied from its npm package by the build)
- * and rulespy (judge/rulespy.zip) are fetched the first time a reader presses Try it or Run.
+ * and rulespy (judge/rulespy.zip) are fetched the first time a reader presses Try it or opens the Judge
+ * page. A translation's site (/ru/) uses the English site's runtime folder (its runtime: "../judge/").
  */
 (function () {
   "use strict";
   const ROOT = new URL("../", document.currentScript.src);
-  const RUNTIME = new URL("judge/", ROOT);
+  const SITE = window.vsJudgeSite || { runtime: "judge/", words: {} };
+  const RUNTIME = new URL(SITE.runtime, ROOT);
   const RULE = /\b((?:core|sequences|timing|commands)\/[\w-]+)\.md#([\w-]+)/g;
   let engine = null;
 
@@ -67,6 +78,13 @@
     return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
   }
 
+  /* The page's word for KEY, its {name}s filled from VALUES. */
+  function say(key, values) {
+    const word = SITE.words[key] === undefined ? key : SITE.words[key];
+    return word.replace(/\{(\w+)\}/g, (all, name) =>
+      (values && values[name] !== undefined ? String(values[name]) : all));
+  }
+
   function escapeHtml(text) {
     return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
   }
@@ -98,11 +116,8 @@
 
   function outcome(result) {
     const casualties = result.casualties || [];
-    if (!casualties.length) return "Outcome: no casualties.";
-    const when = { immediate: "removed at once", end_of_attack: "removed at the end of the attack",
-      end_of_firefight: "removed at the end of the firefight" };
-    return "Outcome: casualties " +
-      casualties.map((c) => `${c.model} (${when[c.removed] || c.removed})`).join(", ") + ".";
+    if (!casualties.length) return say("no-casualties");
+    return say("casualties", { list: casualties.map((c) => `${c.model} (${say(c.removed)})`).join(", ") });
   }
 
   /* Models on the editor's board move by dragging: the drop point, in inches (rounded to half an inch),
@@ -141,17 +156,17 @@
   }
 
   /* One editor: the YAML, Run, the permalink, and what rulespy answers. */
-  function editor(host, text) {
+  function editor(host, text, judged) {
     const panel = element("div", "vs-judge");
     const area = element("textarea", "vs-judge-yaml");
     area.value = text;
     area.spellcheck = false;
     area.rows = Math.min(30, text.split("\n").length + 1);
-    area.setAttribute("aria-label", "Scenario (YAML, as rulespy resolve reads it)");
+    area.setAttribute("aria-label", say("yaml"));
     const bar = element("div", "vs-judge-bar");
-    const run = element("button", "md-button md-button--primary vs-judge-run", "Run");
+    const run = element("button", "md-button md-button--primary vs-judge-run", say("run"));
     run.type = "button";
-    const permalink = element("a", "vs-judge-permalink", "Link to this ruling");
+    const permalink = element("a", "vs-judge-permalink", say("permalink"));
     bar.append(run, permalink);
     const status = element("p", "vs-judge-status");
     status.setAttribute("role", "status");
@@ -167,13 +182,13 @@
       delete area.dataset.errorLine;
       panel.dataset.state = "running";
       status.className = "vs-judge-status";
-      status.textContent = engine ? "Resolving…" : "Loading the rules engine (the first time only)…";
+      status.textContent = say(engine ? "resolving" : "loading");
       permalink.href = new URL("judge/#s=" + await encode(text), ROOT).href;
       let web;
       try {
         web = await judge();
       } catch (error) {
-        status.textContent = "The rules engine could not start: " + error.message;
+        status.textContent = say("no-start", { error: error.message });
         panel.dataset.state = "failed";
         return;
       }
@@ -182,6 +197,7 @@
       panel.dataset.resolveMs = String(performance.now() - started);
       board.innerHTML = web.board(text);
       draggable(board, area, web, go);
+      if (judged) judged(web, text);
       odds.textContent = "";
       if (answer.exit === 2) {
         status.className = "vs-judge-status vs-judge-error";
@@ -197,13 +213,12 @@
       panel.dataset.json = answer.json;
       if (answer.exit === 1) {
         status.className = "vs-judge-status vs-judge-error";
-        status.innerHTML = "Illegal declaration: " + escapeHtml(data.error.message) +
-          " (the rule it breaks: " + linked(data.error.rule) + ")";
+        status.innerHTML = say("illegal", { message: escapeHtml(data.error.message), rule: linked(data.error.rule) });
         result.textContent = "";
         panel.dataset.state = "illegal";
         return;
       }
-      status.textContent = "Resolved by rulespy. Computing the exact odds…";
+      status.textContent = say("computing");
       result.textContent = outcome(data);
       panel.dataset.state = "resolved";
       await new Promise((resolve) => setTimeout(resolve, 0)); // paint the account before the odds
@@ -211,7 +226,7 @@
       const exact = JSON.parse(web.odds(text));
       panel.dataset.oddsMs = String(performance.now() - oddsStarted);
       odds.textContent = exact.exit === 0 ? exact.text : exact.stderr.trim();
-      status.textContent = "Resolved by rulespy, with the exact odds over every die.";
+      status.textContent = say("done");
       panel.dataset.state = "done";
     }
     run.addEventListener("click", () => { go(); });
@@ -219,9 +234,9 @@
   }
 
   function tryIt(box) {
-    const button = element("button", "md-button vs-try-button", "Try it");
+    const button = element("button", "md-button vs-try-button", say("try"));
     button.type = "button";
-    button.title = "Edit this example's scenario and dice, and let the rules engine judge it";
+    button.title = say("try-title");
     box.append(button);
     button.addEventListener("click", async () => {
       button.remove();
@@ -229,84 +244,218 @@
     });
   }
 
-  function field(label, input) {
+  function field(label, control) {
     const wrap = element("label", "vs-judge-field", label + " ");
-    wrap.append(input);
+    wrap.append(control);
     return wrap;
   }
 
-  function input(value, size) {
-    const node = element("input");
+  function input(className, value, size) {
+    const node = element("input", className);
     node.value = value;
     node.size = size;
     return node;
   }
 
-  /* The Judge page's form: add a model (to a unit, or a new unit of a side, with a weapon from the
-   * library), and roll seeded random dice; each change is written into the YAML and judged again. */
+  function button(className, label) {
+    const node = element("button", "md-button " + className, say(label));
+    node.type = "button";
+    return node;
+  }
+
+  function select(className, options, chosen) {
+    const node = element("select", className);
+    options.forEach(([value, label]) => node.append(new Option(label, value, false, value === chosen)));
+    return node;
+  }
+
+  function fieldset(className, legend) {
+    const node = element("fieldset", "vs-judge-tools " + className);
+    node.append(element("legend", "", say(legend)));
+    return node;
+  }
+
+  /* The Judge page's forms. Each change is written into the YAML by rulespy.render.web and judged again
+   * (change(web, text) returns the new text); after each judgement, fill(web, text) reads the YAML back
+   * (rulespy.render.web.form) into the declaration and move forms. */
   function tools(host, editorOf) {
     const library = JSON.parse(host.dataset.library || "{}");
-    const form = element("fieldset", "vs-judge-tools");
-    form.append(element("legend", "", "Add a model, roll the dice"));
-    const unit = input("targets", 10);
-    const side = element("select");
-    ["blue", "red"].forEach((name) => side.append(new Option(name, name, name === "red", name === "red")));
-    const x = input("12", 4);
-    const y = input("2", 4);
-    const weapon = element("select");
-    weapon.append(new Option("no weapon", ""));
-    Object.keys(library).forEach((name) => {
+    let known = { commands: [], units: [], weapons: {}, attack: {} };
+    const holder = element("div", "vs-judge-forms");
+
+    async function change(edit) {
+      const web = await judge();
+      const editor = editorOf();
+      editor.area.value = edit(web, editor.area.value);
+      await editor.run();
+    }
+
+    /* Declare the attack: the command (the loader's list), the firing unit, the target and its mark,
+     * and for a split (core/shooting.md#split-target) each weapon's own target and its mark. */
+    const declaring = fieldset("vs-judge-declare", "declare-legend");
+    function declared() {
+      const get = (selector) => declaring.querySelector(selector).value;
+      const split = {};
+      if (get(".vs-judge-firing") === known.attack.unit) { // another firing unit starts with no split
+        declaring.querySelectorAll("select.vs-judge-split").forEach((node) => {
+          if (node.value !== "*") split[node.dataset.pair] = node.value;
+        });
+      }
+      const marks = {};
+      declaring.querySelectorAll("select.vs-judge-mark").forEach((node) => { marks[node.dataset.unit] = node.value; });
+      const main = get(".vs-judge-main");
+      [main, ...Object.values(split)].filter((u) => u && !(u in marks)).forEach((unit) => {
+        const models = (known.units.find((u) => u.id === unit) || { models: [] }).models;
+        marks[unit] = models.length ? models[0].id : "";
+      });
+      return (web, text) => web.declare(text, get(".vs-judge-firing"), get(".vs-judge-command"), main,
+        JSON.stringify(marks), JSON.stringify(split));
+    }
+    function fillDeclaration() {
+      declaring.querySelectorAll(":scope > :not(legend)").forEach((node) => node.remove());
+      const attack = known.attack || {};
+      const units = known.units.map((u) => [u.id, u.id]);
+      const commands = known.commands.map((c) => [c, c]);
+      if (attack.command && !known.commands.includes(attack.command)) commands.push([attack.command, attack.command]);
+      const firing = known.units.find((u) => u.id === attack.unit) || known.units[0] || { id: "", models: [] };
+      const others = units.filter(([id]) => id !== firing.id);
+      // every unit may be chosen as the target: the engine refuses an illegal one with its rule
+      declaring.append(
+        field(say("command"), select("vs-judge-command", commands, attack.command)),
+        field(say("firing"), select("vs-judge-firing", units, firing.id)),
+        field(say("target"), select("vs-judge-main", units, attack.main)));
+      const main = declaring.querySelector(".vs-judge-main").value;
+      const split = attack.split || {};
+      const choices = [["*", say("main")], ...others, ["", say("nowhere")]];
+      firing.models.forEach((model) => model.weapons.forEach((name) => {
+        const pair = `${model.id}/${name}`;
+        const chosen = pair in split ? split[pair] : "*";
+        const node = select("vs-judge-split", choices, chosen);
+        node.dataset.pair = pair;
+        declaring.append(element("br"), field(say("fires-at", { weapon: pair }), node));
+      }));
+      const targets = [main, ...Object.values(split)].filter((u, i, all) => u && u !== "*" && all.indexOf(u) === i);
+      targets.forEach((unit) => {
+        const models = (known.units.find((u) => u.id === unit) || { models: [] }).models;
+        const chosen = (attack.marks || {})[unit];
+        const node = select("vs-judge-mark", models.map((m) => [m.id, m.id]), chosen);
+        node.dataset.unit = unit;
+        declaring.append(element("br"), field(say("mark", { unit }), node));
+      });
+    }
+    declaring.addEventListener("change", () => { change(declared()); });
+
+    /* Move a model by typing where it stands: the same web.move the drag on the board uses. */
+    const moving = fieldset("vs-judge-moving", "move-legend");
+    const model = element("select", "vs-judge-model");
+    const moveX = input("vs-judge-x", "", 5);
+    const moveY = input("vs-judge-y", "", 5);
+    const moveIt = button("vs-judge-move", "move");
+    moving.append(field(say("model"), model), field(say("x"), moveX), field(say("y"), moveY), moveIt);
+    const models = () => known.units.flatMap((u) => u.models);
+    function showPosition() {
+      const found = models().find((m) => m.id === model.value);
+      const at = found && Array.isArray(found.at) ? found.at : ["", ""];
+      moveX.value = String(at[0]);
+      moveY.value = String(at[1]);
+    }
+    function fillMove() {
+      const chosen = model.value;
+      model.replaceChildren(...models().filter((m) => Array.isArray(m.at)).map((m) => new Option(m.id, m.id)));
+      if (models().some((m) => m.id === chosen)) model.value = chosen;
+      showPosition();
+    }
+    model.addEventListener("change", showPosition);
+    moveIt.addEventListener("click", () => {
+      change((web, text) => web.move(text, model.value, Number(moveX.value) || 0, Number(moveY.value) || 0));
+    });
+
+    /* Add a model, with a weapon from the library or typed in (the scenario format's weapon keys). */
+    const adding = fieldset("vs-judge-adding", "add-legend");
+    const unit = input("vs-judge-unit", "targets", 10);
+    const side = select("vs-judge-side", [["blue", "blue"], ["red", "red"]], "red");
+    const addX = input("vs-judge-add-x", "12", 4);
+    const addY = input("vs-judge-add-y", "2", 4);
+    const preset = select("vs-judge-library", [["", say("typed")], ...Object.keys(library).map((name) => {
       const p = library[name];
-      weapon.append(new Option(`${name} (range ${p.range}, ${p.dice} dice, lock ${p.lock}+, damage ${p.damage})`, name));
+      return [name, say("profile", { name, range: p.range, dice: p.dice, lock: p.lock, damage: p.damage })];
+    })], "");
+    const keys = ["range", "dice", "lock", "damage", "traits"];
+    const weaponName = input("vs-judge-weapon", "", 10);
+    const typed = Object.fromEntries(keys.map((key) => [key, input("vs-judge-" + key, "", key === "traits" ? 16 : 4)]));
+    preset.addEventListener("change", () => {
+      const p = library[preset.value] || {};
+      weaponName.value = preset.value;
+      keys.forEach((key) => { typed[key].value = p[key] === undefined ? "" : [].concat(p[key]).join(", "); });
     });
-    const add = element("button", "md-button vs-judge-add", "Add the model");
-    add.type = "button";
-    const seed = input("", 6);
-    seed.placeholder = "random";
-    const rollIt = element("button", "md-button vs-judge-roll", "Roll seeded dice");
-    rollIt.type = "button";
-    form.append(field("unit", unit), field("side (for a new unit)", side), field("x", x), field("y", y),
-      field("weapon", weapon), add, element("br"), field("seed", seed), rollIt);
-    add.addEventListener("click", async () => {
-      const web = await judge();
-      const editor = editorOf();
-      const name = weapon.value;
-      const answer = web.add_model(editor.area.value, unit.value.trim() || "targets", side.value,
-        Number(x.value) || 0, Number(y.value) || 0, name, name ? JSON.stringify(library[name]) : "");
-      if (answer.startsWith("scenario.yaml:")) return editor.run();
-      editor.area.value = answer;
-      editor.run();
+    const profile = () => JSON.stringify(Object.fromEntries(keys.map((key) => [key, typed[key].value])));
+    const writeWeapon = button("vs-judge-write-weapon", "write-weapon");
+    const add = button("vs-judge-add", "add");
+    adding.append(field(say("library"), preset), element("br"), field(say("weapon"), weaponName),
+      ...keys.map((key) => field(say(key), typed[key])), writeWeapon, element("br"),
+      field(say("unit"), unit), field(say("side"), side), field(say("x"), addX), field(say("y"), addY), add);
+    writeWeapon.addEventListener("click", () => {
+      if (weaponName.value.trim()) change((web, text) => web.weapon(text, weaponName.value.trim(), profile()));
     });
-    rollIt.addEventListener("click", async () => {
-      const web = await judge();
-      const editor = editorOf();
-      const typed = parseInt(seed.value, 10);
-      const value = Number.isNaN(typed) ? Math.floor(Math.random() * 1000000) : typed;
-      editor.area.value = web.roll(editor.area.value, value);
-      editor.run();
+    add.addEventListener("click", () => {
+      const name = weaponName.value.trim();
+      change((web, text) => {
+        const armed = name && typed.range.value.trim() ? web.weapon(text, name, profile()) : text;
+        const answer = web.add_model(armed, unit.value.trim() || "targets", side.value,
+          Number(addX.value) || 0, Number(addY.value) || 0, name, "");
+        return answer.startsWith("scenario.yaml:") ? text : answer;
+      });
     });
-    return form;
+
+    /* Roll: seeded (the seed typed, or a random one, written down so the permalink replays it) or
+     * scripted (the dice typed, in Dice Order). */
+    const rolling = fieldset("vs-judge-rolling", "roll-legend");
+    const mode = select("vs-judge-mode", ["seeded", "scripted", "random"].map((m) => [m, say(m)]), "seeded");
+    const typedDice = input("vs-judge-typed-dice", "", 16);
+    typedDice.placeholder = say("seed");
+    mode.addEventListener("change", () => {
+      typedDice.placeholder = mode.value === "scripted" ? say("faces") : say("seed");
+      typedDice.disabled = mode.value === "random";
+    });
+    const rollIt = button("vs-judge-roll", "roll");
+    rolling.append(mode, typedDice, rollIt);
+    rollIt.addEventListener("click", () => {
+      if (mode.value === "scripted") return change((web, text) => web.script(text, typedDice.value));
+      const typedSeed = parseInt(typedDice.value, 10);
+      const seed = mode.value === "seeded" && !Number.isNaN(typedSeed) ? typedSeed : Math.floor(Math.random() * 1000000);
+      return change((web, text) => web.roll(text, seed));
+    });
+
+    holder.append(declaring, moving, adding, rolling);
+    function fill(web, text) {
+      const read = JSON.parse(web.form(text));
+      if (read.error) return;
+      known = read;
+      fillDeclaration();
+      fillMove();
+    }
+    return { holder, fill };
   }
 
   async function judgePage(host) {
     const choose = host.querySelector("select");
     const slot = element("div", "vs-judge-slot");
     let current = null;
-    host.append(tools(host, () => current), slot);
-    async function open(text, runIt) {
+    const forms = tools(host, () => current);
+    host.append(forms.holder, slot);
+    async function open(text) {
       if (current) current.panel.remove();
-      current = editor(slot, text);
-      if (runIt) await current.run();
+      current = editor(slot, text, forms.fill);
+      await current.run();
     }
     choose.addEventListener("change", async () => {
       const option = choose.selectedOptions[0];
-      if (!option.value) return open(await decode(host.dataset.empty), false);
+      if (!option.value) return open(await decode(host.dataset.empty));
       const answer = await fetch(new URL(option.value, ROOT));
-      open(await answer.text(), true);
+      return open(await answer.text());
     });
     const code = /(?:^#|&)s=([\w-]+)/.exec(location.hash);
-    if (code) return open(await decode(code[1]), true);
-    return open(await decode(host.dataset.empty), false);
+    return open(await decode(code ? code[1] : host.dataset.empty));
   }
 
   function enhance() {
