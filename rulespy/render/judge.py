@@ -180,7 +180,8 @@ def words_script(language: str | None) -> bytes:
     site's runtime (``../judge/``): one copy of Pyodide in the site, cached once for both editions."""
     site = {"runtime": ("../" if language else "") + SITE_FOLDER + "/", "words": words(language)}
     text = json.dumps(site, ensure_ascii=False, sort_keys=True)
-    return f"// Written by rulespy render (rulespy/render/judge.py): never edit.\nwindow.vsJudgeSite = {text};\n".encode()
+    header = "// Written by rulespy render (rulespy/render/judge.py): never edit.\n"
+    return f"{header}window.vsJudgeSite = {text};\n".encode()
 
 
 def page(root: Path, scenario_files: list[str], language: str | None = None) -> str:

@@ -27,6 +27,7 @@ import os
 import re
 import tempfile
 import zlib
+from typing import Any
 
 SCENARIO = "scenario.yaml"
 """The name the reader's scenario has in messages, as in ``tests/cli/resolve_outputs.json``."""
@@ -280,7 +281,7 @@ def form(text: str) -> str:
     data = _mapping(text)
     if isinstance(data, str):
         return json.dumps({"commands": list(commands()), "error": data})
-    units = []
+    units: list[dict[str, Any]] = []
     for unit in _list(data.get("units")):
         if isinstance(unit, dict) and "id" in unit:
             models = [
@@ -302,14 +303,14 @@ def form(text: str) -> str:
     )
 
 
-def _declared(attack: dict[str, object], units: list[dict[str, object]]) -> dict[str, object]:
+def _declared(attack: dict[str, Any], units: list[dict[str, Any]]) -> dict[str, object]:
     """The declaration form's reading of ``attack``: which target each weapon of the firing unit fires at."""
     targets = [t for t in _list(attack.get("targets")) if isinstance(t, dict) and "unit" in t]
     open_targets = [t for t in targets if "models" not in t and "weapons" not in t]
     main = str((open_targets or targets or [{"unit": ""}])[0]["unit"])
-    firing = next((u for u in units if u["id"] == str(attack.get("unit"))), {"models": []})
+    firing: dict[str, Any] = next((u for u in units if u["id"] == str(attack.get("unit"))), {"models": []})
     split: dict[str, str] = {}
-    for model in firing["models"]:  # type: ignore[union-attr]
+    for model in firing["models"]:
         for name in model["weapons"]:
             pair = f"{model['id']}/{name}"
             at = next((str(t["unit"]) for t in targets if _fires_at(t, model["id"], pair)), None)
@@ -373,7 +374,7 @@ def declare(text: str, unit: str, command: str, main: str, marks: str, split: st
 def _pairs(text: str, unit: str) -> list[str]:
     """Every ``MODEL/WEAPON`` of ``unit`` in the scenario ``text``."""
     found = json.loads(form(text)).get("units", [])
-    models = next((u["models"] for u in found if u["id"] == unit), [])
+    models: list[dict[str, Any]] = next((u["models"] for u in found if u["id"] == unit), [])
     return [f"{m['id']}/{w}" for m in models for w in m["weapons"]]
 
 
@@ -409,9 +410,9 @@ def _flow(data: dict[str, object]) -> str:
     """``data``'s entries as one line of YAML, its collections in flow style, without the outer braces."""
     import yaml
 
-    return str(yaml.safe_dump(data, sort_keys=False, default_flow_style=True, width=10_000, allow_unicode=True))[
-        1:-2
-    ]
+    return str(
+        yaml.safe_dump(data, sort_keys=False, default_flow_style=True, width=10_000, allow_unicode=True)
+    )[1:-2]
 
 
 def _set_top(text: str, keys: tuple[str, ...], block: str, first: bool = False) -> str:
@@ -444,7 +445,7 @@ def _set_top(text: str, keys: tuple[str, ...], block: str, first: bool = False) 
     return "\n".join(lines)
 
 
-def _end(node: object):  # type: ignore[no-untyped-def]
+def _end(node: Any) -> Any:
     """Where ``node``'s own text ends: a block collection ends with its last item (a comment after it
     belongs to what follows)."""
     import yaml

@@ -252,3 +252,28 @@ def test_scripted_roll_writes_the_dice_typed_in_place_of_the_seed() -> None:
     wrong = web.script(text, "6 six")
     line = wrong.splitlines().index("dice: [6, six]") + 1
     assert json.loads(web.resolve(wrong))["stderr"].startswith(f"scenario.yaml:{line}: ")
+
+
+def test_judge_words_cover_every_word_the_page_says_in_every_language() -> None:
+    """``judge.js`` takes its words from the page (``assets/judge-words.js``, from ``languages.WORDS``):
+    every key it says is there in English, the Russian edition has every one of them, and its site
+    loads the English site's runtime."""
+    from rulespy.render.languages import WORDS
+
+    script = (ROOT / "rulespy/render/assets/judge.js").read_text(encoding="utf-8")
+    said = set(re.findall(r'say\("([\w-]+)"', script))
+    # said through a variable: the roll modes, the weapon keys, a casualty's removal, the loading status
+    said |= {"seeded", "scripted", "random", "range", "dice", "lock", "damage", "traits", "resolving"}
+    said |= {"loading", "immediate", "end_of_attack", "end_of_firefight"}
+    english, russian = judge.words(None), judge.words("ru")
+    assert len(said) > 40 and said <= set(english)
+    ru_keys = {k.removeprefix("judge-") for k in WORDS["ru"] if k.startswith("judge-")}
+    assert set(english) - ru_keys <= {"x", "y"}
+    assert all(russian[k] != english[k] for k in ru_keys if k not in ("x", "y"))
+    loaded = judge.words_script("ru").decode("utf-8")
+    site = json.loads(loaded.split("window.vsJudgeSite = ", 1)[1].rstrip().removesuffix(";"))
+    assert site == {"runtime": "../judge/", "words": russian}
+    english_site = judge.words_script(None).decode().split(" = ", 1)[1].rstrip()[:-1]
+    assert json.loads(english_site)["runtime"] == "judge/"
+    page = judge.page(ROOT, ["examples/scenarios/armour.yaml"], "ru")
+    assert page.startswith(f"# {russian['title']}\n") and russian["start"] in page
