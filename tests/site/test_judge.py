@@ -255,12 +255,14 @@ def test_scripted_roll_writes_the_dice_typed_in_place_of_the_seed() -> None:
 
 
 def test_judge_words_cover_every_word_the_page_says_in_every_language() -> None:
-    """``judge.js`` takes its words from the page (``assets/judge-words.js``, from ``languages.WORDS``):
+    """``judge.js`` and ``judge-page.js`` take their words from the page (``assets/judge-words.js``, from ``languages.WORDS``):
     every key it says is there in English, the Russian edition has every one of them, and its site
     loads the English site's runtime."""
     from rulespy.render.languages import WORDS
 
-    script = (ROOT / "rulespy/render/assets/judge.js").read_text(encoding="utf-8")
+    script = "".join(
+        (ROOT / "rulespy/render/assets" / name).read_text(encoding="utf-8") for name in ("judge.js", "judge-page.js")
+    )
     said = set(re.findall(r'say\("([\w-]+)"', script))
     # said through a variable: the roll modes, the weapon keys, a casualty's removal, the loading status
     said |= {"seeded", "scripted", "random", "range", "dice", "lock", "damage", "traits", "resolving"}
