@@ -8,6 +8,13 @@ malformed scenario and the same rule for an illegal declaration (``tests/site/te
 for every scenario ``tests/cli/resolve_outputs.json`` records). Each answer is one JSON string, which is
 all the page has to read.
 
+The Judge page's forms (``assets/judge-page.js``) edit the YAML through the helpers below and judge it
+again: ``form`` reads the scenario back into the forms (the loader's own list of ``commands``, the units
+and models, the declared attack), ``declare`` writes the attack, ``move`` a model's position (typed or
+dragged), ``weapon`` a weapon typed in, ``add_model`` a model, ``roll`` seeded dice and ``script``
+scripted dice. Each rewrites only its own part of the text (``add_model`` excepted, which writes the
+whole scenario again) and leaves any error in the reader's values to the loader, which names its line.
+
 ```python
 import json
 from rulespy.render.web import resolve
