@@ -183,12 +183,9 @@ def add_model(text: str, unit: str, side: str, x: float, y: float, weapon: str, 
     """
     import yaml
 
-    try:
-        data = yaml.safe_load(text) or {}
-    except yaml.YAMLError as error:
-        return f"{SCENARIO}: {error}"
-    if not isinstance(data, dict):
-        return f"{SCENARIO}:1: a scenario is a mapping of weapons, units, attack and dice"
+    data = _mapping(text)
+    if isinstance(data, str):
+        return data
     units = data.setdefault("units", [])
     found = next((u for u in units if isinstance(u, dict) and u.get("id") == unit), None)
     if found is None:
@@ -385,7 +382,7 @@ def _pairs(text: str, unit: str) -> list[str]:
     return [f"{m['id']}/{w}" for m in models for w in m["weapons"]]
 
 
-def _mapping(text: str) -> dict[str, object] | str:
+def _mapping(text: str) -> dict[str, Any] | str:
     """The scenario in ``text`` as plain data, or the loader's kind of message when it is not a mapping."""
     import yaml
 
