@@ -237,7 +237,7 @@ def weapon(text: str, name: str, fields: str) -> str:
     a JSON object of the scenario format's weapon keys (``range``, ``dice``, ``lock``, ``damage``, each as
     typed, and ``traits``, a text of traits separated by commas such as ``"heavy, critical 5"``). Values
     are read as YAML scalars, so a wrong one reaches the loader, which names its line. Only the
-    ``weapons`` block is written again; an answer starting ``scenario.yaml:`` is the loader's message.
+    ``weapons`` block is written again; ``text`` unchanged when it does not parse (Run then shows why).
 
     >>> print(weapon("units: []\\n", "lance", '{"range": "36", "dice": "1", "lock": "3",'
     ...     ' "damage": "3", "traits": "heavy"}'), end="")
@@ -247,7 +247,7 @@ def weapon(text: str, name: str, fields: str) -> str:
     """
     data = _mapping(text)
     if isinstance(data, str):
-        return data
+        return text
     profile: dict[str, object] = {}
     for key, value in json.loads(fields).items():
         if key == "traits":
@@ -276,8 +276,7 @@ def form(text: str) -> str:
     and the declared attack as the declaration form holds it: its ``unit``, ``command``, ``main`` target
     (the target that takes every weapon not sent elsewhere, else the first), the ``marks`` by target
     unit and ``split``, the target unit of each ``MODEL/WEAPON`` fired elsewhere ("" for one declared
-    nowhere). Only the parts that
-    parse are filled (``{}`` for text that is not a mapping); the loader judges the rest.
+    nowhere). Only the commands and an ``error`` for text that is no mapping; the loader judges the rest.
 
     >>> json.loads(form("units: [{id: a, side: red, models: [{id: a1, weapons: [gun]}]}]\\n"))["units"]
     [{'id': 'a', 'side': 'red', 'models': [{'id': 'a1', 'at': None, 'weapons': ['gun']}]}]

@@ -279,3 +279,13 @@ def test_judge_words_cover_every_word_the_page_says_in_every_language() -> None:
     assert json.loads(english_site)["runtime"] == "judge/"
     page = judge.page(ROOT, ["examples/scenarios/armour.yaml"], "ru")
     assert page.startswith(f"# {russian['title']}\n") and russian["start"] in page
+
+
+@pytest.mark.parametrize("broken", ["units: [", "- a list\n"])
+def test_form_helpers_leave_a_scenario_that_does_not_parse_as_the_reader_wrote_it(broken: str) -> None:
+    """A form's change on text the loader refuses keeps the reader's text (Run shows the message)."""
+    assert web.weapon(broken, "gun", '{"range": "1"}') == broken
+    assert web.declare(broken, "a", "shoot", "b", "{}", "{}") == broken
+    assert web.script(broken, "6") == broken and web.roll(broken, 1) == broken
+    assert web.move(broken, "m", 1, 1) == broken
+    assert "error" in json.loads(web.form(broken))

@@ -51,7 +51,8 @@
     async function change(edit) {
       const web = await judge();
       const editor = editorOf();
-      editor.area.value = edit(web, editor.area.value);
+      const answer = edit(web, editor.area.value);
+      if (!answer.startsWith("scenario.yaml:")) editor.area.value = answer; // else Run says what is wrong
       await editor.run();
     }
 
@@ -166,9 +167,8 @@
       const name = weaponName.value.trim();
       change((web, text) => {
         const armed = name && typed.range.value.trim() ? web.weapon(text, name, profile()) : text;
-        const answer = web.add_model(armed, unit.value.trim() || "targets", side.value,
+        return web.add_model(armed, unit.value.trim() || "targets", side.value,
           Number(addX.value) || 0, Number(addY.value) || 0, name, "");
-        return answer.startsWith("scenario.yaml:") ? text : answer;
       });
     });
 
