@@ -157,33 +157,56 @@ def library(root: Path, scenario_files: list[str]) -> dict[str, object]:
     return dict(sorted(found.items()))
 
 
-def page(root: Path, scenario_files: list[str]) -> str:
-    """The Judge page's markdown: the editor (``assets/judge.js``) on a small starting board or on any
-    of ``scenario_files`` (published paths such as ``examples/scenarios/armour.yaml``), with a form to
-    add models and weapons from their ``library`` and to roll seeded dice; an address ending
-    ``#s=CODE`` (a permalink) opens the situation packed in it."""
+WORDS_SCRIPT = "assets/judge-words.js"
+"""Staged into each edition's site (and loaded before ``assets/judge.js``): that edition's words for the
+judge and where its runtime is."""
+
+
+def words(language: str | None) -> dict[str, str]:
+    """The judge's words in ``language`` (``judge-`` entries of ``languages.WORDS``, without the prefix),
+    English for any the translation lacks."""
+    from .languages import WORDS
+
+    found = {k.removeprefix("judge-"): v for k, v in WORDS[None].items() if k.startswith("judge-")}
+    found.update(
+        (k.removeprefix("judge-"), v) for k, v in WORDS.get(language, {}).items() if k.startswith("judge-")
+    )
+    return found
+
+
+def words_script(language: str | None) -> bytes:
+    """``assets/judge-words.js`` for edition ``language``: ``window.vsJudgeSite``, the words ``judge.js``
+    shows and the runtime's folder from the edition's root. A translation (``/ru/``) shares the English
+    site's runtime (``../judge/``): one copy of Pyodide in the site, cached once for both editions."""
+    site = {"runtime": ("../" if language else "") + SITE_FOLDER + "/", "words": words(language)}
+    text = json.dumps(site, ensure_ascii=False, sort_keys=True)
+    header = "// Written by rulespy render (rulespy/render/judge.py): never edit.\n"
+    return f"{header}window.vsJudgeSite = {text};\n".encode()
+
+
+def page(root: Path, scenario_files: list[str], language: str | None = None) -> str:
+    """The Judge page's markdown in ``language``: the editor (``assets/judge.js``) on a small starting
+    board or on any of ``scenario_files`` (published paths such as ``examples/scenarios/armour.yaml``),
+    with forms to declare the attack, move models, add models with weapons from their ``library`` or
+    typed in, and roll seeded, scripted or random dice; an address ending ``#s=CODE`` (a permalink)
+    opens the situation packed in it. The forms are built by ``judge.js`` in the page's language; the
+    engine's account stays as the engine prints it."""
     from xml.sax.saxutils import quoteattr
 
     from .web import encode
 
+    said = words(language)
     weapons = quoteattr(json.dumps(library(root, scenario_files), sort_keys=True))
-    options = ['<option value="">a small board of your own</option>']
+    options = [f'<option value="">{said["empty"]}</option>']
     options += [f"<option value={quoteattr(path)}>{Path(path).stem}</option>" for path in scenario_files]
     return "\n".join(
         [
-            "# The rules judge",
+            f"# {said['title']}",
             "",
-            "Set up a situation of your own, or start from a published scenario, and press Run: the",
-            "reference engine, `rulespy`, runs in this page (the same code as `rulespy resolve` and",
-            "`rulespy odds`) and answers with the outcome, an account citing each rule it applied, and",
-            "the exact odds. The scenario format is the one the command line reads: `weapons`, `units`",
-            "with their models, the `attack` declared, and `dice` (scripted, in Dice Order) or `seed`.",
-            "Add models with the form (weapons from the published scenarios' profiles), or drag a model",
-            "on the board to move it; roll seeded random dice, or write your own under `dice`.",
-            '"Link to this ruling" gives an address that opens this same situation for anyone.',
+            said["intro"],
             "",
             f'<div class="vs-judge-page" data-empty="{encode(STARTER)}" data-library={weapons}>',
-            f'<label>Start from <select class="vs-judge-start">{"".join(options)}</select></label>',
+            f'<label>{said["start"]} <select class="vs-judge-start">{"".join(options)}</select></label>',
             "</div>",
             "",
         ]

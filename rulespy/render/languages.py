@@ -64,6 +64,73 @@ WORDS: dict[str | None, dict[str, str]] = {
             "example in this book is executed against the reference engine."
         ),
         "contents": "Contents",
+        # the rules judge (judge.py's Judge page and assets/judge.js, which reads them from
+        # assets/judge-words.js); {name} and the like are filled in by the page
+        "judge-title": "The rules judge",
+        "judge-intro": (
+            "Set up a situation of your own, or start from a published scenario, and press Run: the\n"
+            "reference engine, `rulespy`, runs in this page (the same code as `rulespy resolve` and\n"
+            "`rulespy odds`) and answers with the outcome, an account citing each rule it applied, and\n"
+            "the exact odds. The scenario format is the one the command line reads: `weapons`, `units`\n"
+            "with their models, the `attack` declared, and `dice` (scripted, in Dice Order) or `seed`.\n"
+            "Add models and weapons (from the published scenarios' profiles, or typed in), move models\n"
+            "by dragging them on the board or by typing where they stand, declare the attack, and roll\n"
+            "seeded, scripted or random dice: each change is written into the scenario and judged again.\n"
+            '"Link to this ruling" gives an address that opens this same situation for anyone.'
+        ),
+        "judge-start": "Start from",
+        "judge-empty": "a small board of your own",
+        "judge-try": "Try it",
+        "judge-try-title": "Edit this example's scenario and dice, and let the rules engine judge it",
+        "judge-run": "Run",
+        "judge-permalink": "Link to this ruling",
+        "judge-yaml": "Scenario (YAML, as rulespy resolve reads it)",
+        "judge-loading": "Loading the rules engine (the first time only)…",
+        "judge-resolving": "Resolving…",
+        "judge-no-start": "The rules engine could not start: {error}",
+        "judge-illegal": "Illegal declaration: {message} (the rule it breaks: {rule})",
+        "judge-computing": "Resolved by rulespy. Computing the exact odds…",
+        "judge-done": "Resolved by rulespy, with the exact odds over every die.",
+        "judge-no-casualties": "Outcome: no casualties.",
+        "judge-casualties": "Outcome: casualties {list}.",
+        "judge-immediate": "removed at once",
+        "judge-end_of_attack": "removed at the end of the attack",
+        "judge-end_of_firefight": "removed at the end of the firefight",
+        "judge-declare-legend": "Declare the attack",
+        "judge-command": "command",
+        "judge-firing": "firing unit",
+        "judge-target": "target",
+        "judge-mark": "mark of {unit}",
+        "judge-fires-at": "{weapon} fires at",
+        "judge-main": "the target",
+        "judge-nowhere": "nowhere (holds)",
+        "judge-declare": "Declare",
+        "judge-move-legend": "Move a model",
+        "judge-model": "model",
+        "judge-move": "Move it",
+        "judge-x": "x",
+        "judge-y": "y",
+        "judge-add-legend": "Add a model, with a weapon from the library or typed in",
+        "judge-unit": "unit",
+        "judge-side": "side (for a new unit)",
+        "judge-library": "from the library",
+        "judge-typed": "typed in below",
+        "judge-profile": "{name} (range {range}, {dice} dice, lock {lock}+, damage {damage})",
+        "judge-weapon": "weapon",
+        "judge-range": "range",
+        "judge-dice": "dice",
+        "judge-lock": "lock",
+        "judge-damage": "damage",
+        "judge-traits": "traits (comma-separated)",
+        "judge-write-weapon": "Write the weapon",
+        "judge-add": "Add the model",
+        "judge-roll-legend": "Roll the dice",
+        "judge-seeded": "seeded",
+        "judge-scripted": "scripted",
+        "judge-random": "random",
+        "judge-seed": "seed",
+        "judge-faces": "dice in Dice Order, such as 4, 6, 2",
+        "judge-roll": "Roll",
     },
     "ru": {
         "defined": "Определено на этой странице",
@@ -97,6 +164,71 @@ WORDS: dict[str | None, dict[str, str]] = {
             "Действует английский текст:"
         ),
         "stale-link": "актуальный английский текст раздела",
+        "judge-title": "Судья правил",
+        "judge-intro": (
+            "Расставьте свою ситуацию или начните с опубликованного сценария и нажмите\n"
+            "«Рассудить»: эталонный движок `rulespy` работает прямо на этой странице (тот же код,\n"
+            "что у `rulespy resolve` и `rulespy odds`) и отвечает исходом, отчётом со ссылкой на\n"
+            "каждое применённое правило и точными шансами. Формат сценария тот же, что читает\n"
+            "командная строка: `weapons`, `units` с моделями, объявленная атака `attack` и кубики\n"
+            "`dice` (заданные, в Порядке кубиков) или `seed`. Добавляйте модели и оружие (из профилей\n"
+            "опубликованных сценариев или вписанное вручную), двигайте модели мышью по полю или\n"
+            "вписывая координаты, объявляйте атаку и бросайте кубики — по зерну, заданные или\n"
+            "случайные: каждое изменение записывается в сценарий и судится заново. «Ссылка на это\n"
+            "решение» даёт адрес, открывающий ту же ситуацию у любого читателя. Отчёт движка\n"
+            "печатается по-английски, как в командной строке."
+        ),
+        "judge-start": "Начать с",
+        "judge-empty": "небольшого своего поля",
+        "judge-try": "Попробовать",
+        "judge-try-title": "Изменить сценарий и кубики этого примера и отдать их на суд движка правил",
+        "judge-run": "Рассудить",
+        "judge-permalink": "Ссылка на это решение",
+        "judge-yaml": "Сценарий (YAML, как его читает rulespy resolve)",
+        "judge-loading": "Загружается движок правил (только в первый раз)…",
+        "judge-resolving": "Движок судит…",
+        "judge-no-start": "Движок правил не запустился: {error}",
+        "judge-illegal": "Недопустимое объявление: {message} (нарушенное правило: {rule})",
+        "judge-computing": "Рассужено rulespy. Считаются точные шансы…",
+        "judge-done": "Рассужено rulespy, с точными шансами по всем кубикам.",
+        "judge-no-casualties": "Исход: потерь нет.",
+        "judge-casualties": "Исход: потери {list}.",
+        "judge-immediate": "убрана сразу",
+        "judge-end_of_attack": "убрана в конце атаки",
+        "judge-end_of_firefight": "убрана в конце перестрелки",
+        "judge-declare-legend": "Объявить атаку",
+        "judge-command": "приказ",
+        "judge-firing": "стреляющий отряд",
+        "judge-target": "цель",
+        "judge-mark": "отмеченная модель в {unit}",
+        "judge-fires-at": "{weapon} стреляет в",
+        "judge-main": "цель",
+        "judge-nowhere": "никуда (молчит)",
+        "judge-declare": "Объявить",
+        "judge-move-legend": "Передвинуть модель",
+        "judge-model": "модель",
+        "judge-move": "Передвинуть",
+        "judge-add-legend": "Добавить модель с оружием из библиотеки или вписанным вручную",
+        "judge-unit": "отряд",
+        "judge-side": "сторона (для нового отряда)",
+        "judge-library": "из библиотеки",
+        "judge-typed": "вписанное ниже",
+        "judge-profile": "{name} (дальность {range}, кубиков {dice}, захват {lock}+, урон {damage})",
+        "judge-weapon": "оружие",
+        "judge-range": "дальность",
+        "judge-dice": "кубики",
+        "judge-lock": "захват",
+        "judge-damage": "урон",
+        "judge-traits": "свойства (через запятую)",
+        "judge-write-weapon": "Записать оружие",
+        "judge-add": "Добавить модель",
+        "judge-roll-legend": "Бросить кубики",
+        "judge-seeded": "по зерну",
+        "judge-scripted": "заданные",
+        "judge-random": "случайные",
+        "judge-seed": "зерно",
+        "judge-faces": "кубики в Порядке кубиков, например 4, 6, 2",
+        "judge-roll": "Бросить",
     },
 }
 

@@ -42,7 +42,7 @@ from .linker import PageContext, link_markdown
 from .registry import Concept, Previews, RegistryError, load_concepts
 
 #: The Judge and What changed pages in each translation's navigation (their text is English).
-EXTRA_TITLES = {"ru": (("Судья (англ.)", judge.PAGE), ("Что изменилось (англ.)", CHANGES))}
+EXTRA_TITLES = {"ru": (("Судья", judge.PAGE), ("Что изменилось (англ.)", CHANGES))}
 
 OUT = Path("build") / "pages"
 NAV = Path("build") / "nav.yml"
@@ -318,11 +318,13 @@ def render(
     glossary = languages.with_switchers(glossary, pages.GLOSSARY, language, editions)
     glossary = link_markdown(glossary, PageContext(pages.GLOSSARY, site_pages, concepts, previews.tooltip))
     extra = {pages.GLOSSARY: glossary.encode("utf-8")}
-    # every edition's site has the What changed page (in English), the versions and the rules judge, so
-    # that each generator finds every page its navigation names
+    # every edition's site has the What changed page (in English), the versions and the rules judge (in
+    # its own language, sharing the English site's runtime), so that each generator finds every page its
+    # navigation names
     extra.update({CHANGES: changes.text.encode("utf-8"), "versions.json": versions_json(root)})
     published = [p.relative_to(root).as_posix() for p in scenario_files]
-    extra[judge.PAGE] = judge.page(root, published).encode("utf-8")
+    extra[judge.PAGE] = judge.page(root, published, language).encode("utf-8")
+    extra[judge.WORDS_SCRIPT] = judge.words_script(language)
     extra.update({f"assets/{p.name}": p.read_bytes() for p in sorted(ASSETS.iterdir()) if p.is_file()})
     extra.update({p.relative_to(root).as_posix(): p.read_bytes() for p in scenario_files})
     for rel, data in extra.items():

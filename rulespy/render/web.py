@@ -8,6 +8,13 @@ malformed scenario and the same rule for an illegal declaration (``tests/site/te
 for every scenario ``tests/cli/resolve_outputs.json`` records). Each answer is one JSON string, which is
 all the page has to read.
 
+The Judge page's forms (``assets/judge-page.js``) edit the YAML through the helpers below and judge it
+again: ``form`` reads the scenario back into the forms (the loader's own list of ``commands``, the units
+and models, the declared attack), ``declare`` writes the attack, ``move`` a model's position (typed or
+dragged), ``weapon`` a weapon typed in, ``add_model`` a model, ``roll`` seeded dice and ``script``
+scripted dice. Each rewrites only its own part of the text (``add_model`` excepted, which writes the
+whole scenario again) and leaves any error in the reader's values to the loader, which names its line.
+
 ```python
 import json
 from rulespy.render.web import resolve
@@ -24,8 +31,10 @@ import contextlib
 import io
 import json
 import os
+import re
 import tempfile
 import zlib
+from typing import Any
 
 SCENARIO = "scenario.yaml"
 """The name the reader's scenario has in messages, as in ``tests/cli/resolve_outputs.json``."""
@@ -174,12 +183,9 @@ def add_model(text: str, unit: str, side: str, x: float, y: float, weapon: str, 
     """
     import yaml
 
-    try:
-        data = yaml.safe_load(text) or {}
-    except yaml.YAMLError as error:
-        return f"{SCENARIO}: {error}"
-    if not isinstance(data, dict):
-        return f"{SCENARIO}:1: a scenario is a mapping of weapons, units, attack and dice"
+    data = _mapping(text)
+    if isinstance(data, str):
+        return data
     units = data.setdefault("units", [])
     found = next((u for u in units if isinstance(u, dict) and u.get("id") == unit), None)
     if found is None:
@@ -209,20 +215,245 @@ def roll(text: str, seed: int | None) -> str:
     >>> roll("attack: {unit: a}\\ndice: [6,\\n  2]\\nexpect: {}\\n", 7)
     'attack: {unit: a}\\nseed: 7\\nexpect: {}\\n'
     """
-    import yaml
-
     if seed is None:
         return text
+    return _set_top(text, ("dice", "seed"), f"seed: {seed}")
+
+
+def script(text: str, typed: str) -> str:
+    """The Judge page's scripted roll: ``text`` with ``dice`` set to the faces typed in ``typed``
+    (separated by commas or spaces, in Dice Order), replacing ``dice`` or ``seed``. A face that is not a
+    whole number is written as typed, so the loader refuses it with its line, as the command line would.
+
+    >>> script("seed: 3\\n", "4, 6 2")
+    'dice: [4, 6, 2]\\n'
+    """
+    faces = [_scalar(face) for face in re.split(r"[\s,\[\]]+", typed) if face]
+    return _set_top(text, ("dice", "seed"), _flow({"dice": faces}))
+
+
+def weapon(text: str, name: str, fields: str) -> str:
+    """The Judge page's typed weapon: ``text`` with weapon ``name`` defined (or redefined) by ``fields``,
+    a JSON object of the scenario format's weapon keys (``range``, ``dice``, ``lock``, ``damage``, each as
+    typed, and ``traits``, a text of traits separated by commas such as ``"heavy, critical 5"``). Values
+    are read as YAML scalars, so a wrong one reaches the loader, which names its line. Only the
+    ``weapons`` block is written again; ``text`` unchanged when it does not parse (Run then shows why).
+
+    >>> print(weapon("units: []\\n", "lance", '{"range": "36", "dice": "1", "lock": "3",'
+    ...     ' "damage": "3", "traits": "heavy"}'), end="")
+    weapons:
+      lance: {range: 36, dice: 1, lock: 3, damage: 3, traits: [heavy]}
+    units: []
+    """
+    data = _mapping(text)
+    if isinstance(data, str):
+        return text
+    profile: dict[str, object] = {}
+    for key, value in json.loads(fields).items():
+        if key == "traits":
+            traits = [" ".join(t.split()) for t in str(value).split(",") if t.strip()]
+            if traits:
+                profile["traits"] = traits
+        elif str(value).strip():
+            profile[key] = _scalar(str(value))
+    weapons = data.get("weapons")
+    table = dict(weapons) if isinstance(weapons, dict) else {}
+    table[name] = profile
+    block = "\n".join(["weapons:", *(f"  {_flow({n: p})}" for n, p in table.items())])
+    return _set_top(text, ("weapons",), block, first=True)
+
+
+def commands() -> tuple[str, ...]:
+    """The commands an attack may be declared with: the scenario loader's own list."""
+    from rulespy.scenario.declaration import ATTACK_COMMANDS
+
+    return ATTACK_COMMANDS
+
+
+def form(text: str) -> str:
+    """What the Judge page's forms show for the scenario in ``text``, as JSON: the ``commands`` the
+    loader knows, each unit with its side and models (``id``, ``at``, ``weapons``), the weapon profiles,
+    and the declared attack as the declaration form holds it: its ``unit``, ``command``, ``main`` target
+    (the target that takes every weapon not sent elsewhere, else the first), the ``marks`` by target
+    unit and ``split``, the target unit of each ``MODEL/WEAPON`` fired elsewhere ("" for one declared
+    nowhere). Only the commands and an ``error`` for text that is no mapping; the loader judges the rest.
+
+    >>> json.loads(form("units: [{id: a, side: red, models: [{id: a1, weapons: [gun]}]}]\\n"))["units"]
+    [{'id': 'a', 'side': 'red', 'models': [{'id': 'a1', 'at': None, 'weapons': ['gun']}]}]
+    """
+    data = _mapping(text)
+    if isinstance(data, str):
+        return json.dumps({"commands": list(commands()), "error": data})
+    units: list[dict[str, Any]] = []
+    for unit in _list(data.get("units")):
+        if isinstance(unit, dict) and "id" in unit:
+            models = [
+                {"id": str(m["id"]), "at": m.get("at"), "weapons": [str(w) for w in _list(m.get("weapons"))]}
+                for m in _list(unit.get("models"))
+                if isinstance(m, dict) and "id" in m
+            ]
+            units.append({"id": str(unit["id"]), "side": str(unit.get("side", "")), "models": models})
+    weapons = data.get("weapons")
+    attack = data.get("attack")
+    return json.dumps(
+        {
+            "commands": list(commands()),
+            "units": units,
+            "weapons": weapons if isinstance(weapons, dict) else {},
+            "attack": _declared(attack, units) if isinstance(attack, dict) else {},
+        },
+        default=str,
+    )
+
+
+def _declared(attack: dict[str, Any], units: list[dict[str, Any]]) -> dict[str, object]:
+    """The declaration form's reading of ``attack``: which target each weapon of the firing unit fires at."""
+    targets = [t for t in _list(attack.get("targets")) if isinstance(t, dict) and "unit" in t]
+    open_targets = [t for t in targets if "models" not in t and "weapons" not in t]
+    main = str((open_targets or targets or [{"unit": ""}])[0]["unit"])
+    firing: dict[str, Any] = next((u for u in units if u["id"] == str(attack.get("unit"))), {"models": []})
+    split: dict[str, str] = {}
+    for model in firing["models"]:
+        for name in model["weapons"]:
+            pair = f"{model['id']}/{name}"
+            at = next((str(t["unit"]) for t in targets if _fires_at(t, model["id"], pair)), None)
+            if at is None and not open_targets:
+                split[pair] = ""  # declared nowhere: it does not fire
+            elif at is not None and at != main:
+                split[pair] = at
+    return {
+        "unit": str(attack.get("unit", "")),
+        "command": str(attack.get("command", "")),
+        "main": main,
+        "marks": {str(t["unit"]): str(t.get("mark", "")) for t in targets},
+        "split": split,
+    }
+
+
+def _fires_at(target: dict[str, object], model: str, pair: str) -> bool:
+    return pair in [str(p) for p in _list(target.get("weapons"))] or model in [
+        str(m) for m in _list(target.get("models"))
+    ]
+
+
+def declare(text: str, unit: str, command: str, main: str, marks: str, split: str) -> str:
+    """The Judge page's declaration form: ``text`` with its ``attack`` written again as ``unit`` firing
+    with ``command`` at the ``main`` target, every weapon of ``split`` (a JSON object of ``MODEL/WEAPON``
+    to a target unit, or to "" for a weapon declared nowhere, which does not fire) at its own target
+    instead (core/shooting.md#split-target), each target with its
+    mark from ``marks`` (a JSON object of target unit to model, in the order the targets are declared:
+    Dice Order follows it). Everything but the ``attack`` block is kept as written; the loader then
+    judges the declaration.
+
+    >>> print(declare("dice: [6]\\n", "a", "shoot", "b", '{"b": "b1", "c": "c1"}', '{"a2/gun": "c"}'), end="")
+    dice: [6]
+    attack:
+      unit: a
+      command: shoot
+      targets:
+        - {unit: b, mark: b1}
+        - {unit: c, mark: c1, weapons: [a2/gun]}
+    """
+    chosen, elsewhere = json.loads(marks), json.loads(split)
+    fired: dict[str, list[str]] = {main: []}
+    for pair, target in elsewhere.items():
+        if target and target != main:
+            fired.setdefault(target, []).append(pair)
+    open_target = "" not in elsewhere.values()
+    if not open_target:  # a weapon declared nowhere: the main target's weapons are listed too
+        fired[main] = [p for p in _pairs(text, unit) if elsewhere.get(p, main) == main]
+    order = [u for u in chosen if u in fired] + [u for u in fired if u not in chosen]
+    lines = ["attack:", f"  {_flow({'unit': unit})}", f"  {_flow({'command': command})}", "  targets:"]
+    for target in order:
+        declared: dict[str, object] = {"unit": target, "mark": chosen.get(target, "")}
+        if target != main or not open_target:
+            if not fired[target]:
+                continue
+            declared["weapons"] = fired[target]
+        lines.append(f"    - {{{_flow(declared)}}}")
+    return _set_top(text, ("attack",), "\n".join(lines))
+
+
+def _pairs(text: str, unit: str) -> list[str]:
+    """Every ``MODEL/WEAPON`` of ``unit`` in the scenario ``text``."""
+    found = json.loads(form(text)).get("units", [])
+    models: list[dict[str, Any]] = next((u["models"] for u in found if u["id"] == unit), [])
+    return [f"{m['id']}/{w}" for m in models for w in m["weapons"]]
+
+
+def _mapping(text: str) -> dict[str, Any] | str:
+    """The scenario in ``text`` as plain data, or the loader's kind of message when it is not a mapping."""
+    import yaml
+
+    try:
+        data = yaml.safe_load(text) or {}
+    except yaml.YAMLError as error:
+        return f"{SCENARIO}: {error}"
+    if not isinstance(data, dict):
+        return f"{SCENARIO}:1: a scenario is a mapping of weapons, units, attack and dice"
+    return data
+
+
+def _list(value: object) -> list[object]:
+    return value if isinstance(value, list) else []
+
+
+def _scalar(typed: str) -> object:
+    """A value typed in a form field, read as YAML reads it (``4`` a number, ``four`` a text)."""
+    import yaml
+
+    try:
+        value = yaml.safe_load(typed)
+    except yaml.YAMLError:
+        return typed
+    return value if isinstance(value, int | float | str) else typed
+
+
+def _flow(data: dict[str, object]) -> str:
+    """``data``'s entries as one line of YAML, its collections in flow style, without the outer braces."""
+    import yaml
+
+    return str(
+        yaml.safe_dump(data, sort_keys=False, default_flow_style=True, width=10_000, allow_unicode=True)
+    )[1:-2]
+
+
+def _set_top(text: str, keys: tuple[str, ...], block: str, first: bool = False) -> str:
+    """``text`` with its top-level ``keys`` (each key's lines through the end of its value) replaced by
+    ``block``, written where the first of them was, or else at the end (at the first top-level key when
+    ``first``). Everything else is kept as written; ``text`` unchanged when it does not parse as a block
+    mapping (the loader then names what is wrong)."""
+    import yaml
+
     try:
         root = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError:
         return text
+    if root is None:
+        root = yaml.MappingNode("tag:yaml.org,2002:map", [], flow_style=False)
+    if not isinstance(root, yaml.MappingNode) or root.flow_style:
+        return text
     lines = text.split("\n")
-    pairs = root.value if isinstance(root, yaml.MappingNode) else []
-    keys = [(key, value) for key, value in pairs if getattr(key, "value", None) in ("dice", "seed")]
-    for key, value in reversed(keys):
-        end = value.end_mark.line + (1 if value.end_mark.column else 0)
-        del lines[key.start_mark.line : max(end, key.start_mark.line + 1)]
-    at = keys[0][0].start_mark.line if keys else len(lines) - (1 if lines and lines[-1] == "" else 0)
-    lines.insert(at, f"seed: {seed}")
+    found = [(key, value) for key, value in root.value if getattr(key, "value", None) in keys]
+    for key, value in reversed(found):
+        end = _end(value)
+        del lines[key.start_mark.line : max(end.line + (1 if end.column else 0), key.start_mark.line + 1)]
+    if found:
+        at = found[0][0].start_mark.line
+    elif first and root.value:
+        at = root.value[0][0].start_mark.line
+    else:
+        at = len(lines) - (1 if lines and lines[-1] == "" else 0)
+    lines[at:at] = block.split("\n")
     return "\n".join(lines)
+
+
+def _end(node: Any) -> Any:
+    """Where ``node``'s own text ends: a block collection ends with its last item (a comment after it
+    belongs to what follows)."""
+    import yaml
+
+    if isinstance(node, yaml.CollectionNode) and not node.flow_style and node.value:
+        last = node.value[-1]
+        return _end(last[1] if isinstance(last, tuple) else last)
+    return node.end_mark

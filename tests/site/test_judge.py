@@ -173,3 +173,119 @@ def test_judge_page_form_adds_a_model_and_a_weapon_and_rolls_seeded_dice() -> No
     for scenario in (text, rolled, web.roll(text, 3)):
         assert json.loads(web.resolve(scenario))["exit"] == 0
     assert web.add_model("units: [", "a", "red", 0, 0, "", "").startswith("scenario.yaml:")
+
+
+def test_declaration_form_read_from_every_scenario_and_declared_again_judges_the_same() -> None:
+    """The Judge page fills its declaration form from the scenario (``web.form``); declaring that form
+    again (``web.declare``) gives every scenario the same ``rulespy resolve --json``, splits
+    (core/shooting.md#split-target) and target order (Dice Order) included."""
+    checked = 0
+    for name, text in _scenarios().items():
+        attack = json.loads(web.form(text)).get("attack")
+        if not attack or not attack["unit"]:
+            continue
+        again = web.declare(
+            text, attack["unit"], attack["command"], attack["main"], json.dumps(attack["marks"]),
+            json.dumps(attack["split"]),
+        )  # fmt: skip
+        code, out, _ = web.run(["resolve", "--json"], text)
+        assert web.run(["resolve", "--json"], again)[:2] == (code, out), name
+        checked += 1
+    assert checked > 40
+
+
+def test_declaration_form_offers_the_commands_the_loader_knows() -> None:
+    """The form's commands are the loader's list, not a second one; each declared on the starting board
+    is either judged or refused by a rule, never malformed."""
+    from rulespy.scenario.declaration import ATTACK_COMMANDS
+
+    offered = json.loads(web.form(judge.STARTER))["commands"]
+    assert offered == list(ATTACK_COMMANDS)
+    for command in offered:
+        text = web.declare(judge.STARTER, "shooters", command, "targets", '{"targets": "t1"}', "{}")
+        assert json.loads(web.resolve(text))["exit"] in (0, 1), command
+        assert f"command: {command}" in text and text.startswith("# A board of your own")
+
+
+def test_declaration_form_splits_a_weapon_onto_its_own_target_per_core_shooting_split_target() -> None:
+    """A weapon sent to a second unit is declared at it (``weapons: [MODEL/WEAPON]``), the rest at the
+    main target; a model typed out of range then makes the declaration illegal, with its rule."""
+    text = web.add_model(judge.STARTER, "shooters", "blue", 0, 2, "rifle", "")
+    text = web.add_model(text, "others", "red", 12, 6, "", "")
+    form = json.loads(web.form(text))
+    assert [m["id"] for u in form["units"] for m in u["models"]] == ["s1", "shooters1", "t1", "others1"]
+    split = web.declare(text, "shooters", "shoot", "targets", '{"targets": "t1", "others": "others1"}',
+                        '{"shooters1/rifle": "others"}')  # fmt: skip
+    answer = json.loads(web.resolve(split))
+    assert answer["exit"] == 0, answer["stderr"]
+    fired = json.loads(answer["json"])["attacks"][0]["targets"]
+    assert [t["unit"] for t in fired] == ["targets", "others"]
+    assert json.loads(web.form(split))["attack"]["split"] == {"shooters1/rifle": "others"}
+    far = web.move(split, "others1", 40, 6)
+    refused = json.loads(web.resolve(far))
+    assert refused["exit"] == 1
+    assert json.loads(refused["json"])["error"]["rule"] == "core/shooting.md#which-weapons-fire"
+
+
+def test_typed_weapon_is_defined_and_a_wrong_value_is_refused_at_its_line() -> None:
+    """A weapon typed in the form is written into ``weapons`` (replacing one of the same name); a value
+    of the wrong kind reaches the loader, which names its line, as on the command line."""
+    typed = {"range": "30", "dice": "3", "lock": "5", "damage": "2", "traits": "heavy,  critical 6"}
+    text = web.weapon(judge.STARTER, "rifle", json.dumps(typed))
+    assert "  rifle: {range: 30, dice: 3, lock: 5, damage: 2, traits: [heavy, critical 6]}\n" in text
+    assert text.count("rifle: {") == 1 and text.startswith("# A board of your own")
+    answer = json.loads(web.resolve(text))
+    assert answer["exit"] == 0 and len(json.loads(answer["json"])["attacks"][0]["targets"][0]["locks"]) == 3
+    wrong = web.weapon(text, "rifle", json.dumps({**typed, "range": "far"}))
+    line = wrong.splitlines().index(next(r for r in wrong.splitlines() if "range: far" in r)) + 1
+    answer = json.loads(web.resolve(wrong))
+    assert answer["exit"] == 2 and answer["stderr"].startswith(f"scenario.yaml:{line}: ")
+
+
+def test_scripted_roll_writes_the_dice_typed_in_place_of_the_seed() -> None:
+    """Scripted dice replace the seed (and seeded dice replace them); a face that is no number is
+    refused by the loader at the line of ``dice``."""
+    text = web.script(judge.STARTER, "6, 6")
+    assert "\ndice: [6, 6]\n" in text and "seed:" not in text
+    assert json.loads(json.loads(web.resolve(text))["json"])["attacks"][0]["targets"][0]["successes"] == 2
+    assert web.roll(text, 4).count("seed: 4") == 1 and "\ndice:" not in web.roll(text, 4)
+    wrong = web.script(text, "6 six")
+    line = wrong.splitlines().index("dice: [6, six]") + 1
+    assert json.loads(web.resolve(wrong))["stderr"].startswith(f"scenario.yaml:{line}: ")
+
+
+def test_judge_words_cover_every_word_the_page_says_in_every_language() -> None:
+    """``judge.js`` and ``judge-page.js`` take their words from the page (``assets/judge-words.js``, from ``languages.WORDS``):
+    every key it says is there in English, the Russian edition has every one of them, and its site
+    loads the English site's runtime."""
+    from rulespy.render.languages import WORDS
+
+    script = "".join(
+        (ROOT / "rulespy/render/assets" / name).read_text(encoding="utf-8") for name in ("judge.js", "judge-page.js")
+    )
+    said = set(re.findall(r'say\("([\w-]+)"', script))
+    # said through a variable: the roll modes, the weapon keys, a casualty's removal, the loading status
+    said |= {"seeded", "scripted", "random", "range", "dice", "lock", "damage", "traits", "resolving"}
+    said |= {"loading", "immediate", "end_of_attack", "end_of_firefight"}
+    english, russian = judge.words(None), judge.words("ru")
+    assert len(said) > 40 and said <= set(english)
+    ru_keys = {k.removeprefix("judge-") for k in WORDS["ru"] if k.startswith("judge-")}
+    assert set(english) - ru_keys <= {"x", "y"}
+    assert all(russian[k] != english[k] for k in ru_keys if k not in ("x", "y"))
+    loaded = judge.words_script("ru").decode("utf-8")
+    site = json.loads(loaded.split("window.vsJudgeSite = ", 1)[1].rstrip().removesuffix(";"))
+    assert site == {"runtime": "../judge/", "words": russian}
+    english_site = judge.words_script(None).decode().split(" = ", 1)[1].rstrip()[:-1]
+    assert json.loads(english_site)["runtime"] == "judge/"
+    page = judge.page(ROOT, ["examples/scenarios/armour.yaml"], "ru")
+    assert page.startswith(f"# {russian['title']}\n") and russian["start"] in page
+
+
+@pytest.mark.parametrize("broken", ["units: [", "- a list\n"])
+def test_form_helpers_leave_a_scenario_that_does_not_parse_as_the_reader_wrote_it(broken: str) -> None:
+    """A form's change on text the loader refuses keeps the reader's text (Run shows the message)."""
+    assert web.weapon(broken, "gun", '{"range": "1"}') == broken
+    assert web.declare(broken, "a", "shoot", "b", "{}", "{}") == broken
+    assert web.script(broken, "6") == broken and web.roll(broken, 1) == broken
+    assert web.move(broken, "m", 1, 1) == broken
+    assert "error" in json.loads(web.form(broken))

@@ -1,13 +1,16 @@
 """The rules judge in a real browser: Pyodide (copied into the site by the build) runs rulespy in headless
-Chromium, on each generator's build (mkdocs-material and Zensical), served from a plain folder.
+Chromium, on each generator's build (mkdocs-material and Zensical, with the Russian site), served from a
+plain folder.
 
-One browser session per generator (``test_browser.py``'s fixtures), and Pyodide loads twice in each
-(an example page, then the Judge page, the second from the browser's cache): on an example, change one
-die and read the account and casualties the engine gives; type malformed YAML and see its line; open a
-permalink and read the account and JSON the command line prints; move the targets out of range (typed,
-then one dragged on the board) and see the rule the declaration breaks; add a model with the form and
-roll seeded dice. Needs Debian's Chromium and its driver (skipped without them, a failure under
-``CI=true``).
+One browser session per generator (``test_browser.py``'s fixtures), and Pyodide loads three times in
+each (an example page, the Judge page, the Russian Judge page, the last two from the browser's cache):
+on an example, change one die and read the account and casualties the engine gives; type malformed YAML
+and see its line; open a permalink and read the account and JSON the command line prints; move the
+targets out of range (in the YAML, then one dragged on the board) and see the rule the declaration
+breaks; add a model and roll seeded dice with the forms; type a model's position, declare the attack
+through the form and read the account, then type a position out of range and see the rule; on the
+Russian site, read "Try it" and the Judge page in Russian and its answer. Needs Debian's Chromium and its
+driver (skipped without them, a failure under ``CI=true``).
 """
 
 from __future__ import annotations
@@ -18,11 +21,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 import yaml
 
 from rulespy.render import judge, web
-from rulespy.render.build import GENERATORS, build
+from rulespy.render.build import GENERATORS, build_all
+from rulespy.render.languages import WORDS
 from tests.cli.resolve_outputs import recorded
 from tests.site import test_browser as shared
 
@@ -38,11 +42,12 @@ pytestmark = pytest.mark.timeout(600)
 
 @pytest.fixture(scope="module", params=GENERATORS)
 def built(request: pytest.FixtureRequest, staged: Path) -> Path:
-    """The site built by ``request.param`` (no PDF: the judge needs none); ``base_url`` serves it."""
+    """The site built by ``request.param``, with its Russian site (no PDF: the judge needs none);
+    ``base_url`` serves it."""
     shared._require_browser()
     folder = ROOT / "build" / f"site-judge-test-{request.param}"
-    done = build(request.param, ROOT, folder)
-    assert done.returncode == 0, f"{request.param} build --strict failed:\n{done.stdout}\n{done.stderr}"
+    for done in build_all(request.param, ROOT, folder):
+        assert done.returncode == 0, f"{request.param} build --strict failed:\n{done.stdout}\n{done.stderr}"
     return folder
 
 
@@ -187,14 +192,12 @@ def test_a_permalink_reads_as_the_command_line_and_a_target_out_of_range_is_refu
 
     # the Judge page's starting board; the form adds a second target model, then rolls seeded dice
     assert _run(judged, panel, judge.STARTER, ("done",)) == "done"
-    form = judged.find_element("css selector", ".vs-judge-tools")
-    judged.execute_script("arguments[0].click();", form.find_element("css selector", ".vs-judge-add"))
+    _press(judged, panel, ".vs-judge-adding .vs-judge-add")
     assert _run(judged, panel, None, ("done",)) == "done"
     added = str(panel.find_element("css selector", ".vs-judge-yaml").get_attribute("value"))
     assert "id: targets1" in added and "at: [12, 2]" in added
-    seed = form.find_element("css selector", "input[placeholder=random]")
-    seed.send_keys("5")
-    judged.execute_script("arguments[0].click();", form.find_element("css selector", ".vs-judge-roll"))
+    judged.find_element("css selector", ".vs-judge-rolling .vs-judge-typed-dice").send_keys("5")
+    _press(judged, panel, ".vs-judge-rolling .vs-judge-roll")
     assert _run(judged, panel, None, ("done",)) == "done"
     rolled = str(panel.find_element("css selector", ".vs-judge-yaml").get_attribute("value"))
     assert "seed: 5" in rolled and "seed: 1" not in rolled
@@ -214,8 +217,89 @@ def test_a_permalink_reads_as_the_command_line_and_a_target_out_of_range_is_refu
     assert len(changed) == 1 and "at: [" in changed[0][1]  # only t1's position changed
     models = {m["id"]: m for u in yaml.safe_load(dropped)["units"] for m in u["models"]}
     assert 25 <= models["t1"]["at"][0] <= 27 and models["t1"]["at"][1] == 0
-    answer = json.loads(web.resolve(dropped))
+    _refused_with_its_rule(judged, panel, base_url, dropped)
+
+    # typed back into range, then the attack declared through the form: Advance, marking targets1
+    _type_position(judged, panel, "t1", 12, 0)
+    assert _run(judged, panel, None, ("done",)) == "done"
+    _choose(judged, panel, ".vs-judge-declare .vs-judge-command", "advance")
+    assert _run(judged, panel, None, ("done",)) == "done"
+    _choose(judged, panel, ".vs-judge-declare .vs-judge-mark", "targets1")
+    assert _run(judged, panel, None, ("done",)) == "done"
+    declared = str(panel.find_element("css selector", ".vs-judge-yaml").get_attribute("value"))
+    attack = yaml.safe_load(declared)["attack"]
+    assert attack == {
+        "unit": "shooters",
+        "command": "advance",
+        "targets": [{"unit": "targets", "mark": "targets1"}],
+    }
+    expected = json.loads(web.resolve(declared))
+    assert _content(judged, panel, ".vs-judge-account") == expected["account"]
+    assert "declare Advance at the targets (marking targets1)" in expected["account"]
+
+    # a typed position out of the rifle's range: the declaration is refused, with its rule
+    _type_position(judged, panel, "targets1", 40, 2)
+    assert _run(judged, panel, None, ("illegal",)) == "illegal"
+    typed = str(panel.find_element("css selector", ".vs-judge-yaml").get_attribute("value"))
+    models = {m["id"]: m for u in yaml.safe_load(typed)["units"] for m in u["models"]}
+    assert models["targets1"]["at"] == [40, 2] and models["t1"]["at"] == [12, 0]
+    _refused_with_its_rule(judged, panel, base_url, typed)
+
+
+def _press(driver: Any, panel: Any, selector: str) -> None:
+    """Click the form's button at ``selector`` (scrolled into view by the script) and forget the state."""
+    driver.execute_script("arguments[0].dataset.state = '';", panel)
+    driver.execute_script("arguments[0].click();", driver.find_element("css selector", selector))
+
+
+def _choose(driver: Any, panel: Any, selector: str, value: str) -> None:
+    """Choose ``value`` in the form's list at ``selector`` (a change the page judges at once)."""
+    driver.execute_script("arguments[0].dataset.state = '';", panel)
+    Select(driver.find_element("css selector", selector)).select_by_value(value)
+
+
+def _type_position(driver: Any, panel: Any, model: str, x: float, y: float) -> None:
+    """Type ``model``'s position into the Judge page's Move form and press its button."""
+    Select(driver.find_element("css selector", ".vs-judge-moving .vs-judge-model")).select_by_value(model)
+    for name, value in (("x", x), ("y", y)):
+        box = driver.find_element("css selector", f".vs-judge-moving .vs-judge-{name}")
+        box.clear()
+        box.send_keys(f"{value:g}")
+    _press(driver, panel, ".vs-judge-moving .vs-judge-move")
+
+
+def _refused_with_its_rule(driver: Any, panel: Any, base_url: str, text: str) -> None:
+    """The page's status links the rule ``rulespy resolve`` names for the illegal declaration in ``text``."""
+    answer = json.loads(web.resolve(text))
     page, anchor = json.loads(answer["json"])["error"]["rule"].split("#")
     assert answer["exit"] == 1
     link = panel.find_element("css selector", ".vs-judge-status a").get_attribute("href")
     assert link == f"{base_url}{page.removesuffix('.md')}/#{anchor}"
+
+
+def test_the_russian_site_shows_try_it_and_the_judge_page_in_russian_and_resolves(
+    judged: Any, base_url: str, staged: Path
+) -> None:
+    """Issue 17 on the Russian site: "Try it" and the Judge page's labels, buttons and statuses read in
+    Russian (``languages.WORDS``), the runtime is the English site's (one copy, cached), and the engine's
+    account is the command line's, as the engine prints it."""
+    said = WORDS["ru"]
+    url, code, _ = _die_that_matters(staged)
+    judged.get(f"{base_url}ru/{url}")
+    box = judged.find_element("css selector", f'.vs-try[data-scenario="{code}"]')
+    WebDriverWait(judged, LOAD_SECONDS).until(lambda d: box.find_elements("css selector", ".vs-try-button"))
+    assert box.find_element("css selector", ".vs-try-button").text == said["judge-try"]
+
+    judged.get(f"{base_url}ru/judge/")
+    panel = judged.find_element("css selector", ".vs-judge-page .vs-judge")
+    assert _run(judged, panel, None, ("done", "failed")) == "done"
+    assert judged.find_element("css selector", "h1").text == said["judge-title"]
+    assert panel.find_element("css selector", ".vs-judge-run").text == said["judge-run"]
+    assert _content(judged, panel, ".vs-judge-status") == said["judge-done"]
+    legends = [e.text for e in judged.find_elements("css selector", ".vs-judge-tools legend")]
+    assert legends == [said[f"judge-{k}-legend"] for k in ("declare", "move", "add", "roll")]
+    expected = json.loads(web.resolve(judge.STARTER))
+    assert _content(judged, panel, ".vs-judge-account") == expected["account"]
+    assert panel.get_attribute("data-json") == expected["json"]
+    fetched = judged.execute_script("return performance.getEntriesByType('resource').map(e => e.name);")
+    assert f"{base_url}judge/rulespy.zip" in fetched and not [n for n in fetched if "/ru/judge/pyodide" in n]

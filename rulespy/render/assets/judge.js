@@ -7,13 +7,21 @@
  * exact odds. The Judge page (judge/) holds the same editor, restores a situation from the address
  * (#s=CODE) and starts from an empty board or any published scenario.
  *
+ * The Judge page's forms are judge-page.js, loaded on that page only (rule pages stay light).
+ *
+ * Its words come from the page: assets/judge-words.js (written by rulespy render for each edition from
+ * rulespy/render/languages.py's WORDS) sets window.vsJudgeSite = {words, runtime}; the engine's account
+ * stays as the engine prints it.
+ *
  * Nothing heavy loads with a page: Pyodide (judge/pyodide/, copied from its npm package by the build)
- * and rulespy (judge/rulespy.zip) are fetched the first time a reader presses Try it or Run.
+ * and rulespy (judge/rulespy.zip) are fetched the first time a reader presses Try it or opens the Judge
+ * page. A translation's site (/ru/) uses the English site's runtime folder (its runtime: "../judge/").
  */
 (function () {
   "use strict";
   const ROOT = new URL("../", document.currentScript.src);
-  const RUNTIME = new URL("judge/", ROOT);
+  const SITE = window.vsJudgeSite || { runtime: "judge/", words: {} };
+  const RUNTIME = new URL(SITE.runtime, ROOT);
   const RULE = /\b((?:core|sequences|timing|commands)\/[\w-]+)\.md#([\w-]+)/g;
   let engine = null;
 
@@ -67,6 +75,13 @@
     return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
   }
 
+  /* The page's word for KEY, its {name}s filled from VALUES. */
+  function say(key, values) {
+    const word = SITE.words[key] === undefined ? key : SITE.words[key];
+    return word.replace(/\{(\w+)\}/g, (all, name) =>
+      (values && values[name] !== undefined ? String(values[name]) : all));
+  }
+
   function escapeHtml(text) {
     return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
   }
@@ -98,11 +113,8 @@
 
   function outcome(result) {
     const casualties = result.casualties || [];
-    if (!casualties.length) return "Outcome: no casualties.";
-    const when = { immediate: "removed at once", end_of_attack: "removed at the end of the attack",
-      end_of_firefight: "removed at the end of the firefight" };
-    return "Outcome: casualties " +
-      casualties.map((c) => `${c.model} (${when[c.removed] || c.removed})`).join(", ") + ".";
+    if (!casualties.length) return say("no-casualties");
+    return say("casualties", { list: casualties.map((c) => `${c.model} (${say(c.removed)})`).join(", ") });
   }
 
   /* Models on the editor's board move by dragging: the drop point, in inches (rounded to half an inch),
@@ -141,17 +153,17 @@
   }
 
   /* One editor: the YAML, Run, the permalink, and what rulespy answers. */
-  function editor(host, text) {
+  function editor(host, text, judged) {
     const panel = element("div", "vs-judge");
     const area = element("textarea", "vs-judge-yaml");
     area.value = text;
     area.spellcheck = false;
     area.rows = Math.min(30, text.split("\n").length + 1);
-    area.setAttribute("aria-label", "Scenario (YAML, as rulespy resolve reads it)");
+    area.setAttribute("aria-label", say("yaml"));
     const bar = element("div", "vs-judge-bar");
-    const run = element("button", "md-button md-button--primary vs-judge-run", "Run");
+    const run = element("button", "md-button md-button--primary vs-judge-run", say("run"));
     run.type = "button";
-    const permalink = element("a", "vs-judge-permalink", "Link to this ruling");
+    const permalink = element("a", "vs-judge-permalink", say("permalink"));
     bar.append(run, permalink);
     const status = element("p", "vs-judge-status");
     status.setAttribute("role", "status");
@@ -167,13 +179,13 @@
       delete area.dataset.errorLine;
       panel.dataset.state = "running";
       status.className = "vs-judge-status";
-      status.textContent = engine ? "Resolving…" : "Loading the rules engine (the first time only)…";
+      status.textContent = say(engine ? "resolving" : "loading");
       permalink.href = new URL("judge/#s=" + await encode(text), ROOT).href;
       let web;
       try {
         web = await judge();
       } catch (error) {
-        status.textContent = "The rules engine could not start: " + error.message;
+        status.textContent = say("no-start", { error: error.message });
         panel.dataset.state = "failed";
         return;
       }
@@ -182,6 +194,7 @@
       panel.dataset.resolveMs = String(performance.now() - started);
       board.innerHTML = web.board(text);
       draggable(board, area, web, go);
+      if (judged) judged(web, text);
       odds.textContent = "";
       if (answer.exit === 2) {
         status.className = "vs-judge-status vs-judge-error";
@@ -197,13 +210,12 @@
       panel.dataset.json = answer.json;
       if (answer.exit === 1) {
         status.className = "vs-judge-status vs-judge-error";
-        status.innerHTML = "Illegal declaration: " + escapeHtml(data.error.message) +
-          " (the rule it breaks: " + linked(data.error.rule) + ")";
+        status.innerHTML = say("illegal", { message: escapeHtml(data.error.message), rule: linked(data.error.rule) });
         result.textContent = "";
         panel.dataset.state = "illegal";
         return;
       }
-      status.textContent = "Resolved by rulespy. Computing the exact odds…";
+      status.textContent = say("computing");
       result.textContent = outcome(data);
       panel.dataset.state = "resolved";
       await new Promise((resolve) => setTimeout(resolve, 0)); // paint the account before the odds
@@ -211,7 +223,7 @@
       const exact = JSON.parse(web.odds(text));
       panel.dataset.oddsMs = String(performance.now() - oddsStarted);
       odds.textContent = exact.exit === 0 ? exact.text : exact.stderr.trim();
-      status.textContent = "Resolved by rulespy, with the exact odds over every die.";
+      status.textContent = say("done");
       panel.dataset.state = "done";
     }
     run.addEventListener("click", () => { go(); });
@@ -219,9 +231,9 @@
   }
 
   function tryIt(box) {
-    const button = element("button", "md-button vs-try-button", "Try it");
+    const button = element("button", "md-button vs-try-button", say("try"));
     button.type = "button";
-    button.title = "Edit this example's scenario and dice, and let the rules engine judge it";
+    button.title = say("try-title");
     box.append(button);
     button.addEventListener("click", async () => {
       button.remove();
@@ -229,98 +241,20 @@
     });
   }
 
-  function field(label, input) {
-    const wrap = element("label", "vs-judge-field", label + " ");
-    wrap.append(input);
-    return wrap;
-  }
-
-  function input(value, size) {
-    const node = element("input");
-    node.value = value;
-    node.size = size;
-    return node;
-  }
-
-  /* The Judge page's form: add a model (to a unit, or a new unit of a side, with a weapon from the
-   * library), and roll seeded random dice; each change is written into the YAML and judged again. */
-  function tools(host, editorOf) {
-    const library = JSON.parse(host.dataset.library || "{}");
-    const form = element("fieldset", "vs-judge-tools");
-    form.append(element("legend", "", "Add a model, roll the dice"));
-    const unit = input("targets", 10);
-    const side = element("select");
-    ["blue", "red"].forEach((name) => side.append(new Option(name, name, name === "red", name === "red")));
-    const x = input("12", 4);
-    const y = input("2", 4);
-    const weapon = element("select");
-    weapon.append(new Option("no weapon", ""));
-    Object.keys(library).forEach((name) => {
-      const p = library[name];
-      weapon.append(new Option(`${name} (range ${p.range}, ${p.dice} dice, lock ${p.lock}+, damage ${p.damage})`, name));
-    });
-    const add = element("button", "md-button vs-judge-add", "Add the model");
-    add.type = "button";
-    const seed = input("", 6);
-    seed.placeholder = "random";
-    const rollIt = element("button", "md-button vs-judge-roll", "Roll seeded dice");
-    rollIt.type = "button";
-    form.append(field("unit", unit), field("side (for a new unit)", side), field("x", x), field("y", y),
-      field("weapon", weapon), add, element("br"), field("seed", seed), rollIt);
-    add.addEventListener("click", async () => {
-      const web = await judge();
-      const editor = editorOf();
-      const name = weapon.value;
-      const answer = web.add_model(editor.area.value, unit.value.trim() || "targets", side.value,
-        Number(x.value) || 0, Number(y.value) || 0, name, name ? JSON.stringify(library[name]) : "");
-      if (answer.startsWith("scenario.yaml:")) return editor.run();
-      editor.area.value = answer;
-      editor.run();
-    });
-    rollIt.addEventListener("click", async () => {
-      const web = await judge();
-      const editor = editorOf();
-      const typed = parseInt(seed.value, 10);
-      const value = Number.isNaN(typed) ? Math.floor(Math.random() * 1000000) : typed;
-      editor.area.value = web.roll(editor.area.value, value);
-      editor.run();
-    });
-    return form;
-  }
-
-  async function judgePage(host) {
-    const choose = host.querySelector("select");
-    const slot = element("div", "vs-judge-slot");
-    let current = null;
-    host.append(tools(host, () => current), slot);
-    async function open(text, runIt) {
-      if (current) current.panel.remove();
-      current = editor(slot, text);
-      if (runIt) await current.run();
-    }
-    choose.addEventListener("change", async () => {
-      const option = choose.selectedOptions[0];
-      if (!option.value) return open(await decode(host.dataset.empty), false);
-      const answer = await fetch(new URL(option.value, ROOT));
-      open(await answer.text(), true);
-    });
-    const code = /(?:^#|&)s=([\w-]+)/.exec(location.hash);
-    if (code) return open(await decode(code[1]), true);
-    return open(await decode(host.dataset.empty), false);
-  }
-
   function enhance() {
     document.querySelectorAll(".vs-try[data-scenario]:not([data-ready])").forEach((box) => {
       box.dataset.ready = "1";
       tryIt(box);
     });
-    document.querySelectorAll(".vs-judge-page:not([data-ready])").forEach((host) => {
-      host.dataset.ready = "1";
-      judgePage(host);
-    });
+    const hosts = document.querySelectorAll(".vs-judge-page:not([data-ready])");
+    hosts.forEach((host) => { host.dataset.ready = "1"; });
+    if (hosts.length) { // the Judge page's forms: their script loads on that page only
+      const forms = window.vsJudgePage ? Promise.resolve() : loadScript(new URL("assets/judge-page.js", ROOT).href);
+      forms.then(() => hosts.forEach((host) => window.vsJudgePage(host)));
+    }
   }
 
-  window.vsJudge = { encode, decode, judge };
+  window.vsJudge = { encode, decode, judge, editor, element, say, ROOT };
   if (window.document$ && typeof window.document$.subscribe === "function") {
     window.document$.subscribe(enhance);
   } else if (document.readyState === "loading") {
