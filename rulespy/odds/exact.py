@@ -43,7 +43,7 @@ from typing import Any
 from rulespy.core.leadership import LeadershipChance
 from rulespy.core.target_lock import LockChance, LockResult, die_probabilities
 from rulespy.errors import InvalidInput
-from rulespy.odds import pool
+from rulespy.odds import joint, pool
 from rulespy.odds.deal import DealId, Round
 from rulespy.sequences.shooting_sequence import ShootingSequence, State
 from rulespy.sequences.steps import Phase
@@ -69,8 +69,11 @@ def progress(state: State) -> Progress:
     return (state.attack, ORDER[state.phase], state.target, state.group)
 
 
-def finished(state: State) -> State:
-    """A finished state reduced to what its outcome is: casualties, wounds and pins (so ends merge)."""
+def finished(state: State, casualties_only: bool = False) -> State:
+    """A finished state reduced to what its outcome is: casualties, wounds and pins (so ends merge), or
+    with ``casualties_only`` its casualties alone (all that ``rulespy odds`` prints)."""
+    if casualties_only:
+        return State(casualties=state.casualties, phase=Phase.DONE)
     return State(
         wounds=state.wounds,
         removed=state.removed,
@@ -112,6 +115,7 @@ def final_states(
     max_transitions: int = MAX_TRANSITIONS,
     on_batch: Callable[[int, int], None] | None = None,
     join_groups: bool = True,
+    casualties_only: bool = False,
 ) -> dict[State, Fraction]:
     """Every state the sequence can end in, with its exact probability (they sum to 1).
 
@@ -128,6 +132,10 @@ def final_states(
     """
     start, _ = sequence.initial()
     scale = 6 ** dice_bound(sequence)
+    # One pass when no firefight follows and each target is its own unit (``rulespy.odds.joint``).
+    at_once = not sequence.firefight and all(
+        len({target.unit for target in plan.targets}) == len(plan.targets) for plan in sequence.attacks
+    )
     limits = _Limits(max_states, max_transitions)
     done: dict[State, int] = {}
     buckets: dict[Progress, dict[Entry, int]] = {}
@@ -136,7 +144,7 @@ def final_states(
 
     def add(state: State, kept: Kept, weight: int) -> None:
         if state.done:
-            state = finished(state)
+            state = finished(state, casualties_only)
             done[state] = done.get(state, 0) + weight
             return
         key = progress(state)
@@ -167,6 +175,11 @@ def final_states(
                     assert exact.denominator == 1, "the dice bound covers every die rolled"
                     after, _ = sequence.advance(sequence.record(state, passed), Phase.NORMAL_ROUND)
                     add(after, kept, exact.numerator)
+            elif state.phase is Phase.TARGET_LOCK and at_once:
+                for after, part in _at_once(
+                    sequence, state, weight, rounds, limits, join_groups, casualties_only
+                ):
+                    add(sequence.advance(after)[0], kept, part)
             elif state.phase is Phase.TARGET_LOCK:
                 for (after, more), part in _criticals(sequence, state, weight, rounds, limits, join_groups):
                     add(sequence.advance(after, Phase.NORMAL_ROUND)[0], kept + more, part)
@@ -281,6 +294,74 @@ def _criticals(
             entries[(after, kept)] = entries.get((after, kept), 0) + w
     ended = [(state.evolve(phase=Phase.CRITICAL_ROUND), kept) for state, kept in entries]
     return [((after, kept), w) for (after, kept), w in zip(ended, entries.values(), strict=True)]
+
+
+def _at_once(
+    sequence: ShootingSequence,
+    state: State,
+    weight: int,
+    rounds: dict[tuple[object, ...], Round],
+    limits: _Limits,
+    join: bool,
+    casualties_only: bool,
+) -> list[tuple[State, int]]:
+    """An attack no firefight follows, from its Target Lock dice to removal, in one pass: each target's
+    critical and normal rounds dealt together (``rulespy.odds.joint``), target after target. Returns
+    states in the removal phase, with weights.
+
+    Rule: sequences/shooting_sequence.md#step-target-lock
+    Rule: sequences/shooting_sequence.md#step-critical-round
+    Rule: sequences/shooting_sequence.md#step-normal-round
+    """
+    from rulespy.sequences.rounds import critical_casualties
+
+    attack = state.attack
+    plan = sequence.attacks[attack]
+    entries: dict[State, int] = {state: weight}
+    for index, chances in enumerate(sequence.lock_chances(state)):
+        groups = _groups(chances, join)
+        if not groups:
+            continue
+        faces = [(crit, success, fail, dice) for _, crit, success, fail, dice in groups]
+        following: dict[State, int] = {}
+        for before, w in entries.items():
+            crit = _round(sequence, before, attack, index, True, rounds)
+
+            def crit_end(deal: DealId, crit: Round = crit) -> object:
+                started, _, _, wounds, pinned = crit.deals[deal]
+                return (started, wounds) if casualties_only else (started, wounds, pinned)
+
+            weapons = [(crit.weapons[name], dice) for name, *_, dice in groups]
+            crits = joint.layers(crit, crit.start(before), weapons, crit_end, limits.spend)
+            # The state each critical end leaves, and the normal round it starts (one per guess).
+            ended: list[State] = []
+            guesses: dict[tuple[object, ...], int] = {}
+            guess: list[int] = []
+            for deal in crits.finals:
+                after = before
+                if crit.started(deal):
+                    after = critical_casualties(sequence, crit.settle(before, deal), plan.targets[index], [])
+                ended.append(after)
+                guess.append(guesses.setdefault((after.removed, after.wounds), len(guesses)))
+            can_reach = joint.reach(crits, guess)
+            for number, first in enumerate(ended[guess.index(g)] for g in range(len(guesses))):
+                table = _round(sequence, first, attack, index, False, rounds)
+
+                def normal_end(deal: DealId, table: Round = table) -> object:
+                    _, _, _, wounds, pinned = table.deals[deal]
+                    return tuple(left == 0 for left in wounds) if casualties_only else (wounds, pinned)
+
+                weapons = [(table.weapons[name], dice) for name, *_, dice in groups]
+                normals = joint.layers(table, table.start(first), weapons, normal_end, limits.spend)
+                pairs = joint.deal_both(
+                    crits, normals, faces, can_reach, number, w, limits.spend, limits.hold
+                )
+                for (c, n), p in pairs.items():
+                    after = table.settle(ended[c], normals.finals[n])
+                    following[after] = following.get(after, 0) + p
+        limits.hold(len(following))
+        entries = following
+    return [(after.evolve(phase=Phase.REMOVAL), w) for after, w in entries.items()]
 
 
 def _keep(kept: Kept, group: tuple[int, int, str, int, int, int]) -> Kept:

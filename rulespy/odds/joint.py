@@ -1,0 +1,169 @@
+"""One pass over an attack's Target Lock dice: both allocation rounds of a target dealt together.
+
+The two-pass dealer (``rulespy.odds.exact``) must keep, for the second pass, how many of each firing
+weapon's dice were no Critical Lock; when consecutive weapons differ (two profiles alternating model by
+model) those counts cannot be joined and the states multiply. This module rolls every die once, as a
+Critical Lock, another success or a fail, and deals the two kinds of success at once:
+
+* **Critical Locks** into the target's critical round, as the two-pass dealer does.
+* **Other successes** into the normal round, which starts only once the critical round has ended. So
+  the critical round's end is **guessed**: its possible ends (each model's wounds once every Critical
+  Lock is dealt) are found first, from the critical round alone, and the other successes are dealt
+  into the normal round as it starts after each guessed end. A dice outcome counts under the one guess
+  that comes true, so each outcome is counted once and the answer stays exact.
+* **Deals no later success can tell apart are merged** (``layers``): working back from the last
+  weapon, two deals of a round are alike when every number of successes each later weapon may still
+  roll leads them to alike deals, and at the end to the same outcome. Which model took which success
+  is soon forgotten this way (in the alternating attack, every critical round that has hit the first k
+  models is one class), so the pass carries a handful of critical classes times the normal classes.
+  With ``casualties_only`` the outcome is which models end at 0 wounds, so survivors' wounds and pins
+  are forgotten too (what ``rulespy odds`` prints; ``tests/odds/test_joint.py`` proves the printed
+  odds unchanged on every recorded scenario).
+
+Used for an attack that no firefight follows, whose targets are distinct units (the critical and normal
+rounds of one target touch no other target's models, so dealing one target's rounds after another's
+reaches the same final state). The product of the two kinds of ways, ``criticals(n, crit)[k] *
+others(n - k, success, fail)[j]``, is the tally's multinomial count, as in the two-pass dealer.
+
+Rule: sequences/shooting_sequence.md#step-critical-round
+Rule: sequences/shooting_sequence.md#step-normal-round
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+
+from rulespy.odds import pool
+from rulespy.odds.deal import DealId, Round
+
+# A firing group as the pass rolls it: (weapon number in the round, dice).
+Group = tuple[int, int]
+
+
+@dataclass
+class Layers:
+    """A round's deals over a sequence of firing groups, merged into classes layer by layer.
+
+    ``follow[i][c]`` lists, for class ``c`` before group ``i`` rolls, the class it reaches with 0, 1,
+    ... successes of that group; ``start`` is the class of the round's first deal; ``finals[c]`` is a
+    deal of final class ``c`` (one with the class's outcome) and ``outcomes[c]`` that outcome.
+    """
+
+    follow: list[list[tuple[int, ...]]]
+    start: int
+    finals: list[DealId]
+    outcomes: list[Hashable]
+
+
+def layers(
+    table: Round,
+    start: DealId,
+    groups: list[Group],
+    outcome: Callable[[DealId], Hashable],
+    spend: Callable[[int], None],
+) -> Layers:
+    """Every deal of ``table`` reachable from ``start`` when each group in turn adds 0 to all its dice
+    as successes, merged back from the end: deals with the same ``outcome`` at the end are one class,
+    and before a group, deals whose every count of that group's successes leads to the same class are
+    one class. ``spend`` is told the deals about to be made (the size limit)."""
+    chains: list[dict[DealId, list[DealId]]] = []
+    layer: list[DealId] = [start]
+    for weapon, dice in groups:
+        spend(len(layer) * (dice + 1))
+        found: dict[DealId, list[DealId]] = {}
+        reached: dict[DealId, None] = {}
+        deal = table.deal
+        for first in layer:
+            chain = [first]
+            last = first
+            for _ in range(dice):
+                last = deal(last, weapon)
+                chain.append(last)
+            found[first] = chain
+            reached.update(dict.fromkeys(chain))
+        chains.append(found)
+        layer = list(reached)
+    numbers: dict[Hashable, int] = {}
+    finals: list[DealId] = []
+    outcomes: list[Hashable] = []
+    cls: dict[DealId, int] = {}
+    for last in layer:
+        end = outcome(last)
+        number = numbers.get(end)
+        if number is None:
+            number = numbers[end] = len(finals)
+            finals.append(last)
+            outcomes.append(end)
+        cls[last] = number
+    follow: list[list[tuple[int, ...]]] = []
+    for found in reversed(chains):
+        known: dict[tuple[int, ...], int] = {}
+        rows: list[tuple[int, ...]] = []
+        before: dict[DealId, int] = {}
+        for first, chain in found.items():
+            row = tuple([cls[d] for d in chain])
+            number = known.get(row)
+            if number is None:
+                number = known[row] = len(rows)
+                rows.append(row)
+            before[first] = number
+        follow.append(rows)
+        cls = before
+    follow.reverse()
+    return Layers(follow, cls[start], finals, outcomes)
+
+
+def reach(crit: Layers, guess: list[int]) -> list[list[frozenset[int]]]:
+    """For each layer (and the end), the guesses each critical class can still come to: ``guess[c]``
+    is the guess final class ``c`` makes true."""
+    at_end = [frozenset((g,)) for g in guess]
+    found = [at_end]
+    for rows in reversed(crit.follow):
+        later = found[-1]
+        found.append([frozenset().union(*(later[c] for c in row)) for row in rows])
+    found.reverse()
+    return found
+
+
+def deal_both(
+    crit: Layers,
+    normal: Layers,
+    faces: list[tuple[int, int, int, int]],
+    can_reach: list[list[frozenset[int]]],
+    guess: int,
+    weight: int,
+    spend: Callable[[int], None],
+    hold: Callable[[int], None],
+) -> dict[tuple[int, int], int]:
+    """The joint pass under one guess: (critical class, normal class) at the end with their weights.
+
+    ``faces`` lists each group's (critical faces, success faces, fail faces, dice); ``weight`` is a
+    whole number over a power of 6 covering every die (each group divides it by 6 for each die).
+    A critical class that can no longer come to ``guess`` is dropped: its outcomes count under another.
+    """
+    states: dict[tuple[int, int], int] = {(crit.start, normal.start): weight}
+    for i, (c_faces, s_faces, f_faces, dice) in enumerate(faces):
+        spend(len(states) * (dice + 1) * (dice + 2) // 2)
+        whole = 6**dice
+        crit_rows, normal_rows, alive = crit.follow[i], normal.follow[i], can_reach[i + 1]
+        criticals = pool.criticals(dice, c_faces)
+        nexts: dict[tuple[int, int], int] = {}
+        for (c, n), w in states.items():
+            share, rest = divmod(w, whole)
+            assert not rest, "the dice bound covers every die rolled"
+            crow, nrow = crit_rows[c], normal_rows[n]
+            for k, ways in enumerate(criticals):
+                if not ways:
+                    break  # no face makes a Critical Lock
+                after = crow[k]
+                if guess not in alive[after]:
+                    continue
+                part = share * ways
+                for j, more in enumerate(pool.others(dice - k, s_faces, f_faces)):
+                    if more:
+                        entry = (after, nrow[j])
+                        nexts[entry] = nexts.get(entry, 0) + part * more
+        hold(len(nexts))
+        states = nexts
+    return states
