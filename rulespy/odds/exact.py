@@ -5,9 +5,12 @@ module walks the sequence and keeps a frontier of distinct states with their exa
 numbers over one power of 6, returned as ``Fraction``); two dice sequences that lead to equal states are
 merged, so the work grows with the number of distinct states, not with 6 to the power of the dice.
 
-The sequence drives every step but two. Its Leadership Checks are enumerated as it lists them. Its
-Target Lock dice are rolled in two passes, since a die's outcome is a Critical Lock, another success or a
-fail, and the two kinds of success meet different models (sequences/shooting_sequence.md):
+The sequence drives every step but two. Its Leadership Checks are enumerated as it lists them. The
+Target Lock dice of an attack that no firefight follows are rolled in one pass, both allocation rounds
+of each target dealt at once (``rulespy.odds.joint``, ``_at_once``). A firefight's reply rolls between
+the critical and the normal rounds, so a firefight's dice are rolled in two passes, since a die's
+outcome is a Critical Lock, another success or a fail, and the two kinds of success meet different
+models (sequences/shooting_sequence.md):
 
 1. In the ``TARGET_LOCK`` phase, each firing weapon's Critical Locks are counted (each die a Critical
    Lock or not) and dealt at once into the target's critical round (``rulespy.odds.deal``): the models
@@ -25,10 +28,12 @@ States are processed in order of their progress through the sequence (attack, ph
 group), which only ever grows, so every path into a state has arrived before that state is expanded and
 each distinct state is expanded exactly once.
 
-Size limit: at most ``MAX_STATES`` (100,000) distinct states held at once and at most
-``MAX_TRANSITIONS`` (1,000,000) chance transitions in all, each checked before the work that would pass
-it starts, so a scenario too large for the exact engine is refused (``TooLarge``, exit 2) within
-seconds, never left to run on.
+Size limit: at most ``MAX_STATES`` (100,000) distinct states held at once, at most
+``MAX_TRANSITIONS`` (5,000,000) chance transitions in all and at most ``MAX_DEALS`` (200,000) allocation
+deals made (``rulespy.odds.joint``), each checked before the work that would pass it starts, so a
+scenario too large for the exact engine is refused (``TooLarge``, exit 2) within seconds, never left to
+run on. On this repository's 2-core machine, under the load of seven other sessions, either limit is
+reached within about 2 s of CPU.
 
 Rule: sequences/shooting_sequence.md#shooting-sequence
 """
@@ -49,7 +54,8 @@ from rulespy.sequences.shooting_sequence import ShootingSequence, State
 from rulespy.sequences.steps import Phase
 
 MAX_STATES = 100_000
-MAX_TRANSITIONS = 1_000_000
+MAX_TRANSITIONS = 5_000_000
+MAX_DEALS = 200_000
 
 Progress = tuple[int, int, int, int]
 # The phases in the order an attack goes through them (a firefight's reply starts again at LEADERSHIP).
@@ -86,9 +92,10 @@ def finished(state: State, casualties_only: bool = False) -> State:
 class _Limits:
     """The size limit's counters for one enumeration."""
 
-    def __init__(self, max_states: int, max_transitions: int) -> None:
+    def __init__(self, max_states: int, max_transitions: int, max_deals: int = 0) -> None:
         self.max_states = max_states
         self.max_transitions = max_transitions
+        self.max_deals = self.deals_left = max_deals
         self.transitions = 0
         self.held = 0
 
@@ -108,6 +115,15 @@ class _Limits:
                 "at once (the exact engine's limit; see `rulespy odds --help`)"
             )
 
+    def make(self) -> None:
+        """Count one deal about to be made (``rulespy.odds.joint``); refuse first past the limit."""
+        self.deals_left -= 1
+        if self.deals_left < 0:
+            raise TooLarge(
+                "the attack is too large for exact odds: its allocation rounds take more than "
+                f"{self.max_deals:,} distinct deals (the exact engine's limit; see `rulespy odds --help`)"
+            )
+
 
 def final_states(
     sequence: ShootingSequence,
@@ -116,13 +132,17 @@ def final_states(
     on_batch: Callable[[int, int], None] | None = None,
     join_groups: bool = True,
     casualties_only: bool = False,
+    max_deals: int = MAX_DEALS,
+    one_pass: bool = True,
 ) -> dict[State, Fraction]:
     """Every state the sequence can end in, with its exact probability (they sum to 1).
 
     Raises ``TooLarge`` as soon as the next step would hold more than ``max_states`` distinct states or
     take the total past ``max_transitions`` transitions. ``on_batch(states, transitions)`` is called
     after each batch (for profiling). ``join_groups`` False rolls every firing group on its own (for
-    tests proving that joining them changes nothing).
+    tests proving that joining them changes nothing); ``one_pass`` False rolls every attack's dice in
+    two passes, as a firefight's are (for tests proving that the one pass changes nothing).
+    ``casualties_only`` keeps only the casualties of each final state (``finished``).
 
     Every chance outcome has a probability of k / 6**dice, so weights are kept as whole numbers over one
     common denominator 6**E, E being at least every die the sequence can roll: exact, and much faster
@@ -133,10 +153,14 @@ def final_states(
     start, _ = sequence.initial()
     scale = 6 ** dice_bound(sequence)
     # One pass when no firefight follows and each target is its own unit (``rulespy.odds.joint``).
-    at_once = not sequence.firefight and all(
-        len({target.unit for target in plan.targets}) == len(plan.targets) for plan in sequence.attacks
+    at_once = (
+        one_pass
+        and not sequence.firefight
+        and all(
+            len({target.unit for target in plan.targets}) == len(plan.targets) for plan in sequence.attacks
+        )
     )
-    limits = _Limits(max_states, max_transitions)
+    limits = _Limits(max_states, max_transitions, max_deals)
     done: dict[State, int] = {}
     buckets: dict[Progress, dict[Entry, int]] = {}
     queue: list[Progress] = []
@@ -332,7 +356,7 @@ def _at_once(
                 return (started, wounds) if casualties_only else (started, wounds, pinned)
 
             weapons = [(crit.weapons[name], dice) for name, *_, dice in groups]
-            crits = joint.layers(crit, crit.start(before), weapons, crit_end, limits.spend)
+            crits = joint.layers(crit, crit.start(before), weapons, crit_end, limits)
             # The state each critical end leaves, and the normal round it starts (one per guess).
             ended: list[State] = []
             guesses: dict[tuple[object, ...], int] = {}
@@ -352,10 +376,8 @@ def _at_once(
                     return tuple(left == 0 for left in wounds) if casualties_only else (wounds, pinned)
 
                 weapons = [(table.weapons[name], dice) for name, *_, dice in groups]
-                normals = joint.layers(table, table.start(first), weapons, normal_end, limits.spend)
-                pairs = joint.deal_both(
-                    crits, normals, faces, can_reach, number, w, limits.spend, limits.hold
-                )
+                normals = joint.layers(table, table.start(first), weapons, normal_end, limits)
+                pairs = joint.deal_both(crits, normals, faces, can_reach, number, w, limits)
                 for (c, n), p in pairs.items():
                     after = table.settle(ended[c], normals.finals[n])
                     following[after] = following.get(after, 0) + p

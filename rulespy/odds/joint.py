@@ -33,12 +33,24 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
+from typing import Protocol
 
 from rulespy.odds import pool
 from rulespy.odds.deal import DealId, Round
 
 # A firing group as the pass rolls it: (weapon number in the round, dice).
 Group = tuple[int, int]
+
+
+class Limits(Protocol):
+    """The size limit's counters (``rulespy.odds.exact``): each refuses (``TooLarge``) before the work
+    that would pass its limit."""
+
+    def spend(self, transitions: int) -> None: ...
+
+    def hold(self, states: int) -> None: ...
+
+    def make(self) -> None: ...
 
 
 @dataclass
@@ -61,29 +73,34 @@ def layers(
     start: DealId,
     groups: list[Group],
     outcome: Callable[[DealId], Hashable],
-    spend: Callable[[int], None],
+    limits: Limits,
 ) -> Layers:
     """Every deal of ``table`` reachable from ``start`` when each group in turn adds 0 to all its dice
     as successes, merged back from the end: deals with the same ``outcome`` at the end are one class,
     and before a group, deals whose every count of that group's successes leads to the same class are
-    one class. ``spend`` is told the deals about to be made (the size limit)."""
+    one class. ``limits`` is told of each deal about to be made and of each layer's deals."""
     chains: list[dict[DealId, list[DealId]]] = []
     layer: list[DealId] = [start]
     for weapon, dice in groups:
-        spend(len(layer) * (dice + 1))
+        limits.spend(len(layer) * dice)
         found: dict[DealId, list[DealId]] = {}
         reached: dict[DealId, None] = {}
-        deal = table.deal
+        deal, made, make = table.deal, table.memo[weapon], limits.make
         for first in layer:
             chain = [first]
             last = first
             for _ in range(dice):
-                last = deal(last, weapon)
+                after = made.get(last)
+                if after is None:
+                    make()
+                    after = deal(last, weapon)
+                last = after
                 chain.append(last)
             found[first] = chain
             reached.update(dict.fromkeys(chain))
         chains.append(found)
         layer = list(reached)
+        limits.hold(len(layer))
     numbers: dict[Hashable, int] = {}
     finals: list[DealId] = []
     outcomes: list[Hashable] = []
@@ -98,14 +115,14 @@ def layers(
         cls[last] = number
     follow: list[list[tuple[int, ...]]] = []
     for found in reversed(chains):
-        known: dict[tuple[int, ...], int] = {}
+        seen: dict[tuple[int, ...], int] = {}
         rows: list[tuple[int, ...]] = []
         before: dict[DealId, int] = {}
         for first, chain in found.items():
             row = tuple([cls[d] for d in chain])
-            number = known.get(row)
+            number = seen.get(row)
             if number is None:
-                number = known[row] = len(rows)
+                number = seen[row] = len(rows)
                 rows.append(row)
             before[first] = number
         follow.append(rows)
@@ -133,8 +150,7 @@ def deal_both(
     can_reach: list[list[frozenset[int]]],
     guess: int,
     weight: int,
-    spend: Callable[[int], None],
-    hold: Callable[[int], None],
+    limits: Limits,
 ) -> dict[tuple[int, int], int]:
     """The joint pass under one guess: (critical class, normal class) at the end with their weights.
 
@@ -144,26 +160,30 @@ def deal_both(
     """
     states: dict[tuple[int, int], int] = {(crit.start, normal.start): weight}
     for i, (c_faces, s_faces, f_faces, dice) in enumerate(faces):
-        spend(len(states) * (dice + 1) * (dice + 2) // 2)
         whole = 6**dice
-        crit_rows, normal_rows, alive = crit.follow[i], normal.follow[i], can_reach[i + 1]
-        criticals = pool.criticals(dice, c_faces)
+        crit_rows, normal_rows = crit.follow[i], normal.follow[i]
+        alive = [guess in guesses for guesses in can_reach[i + 1]]
+        # Per number of Critical Locks: its ways, and the ways of each number of other successes.
+        tallies = [
+            (k, ways, [(j, more) for j, more in enumerate(pool.others(dice - k, s_faces, f_faces)) if more])
+            for k, ways in enumerate(pool.criticals(dice, c_faces))
+            if ways
+        ]
+        limits.spend(len(states) * sum(len(others) for _, _, others in tallies))
         nexts: dict[tuple[int, int], int] = {}
+        get = nexts.get
         for (c, n), w in states.items():
             share, rest = divmod(w, whole)
             assert not rest, "the dice bound covers every die rolled"
             crow, nrow = crit_rows[c], normal_rows[n]
-            for k, ways in enumerate(criticals):
-                if not ways:
-                    break  # no face makes a Critical Lock
+            for k, ways, others in tallies:
                 after = crow[k]
-                if guess not in alive[after]:
+                if not alive[after]:
                     continue
                 part = share * ways
-                for j, more in enumerate(pool.others(dice - k, s_faces, f_faces)):
-                    if more:
-                        entry = (after, nrow[j])
-                        nexts[entry] = nexts.get(entry, 0) + part * more
-        hold(len(nexts))
+                for j, more in others:
+                    entry = (after, nrow[j])
+                    nexts[entry] = get(entry, 0) + part * more
+        limits.hold(len(nexts))
         states = nexts
     return states
