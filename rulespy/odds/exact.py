@@ -29,11 +29,12 @@ group), which only ever grows, so every path into a state has arrived before tha
 each distinct state is expanded exactly once.
 
 Size limit: at most ``MAX_STATES`` (100,000) distinct states held at once, at most
-``MAX_TRANSITIONS`` (5,000,000) chance transitions in all and at most ``MAX_DEALS`` (200,000) allocation
-deals made (``rulespy.odds.joint``), each checked before the work that would pass it starts, so a
-scenario too large for the exact engine is refused (``TooLarge``, exit 2) within seconds, never left to
-run on. On this repository's 2-core machine, under the load of seven other sessions, either limit is
-reached within about 2 s of CPU.
+``MAX_TRANSITIONS`` (5,000,000) chance transitions in all and at most ``MAX_DEALS`` (1,000,000)
+allocation deals made, each counted once per model in play (``rulespy.odds.joint``; a deal's memory
+grows with the models). Each is checked before the work that would pass it starts, so a scenario too
+large for the exact engine is refused (``TooLarge``, exit 2) within seconds, never left to run on: on
+this repository's 2-core machine, loaded by seven other sessions, any of them is reached within about
+2 s of CPU and 160 MB.
 
 Rule: sequences/shooting_sequence.md#shooting-sequence
 """
@@ -55,7 +56,7 @@ from rulespy.sequences.steps import Phase
 
 MAX_STATES = 100_000
 MAX_TRANSITIONS = 5_000_000
-MAX_DEALS = 200_000
+MAX_DEALS = 1_000_000
 
 Progress = tuple[int, int, int, int]
 # The phases in the order an attack goes through them (a firefight's reply starts again at LEADERSHIP).
@@ -115,13 +116,15 @@ class _Limits:
                 "at once (the exact engine's limit; see `rulespy odds --help`)"
             )
 
-    def make(self) -> None:
-        """Count one deal about to be made (``rulespy.odds.joint``); refuse first past the limit."""
-        self.deals_left -= 1
+    def make(self, models: int) -> None:
+        """Count one allocation deal of ``models`` models about to be made (``rulespy.odds.joint``; its
+        memory grows with the models); refuse first past the limit."""
+        self.deals_left -= models
         if self.deals_left < 0:
             raise TooLarge(
-                "the attack is too large for exact odds: its allocation rounds take more than "
-                f"{self.max_deals:,} distinct deals (the exact engine's limit; see `rulespy odds --help`)"
+                "the attack is too large for exact odds: its allocation rounds need more than "
+                f"{self.max_deals:,} deals, each counted once per model in play (the exact engine's limit; "
+                "see `rulespy odds --help`)"
             )
 
 

@@ -50,7 +50,7 @@ class Limits(Protocol):
 
     def hold(self, states: int) -> None: ...
 
-    def make(self) -> None: ...
+    def make(self, models: int) -> None: ...
 
 
 @dataclass
@@ -79,28 +79,26 @@ def layers(
     as successes, merged back from the end: deals with the same ``outcome`` at the end are one class,
     and before a group, deals whose every count of that group's successes leads to the same class are
     one class. ``limits`` is told of each deal about to be made and of each layer's deals."""
-    chains: list[dict[DealId, list[DealId]]] = []
+    # Forward: each layer's deals (the round's memo keeps where each success leads, not a copy here).
     layer: list[DealId] = [start]
+    seen_layers: list[list[DealId]] = []
     for weapon, dice in groups:
         limits.spend(len(layer) * dice)
-        found: dict[DealId, list[DealId]] = {}
         reached: dict[DealId, None] = {}
-        deal, made, make = table.deal, table.memo[weapon], limits.make
-        for first in layer:
-            chain = [first]
-            last = first
+        deal, made, make, size = table.deal, table.memo[weapon], limits.make, max(1, len(table.ids))
+        for last in layer:
+            reached[last] = None
             for _ in range(dice):
                 after = made.get(last)
                 if after is None:
-                    make()
+                    make(size)
                     after = deal(last, weapon)
+                reached[after] = None
                 last = after
-                chain.append(last)
-            found[first] = chain
-            reached.update(dict.fromkeys(chain))
-        chains.append(found)
+        seen_layers.append(layer)
         layer = list(reached)
         limits.hold(len(layer))
+    # Backward: the outcome classes at the end, then before each group the rows of classes it leads to.
     numbers: dict[Hashable, int] = {}
     finals: list[DealId] = []
     outcomes: list[Hashable] = []
@@ -114,16 +112,22 @@ def layers(
             outcomes.append(end)
         cls[last] = number
     follow: list[list[tuple[int, ...]]] = []
-    for found in reversed(chains):
-        seen: dict[tuple[int, ...], int] = {}
+    for (weapon, dice), firsts in zip(reversed(groups), reversed(seen_layers), strict=True):
+        made = table.memo[weapon]
+        known: dict[tuple[int, ...], int] = {}
         rows: list[tuple[int, ...]] = []
         before: dict[DealId, int] = {}
-        for first, chain in found.items():
-            row = tuple([cls[d] for d in chain])
-            number = seen.get(row)
+        for first in firsts:
+            row = [cls[first]]
+            last = first
+            for _ in range(dice):
+                last = made[last]
+                row.append(cls[last])
+            key = tuple(row)
+            number = known.get(key)
             if number is None:
-                number = seen[row] = len(rows)
-                rows.append(row)
+                number = known[key] = len(rows)
+                rows.append(key)
             before[first] = number
         follow.append(rows)
         cls = before

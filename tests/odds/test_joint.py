@@ -116,7 +116,7 @@ def test_layers_merge_only_deals_that_no_later_success_tells_apart() -> None:
 
 def test_size_limit_refuses_a_round_of_too_many_deals() -> None:
     sequence = ShootingSequence(parse_scenario(odds_attacks.alternating(6, 3)))
-    with pytest.raises(TooLarge, match="distinct deals"):
-        final_states(sequence, max_deals=50)
+    with pytest.raises(TooLarge, match="allocation rounds need more than 500 deals"):
+        final_states(sequence, max_deals=500)
     with pytest.raises(TooLarge, match="distinct states"):
         final_states(ShootingSequence(parse_scenario(odds_attacks.alternating(6, 3))), max_states=20)
