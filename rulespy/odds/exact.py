@@ -47,6 +47,7 @@ from fractions import Fraction
 from typing import Any
 
 from rulespy.core.leadership import LeadershipChance
+from rulespy.core.shooting import TargetPlan
 from rulespy.core.target_lock import LockChance, LockResult, die_probabilities
 from rulespy.errors import InvalidInput
 from rulespy.odds import joint, pool
@@ -261,6 +262,21 @@ def _round(
     return found
 
 
+def _critical_end(
+    sequence: ShootingSequence, table: Round, before: State, deal: DealId, target: TargetPlan
+) -> State:
+    """``before`` once its critical round ``deal`` has ended as the sequence ends it (casualties leave
+    at once); unchanged when no Critical Lock was rolled.
+
+    Rule: sequences/shooting_sequence.md#step-critical-round
+    """
+    from rulespy.sequences.rounds import critical_casualties
+
+    if not table.started(deal):
+        return before
+    return critical_casualties(sequence, table.settle(before, deal), target, [])
+
+
 def _criticals(
     sequence: ShootingSequence,
     state: State,
@@ -277,8 +293,6 @@ def _criticals(
     Rule: sequences/shooting_sequence.md#step-target-lock
     Rule: sequences/shooting_sequence.md#step-critical-round
     """
-    from rulespy.sequences.rounds import critical_casualties
-
     attack = state.attack
     plan = sequence.attacks[attack]
     entries: dict[tuple[State, Kept], int] = {(state, ()): weight}
@@ -314,10 +328,8 @@ def _criticals(
             dealt = following
         entries = {}
         for (before, kept, deal), w in dealt.items():
-            after = before
             table = _round(sequence, before, attack, index, True, rounds)
-            if table.started(deal):
-                after = critical_casualties(sequence, table.settle(before, deal), plan.targets[index], [])
+            after = _critical_end(sequence, table, before, deal, plan.targets[index])
             entries[(after, kept)] = entries.get((after, kept), 0) + w
     ended = [(state.evolve(phase=Phase.CRITICAL_ROUND), kept) for state, kept in entries]
     return [((after, kept), w) for (after, kept), w in zip(ended, entries.values(), strict=True)]
@@ -340,8 +352,6 @@ def _at_once(
     Rule: sequences/shooting_sequence.md#step-critical-round
     Rule: sequences/shooting_sequence.md#step-normal-round
     """
-    from rulespy.sequences.rounds import critical_casualties
-
     attack = state.attack
     plan = sequence.attacks[attack]
     entries: dict[State, int] = {state: weight}
@@ -365,9 +375,7 @@ def _at_once(
             guesses: dict[tuple[object, ...], int] = {}
             guess: list[int] = []
             for deal in crits.finals:
-                after = before
-                if crit.started(deal):
-                    after = critical_casualties(sequence, crit.settle(before, deal), plan.targets[index], [])
+                after = _critical_end(sequence, crit, before, deal, plan.targets[index])
                 ended.append(after)
                 guess.append(guesses.setdefault((after.removed, after.wounds), len(guesses)))
             can_reach = joint.reach(crits, guess)
