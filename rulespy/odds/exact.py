@@ -361,7 +361,10 @@ def _at_once(
             continue
         faces = [(crit, success, fail, dice) for _, crit, success, fail, dice in groups]
         following: dict[State, int] = {}
+        whole = 6 ** sum(dice for *_, dice in groups)
         for before, w in entries.items():
+            share, rest = divmod(w, whole)
+            assert not rest, "the dice bound covers every die rolled"
             crit = _round(sequence, before, attack, index, True, rounds)
 
             def crit_end(deal: DealId, crit: Round = crit) -> object:
@@ -388,10 +391,10 @@ def _at_once(
 
                 weapons = [(table.weapons[name], dice) for name, *_, dice in groups]
                 normals = joint.layers(table, table.start(first), weapons, normal_end, limits)
-                pairs = joint.deal_both(crits, normals, faces, can_reach, number, w, limits)
-                for (c, n), p in pairs.items():
+                pairs = joint.deal_both(crits, normals, faces, can_reach, number, limits)
+                for (c, n), ways in pairs.items():
                     after = table.settle(ended[c], normals.finals[n])
-                    following[after] = following.get(after, 0) + p
+                    following[after] = following.get(after, 0) + share * ways
         limits.hold(len(following))
         entries = following
     return [(after.evolve(phase=Phase.REMOVAL), w) for after, w in entries.items()]

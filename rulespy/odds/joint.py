@@ -153,41 +153,41 @@ def deal_both(
     faces: list[tuple[int, int, int, int]],
     can_reach: list[list[frozenset[int]]],
     guess: int,
-    weight: int,
     limits: Limits,
 ) -> dict[tuple[int, int], int]:
-    """The joint pass under one guess: (critical class, normal class) at the end with their weights.
+    """The joint pass under one guess: (critical class, normal class) at the end, each with its ways
+    (out of 6 to the power of all the groups' dice).
 
-    ``faces`` lists each group's (critical faces, success faces, fail faces, dice); ``weight`` is a
-    whole number over a power of 6 covering every die (each group divides it by 6 for each die).
-    A critical class that can no longer come to ``guess`` is dropped: its outcomes count under another.
+    ``faces`` lists each group's (critical faces, success faces, fail faces, dice). A critical class
+    that can no longer come to ``guess`` is dropped: its outcomes count under another guess.
     """
-    states: dict[tuple[int, int], int] = {(crit.start, normal.start): weight}
+    # Keyed by one number, critical class * width + normal class (small integers hash fastest).
+    width = len(normal.follow[0]) if normal.follow else 1
+    states: dict[int, int] = {crit.start * width + normal.start: 1}
     for i, (c_faces, s_faces, f_faces, dice) in enumerate(faces):
-        whole = 6**dice
         crit_rows, normal_rows = crit.follow[i], normal.follow[i]
         alive = [guess in guesses for guesses in can_reach[i + 1]]
-        # Per number of Critical Locks: its ways, and the ways of each number of other successes.
+        later = len(normal.follow[i + 1]) if i + 1 < len(normal.follow) else len(normal.finals)
+        # Per number of Critical Locks: the ways of it with each number of other successes.
         tallies = [
-            (k, ways, [(j, more) for j, more in enumerate(pool.others(dice - k, s_faces, f_faces)) if more])
+            (k, [(j, ways * more) for j, more in enumerate(pool.others(dice - k, s_faces, f_faces)) if more])
             for k, ways in enumerate(pool.criticals(dice, c_faces))
             if ways
         ]
-        limits.spend(len(states) * sum(len(others) for _, _, others in tallies))
-        nexts: dict[tuple[int, int], int] = {}
+        limits.spend(len(states) * sum(len(others) for _, others in tallies))
+        nexts: dict[int, int] = {}
         get = nexts.get
-        for (c, n), w in states.items():
-            share, rest = divmod(w, whole)
-            assert not rest, "the dice bound covers every die rolled"
+        for key, w in states.items():
+            c, n = divmod(key, width)
             crow, nrow = crit_rows[c], normal_rows[n]
-            for k, ways, others in tallies:
+            for k, others in tallies:
                 after = crow[k]
                 if not alive[after]:
                     continue
-                part = share * ways
-                for j, more in others:
-                    entry = (after, nrow[j])
-                    nexts[entry] = get(entry, 0) + part * more
+                base = after * later
+                for j, ways in others:
+                    entry = base + nrow[j]
+                    nexts[entry] = get(entry, 0) + w * ways
         limits.hold(len(nexts))
-        states = nexts
-    return states
+        states, width = nexts, later
+    return {divmod(key, width): w for key, w in states.items()}
