@@ -14,7 +14,7 @@ alone, in microseconds:
   a second, so ``MAX_WORK`` keeps every accepted request within about 1 s of work, and the refusal
   itself comes at once. An attack no firefight follows is dealt in one pass (``rulespy.odds.joint``),
   which answers most requests far below that (the 30-die bench attack, 27,000 units, in about 20 ms;
-  the 40-die alternating attack, 48,000 units, in 0.7 to 0.8 s); the shapes it finds hard (many wounds a
+  the 40-die alternating attack, 48,000 units, in about 0.6 s); the shapes it finds hard (many wounds a
   model, models hit in many orders) are refused by the engine's own caps within about 1.5 s of CPU.
   ``MAX_WORK`` is unchanged: what it refuses stays refused at once, even where the one pass could
   answer (the alternating attack with 60 dice, 108,000 units, takes it 0.9 s).
