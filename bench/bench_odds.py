@@ -11,13 +11,13 @@ Reports, as CPU time (the machine is shared; CPU time is disturbed far less than
 2. the pure dice part of the bench attack (the joint distribution of Critical Locks and other successes
    of each weapon profile's dice) by the engine's dice-pool core (``rulespy.odds.pool``) and by icepool
    (``pip install -e '.[bench]'``), and whether the two agree exactly;
-3. with ``--before REV``, the bench attack's exact odds by the engine of git revision ``REV`` (its
+3. with ``--before REV``, the three attacks' exact odds by the engine of git revision ``REV`` (its
    ``rulespy`` package extracted to a temporary folder and run in a child process, alternating with
-   this engine, best of ``--runs`` each), so that a speed-up is measured in one run;
-4. a seeded simulation of the bench attack by the same ``ShootingSequence`` with the odds engine's
-   ``StepMemo`` (``--trials``, measured on ``--measure`` trials and extrapolated linearly), and the
-   largest gap between it and the exact distribution in simulation standard errors (the cross-check
-   that the exact engine is right).
+   this engine, best of ``--runs`` each), answered or refused, so that a speed-up is measured in one run;
+4. a seeded simulation of the bench attack and of the alternating attack by the same
+   ``ShootingSequence`` with the odds side's ``StepMemo`` (``--trials``, measured on ``--measure``
+   trials and extrapolated linearly), and the largest gap between it and the exact distribution in
+   simulation standard errors (the cross-check that the exact engine is right).
 
 Run: ``.venv/bin/python bench/bench_odds.py [--runs N] [--trials N] [--measure N] [--before REV]``.
 """
@@ -111,40 +111,57 @@ sys.path[:0] = [sys.argv[1], sys.argv[2]]
 import odds_attacks
 import rulespy
 assert rulespy.__file__.startswith(sys.argv[1]), rulespy.__file__
+from rulespy.errors import RulesError
 from rulespy.odds import odds
-scenario = odds_attacks.scenario(odds_attacks.bench())
+scenario = odds_attacks.scenario(eval("odds_attacks." + sys.argv[3]))
 start = time.process_time()
-odds(scenario)
-print(time.process_time() - start)
+try:
+    odds(scenario)
+    answer = "answered"
+except RulesError:
+    answer = "refused"
+print(time.process_time() - start, answer)
 """
+# The attacks ``--before`` times by both engines (expressions over ``odds_attacks``).
+BEFORE = {
+    "bench attack": "bench()",
+    "alternating profiles, 40 dice": "alternating(10, 4)",
+    "Snap Fire Firefight, 20 dice a side": "firefight(10)",
+}
 
 
 def before_and_after(revision: str, runs: int) -> None:
-    """The bench attack by the engine of ``revision`` and by this one, alternating child processes."""
+    """Each attack of ``BEFORE`` by the engine of ``revision`` and by this one, alternating child
+    processes (best of ``runs`` each)."""
     root = Path(__file__).resolve().parents[1]
     with tempfile.TemporaryDirectory() as folder:
         archive = subprocess.run(
             ["git", "archive", revision, "rulespy"], cwd=root, capture_output=True, check=True
         )
         subprocess.run(["tar", "-x", "-C", folder], input=archive.stdout, check=True)
-        times: dict[str, list[float]] = {revision: [], "this engine": []}
-        for _ in range(runs):
-            for name, path in ((revision, folder), ("this engine", str(root))):
-                env = {**os.environ, "PYTHONPATH": path}
-                done = subprocess.run(
-                    [sys.executable, "-c", _TIMER, path, str(root / "bench")],
-                    env=env,
-                    cwd=folder,
-                    capture_output=True,
-                    text=True,
-                    check=True,
-                )
-                times[name].append(float(done.stdout))
-    old, new = min(times[revision]), min(times["this engine"])
-    print(
-        f"bench attack, engine of {revision}: {old * 1000:.0f} ms CPU; this engine: {new * 1000:.1f} ms CPU "
-        f"(best of {runs} each, alternating); {old / new:.1f}x faster"
-    )
+        for attack, expression in BEFORE.items():
+            times: dict[str, list[float]] = {revision: [], "this engine": []}
+            answers: dict[str, str] = {}
+            for _ in range(runs):
+                for name, path in ((revision, folder), ("this engine", str(root))):
+                    env = {**os.environ, "PYTHONPATH": path}
+                    done = subprocess.run(
+                        [sys.executable, "-c", _TIMER, path, str(root / "bench"), expression],
+                        env=env,
+                        cwd=folder,
+                        capture_output=True,
+                        text=True,
+                        check=True,
+                    )
+                    seconds, answers[name] = done.stdout.split()
+                    times[name].append(float(seconds))
+            old, new = min(times[revision]), min(times["this engine"])
+            print(
+                f"{attack}, engine of {revision}: {answers[revision]} in {old * 1000:.0f} ms CPU; "
+                f"this engine: {answers['this engine']} in {new * 1000:.1f} ms CPU "
+                f"(best of {runs} each, alternating); "
+                f"{old / new:.1f}x"
+            )
 
 
 def profiles(sc: Scenario) -> list[tuple[str, int, tuple[int, int, int]]]:
@@ -232,22 +249,26 @@ def simulate(sc: Scenario, trials: int, seed: int = 1) -> Counter[int]:
 
 
 def cross_check(trials: int, measure: int) -> None:
-    sc = odds_attacks.scenario(odds_attacks.bench())
-    exact_s, exact = cpu(lambda: fresh_odds(sc))
-    assert not isinstance(exact, RulesError)
+    """Exact against simulated: the bench attack (each profile's dice in one group) and the alternating
+    attack (ten groups, the one pass's guesses and merged deals at their busiest)."""
     measured = min(trials, measure)
-    sim_s, counts = cpu(lambda: simulate(sc, measured))
-    sim_full = sim_s * trials / measured
-    worst = 0.0
-    for k, p in exact.casualties:  # type: ignore[attr-defined]
-        se = math.sqrt(float(p) * (1 - float(p)) / measured) or 1 / measured
-        worst = max(worst, abs(counts[k] / measured - float(p)) / se)  # type: ignore[index]
-    note = "" if measured == trials else f", extrapolated from {measured:,} trials ({sim_s:.2f} s)"
-    print(f"simulation of the bench attack, {trials:,} trials: {sim_full:.2f} s CPU{note}")
-    print(f"exact is {sim_full / exact_s:.0f}x faster; largest gap exact vs simulated: {worst:.2f} SE")
-    print("casualties  exact       simulated")
-    for k, p in exact.casualties:  # type: ignore[attr-defined]
-        print(f"  {k:>3}      {float(p):.5f}     {counts[k] / measured:.5f}")  # type: ignore[index]
+    checked = (("bench attack", odds_attacks.bench()), ("alternating attack", odds_attacks.alternating()))
+    for name, text in checked:
+        sc = odds_attacks.scenario(text)
+        exact_s, exact = cpu(lambda sc=sc: fresh_odds(sc))  # type: ignore[misc]
+        assert not isinstance(exact, RulesError)
+        sim_s, counts = cpu(lambda sc=sc: simulate(sc, measured))  # type: ignore[misc]
+        sim_full = sim_s * trials / measured
+        worst = 0.0
+        for k, p in exact.casualties:  # type: ignore[attr-defined]
+            se = math.sqrt(float(p) * (1 - float(p)) / measured) or 1 / measured
+            worst = max(worst, abs(counts[k] / measured - float(p)) / se)  # type: ignore[index]
+        note = "" if measured == trials else f", extrapolated from {measured:,} trials ({sim_s:.2f} s)"
+        print(f"simulation of the {name}, {trials:,} trials: {sim_full:.2f} s CPU{note}")
+        print(f"exact is {sim_full / exact_s:.0f}x faster; largest gap exact vs simulated: {worst:.2f} SE")
+        print("casualties  exact       simulated")
+        for k, p in exact.casualties:  # type: ignore[attr-defined]
+            print(f"  {k:>3}      {float(p):.5f}     {counts[k] / measured:.5f}")  # type: ignore[index]
 
 
 def main() -> None:

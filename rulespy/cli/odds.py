@@ -2,12 +2,12 @@
 
 Every die is enumerated with its probability through the same state machine ``rulespy resolve`` runs;
 the scenario's ``dice`` and ``seed`` are ignored. Exit 0 computed, 1 the declaration is illegal, 2
-malformed input or an attack beyond the exact engine's size limit: at most 100,000 distinct states held
-at once and 1,000,000 chance transitions in all, checked before the work that would pass them starts,
-so a refusal comes quickly instead of a hang; and before the engine starts, limits on the models a
-unit, the dice a weapon and the estimated work (``rulespy.odds.limits``, printed by ``--help``), so
-that an answer or a refusal comes within 2 s and 200 MB. Errors print ``SCENARIO:LINE: message`` on
-standard error, never a Python traceback.
+malformed input or an attack beyond the exact engine's size limit (distinct states held at once,
+chance transitions and allocation deals in all; ``rulespy.odds.exact``), checked before the work that
+would pass them starts, so a refusal comes quickly instead of a hang; and before the engine starts,
+limits on the models a unit, the dice a weapon and the estimated work (``rulespy.odds.limits``, printed
+by ``--help``), so that an answer or a refusal comes within 2 s and 200 MB. Errors print
+``SCENARIO:LINE: message`` on standard error, never a Python traceback.
 """
 
 from __future__ import annotations
@@ -15,11 +15,13 @@ from __future__ import annotations
 import argparse
 import sys
 
+from rulespy.odds.exact import MAX_DEALS, MAX_STATES, MAX_TRANSITIONS
 from rulespy.odds.limits import HELP as LIMITS_HELP
 
 HELP_LIMIT = (
-    "Size limit of the exact engine: at most 100,000 distinct intermediate states at once and 1,000,000 "
-    "chance transitions in all; a larger attack is refused with exit 2 before the work starts."
+    f"Size limit of the exact engine: at most {MAX_STATES:,} distinct intermediate states at once, "
+    f"{MAX_TRANSITIONS:,} chance transitions and {MAX_DEALS:,} allocation deals (each counted once per "
+    "model in play) in all; a larger attack is refused with exit 2 before the work starts."
 )
 
 

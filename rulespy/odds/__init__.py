@@ -4,11 +4,17 @@
 ``markdown_table(scenario)`` are what a rule page shows beside a worked example. The scenario's ``dice``
 and ``seed`` are ignored: every die is enumerated with its probability, nothing is sampled.
 
-Size limit (``rulespy.odds.exact``): at most ``MAX_STATES`` (100,000) distinct states held at once and
-``MAX_TRANSITIONS`` (1,000,000) chance transitions in all; beyond that ``TooLarge`` (an ``InvalidInput``,
-the command line's exit 2) is raised before the work that would pass the limit starts. Before any
-of that, ``rulespy.odds.limits`` judges the request from the scenario alone (models a unit, dice a
-weapon, estimated work), so that whatever is accepted is answered within about 2 s.
+What a player reads (the casualties) is computed from final states that keep the casualties alone
+(``final_states(..., casualties_only=True)``): survivors' wounds and pins, which nothing printed depends
+on, are forgotten so that more ends merge; ``tests/odds/test_joint.py`` proves the printed and JSON odds
+unchanged on every recorded scenario.
+
+Size limit (``rulespy.odds.exact``): at most ``MAX_STATES`` (100,000) distinct states held at once,
+``MAX_TRANSITIONS`` (5,000,000) chance transitions in all and ``MAX_DEALS`` (1,000,000) allocation deals
+(each counted once per model in play); beyond that ``TooLarge`` (an ``InvalidInput``, the command line's
+exit 2) is raised before the work that would pass the limit starts. Before any of that,
+``rulespy.odds.limits`` judges the request from the scenario alone (models a unit, dice a weapon,
+estimated work), so that whatever is accepted is answered or refused within about 2 s.
 
 Rule: sequences/shooting_sequence.md#shooting-sequence
 """
@@ -17,9 +23,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from rulespy.odds.exact import MAX_STATES, MAX_TRANSITIONS, TooLarge, final_states
+from rulespy.odds.exact import MAX_DEALS, MAX_STATES, MAX_TRANSITIONS, TooLarge, final_states
 from rulespy.odds.limits import check_size
-from rulespy.odds.memo import StepMemo
 from rulespy.odds.render import bar_chart
 from rulespy.odds.render import markdown_table as _markdown
 from rulespy.odds.summary import Odds, summarise
@@ -27,6 +32,7 @@ from rulespy.sequences.shooting_sequence import ShootingSequence
 from rulespy.state import Scenario
 
 __all__ = [
+    "MAX_DEALS",
     "MAX_STATES",
     "MAX_TRANSITIONS",
     "Odds",
@@ -44,10 +50,10 @@ def odds(scenario: Scenario) -> Odds:
     Raises ``IllegalDeclaration`` for a declaration the rules forbid (nothing enumerated) and
     ``TooLarge`` beyond the size limit.
     """
-    sequence = ShootingSequence(scenario, StepMemo())  # the declaration's legality first
+    sequence = ShootingSequence(scenario)  # the declaration's legality first
     try:
         check_size(scenario)
-        finals = final_states(sequence)
+        finals = final_states(sequence, casualties_only=True)
     except TooLarge as error:
         error.path = error.path or scenario.path
         raise

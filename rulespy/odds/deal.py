@@ -46,7 +46,8 @@ class Round:
     full: tuple[int, ...]
     deals: list[Deal] = field(default_factory=list)
     numbers: dict[Deal, DealId] = field(default_factory=dict)
-    memo: dict[tuple[DealId, int], DealId] = field(default_factory=dict)
+    # Per weapon: the deal each deal leads to with one more success of it (filled as deals are made).
+    memo: list[dict[DealId, DealId]] = field(default_factory=list)
 
     @classmethod
     def of(
@@ -79,6 +80,7 @@ class Round:
             ),
             pinning=tuple(weapon.pinning or pins_hit for weapon in profiles),
             full=tuple(m.wounds for m in in_play),
+            memo=[{} for _ in names],
         )
 
     def number(self, deal: Deal) -> DealId:
@@ -105,7 +107,7 @@ class Round:
         Rule: core/allocation.md#allocation-rounds
         Rule: core/allocation.md#lost-successes
         """
-        found = self.memo.get((number, weapon))
+        found = self.memo[weapon].get(number)
         if found is not None:
             return found
         deal = self.deals[number]
@@ -133,7 +135,7 @@ class Round:
                 same = same[:at] + (same[at] + 1,) + same[at + 1 :]
                 total = total[:chosen] + (total[chosen] + 1,) + total[chosen + 1 :]
                 after = (True, same, total, wounds, pinned)
-        found = self.memo[(number, weapon)] = self.number(after)
+        found = self.memo[weapon][number] = self.number(after)
         return found
 
     def settle(self, state: State, deal: DealId) -> State:

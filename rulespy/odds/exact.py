@@ -5,9 +5,12 @@ module walks the sequence and keeps a frontier of distinct states with their exa
 numbers over one power of 6, returned as ``Fraction``); two dice sequences that lead to equal states are
 merged, so the work grows with the number of distinct states, not with 6 to the power of the dice.
 
-The sequence drives every step but two. Its Leadership Checks are enumerated as it lists them. Its
-Target Lock dice are rolled in two passes, since a die's outcome is a Critical Lock, another success or a
-fail, and the two kinds of success meet different models (sequences/shooting_sequence.md):
+The sequence drives every step but two. Its Leadership Checks are enumerated as it lists them. The
+Target Lock dice of an attack that no firefight follows are rolled in one pass, both allocation rounds
+of each target dealt at once (``rulespy.odds.joint``, ``_at_once``). A firefight's reply rolls between
+the critical and the normal rounds, so a firefight's dice are rolled in two passes, since a die's
+outcome is a Critical Lock, another success or a fail, and the two kinds of success meet different
+models (sequences/shooting_sequence.md):
 
 1. In the ``TARGET_LOCK`` phase, each firing weapon's Critical Locks are counted (each die a Critical
    Lock or not) and dealt at once into the target's critical round (``rulespy.odds.deal``): the models
@@ -25,10 +28,13 @@ States are processed in order of their progress through the sequence (attack, ph
 group), which only ever grows, so every path into a state has arrived before that state is expanded and
 each distinct state is expanded exactly once.
 
-Size limit: at most ``MAX_STATES`` (100,000) distinct states held at once and at most
-``MAX_TRANSITIONS`` (1,000,000) chance transitions in all, each checked before the work that would pass
-it starts, so a scenario too large for the exact engine is refused (``TooLarge``, exit 2) within
-seconds, never left to run on.
+Size limit: at most ``MAX_STATES`` (100,000) distinct states held at once, at most
+``MAX_TRANSITIONS`` (5,000,000) chance transitions in all and at most ``MAX_DEALS`` (1,000,000)
+allocation deals made, each counted once per model in play (``rulespy.odds.joint``; a deal's memory
+grows with the models). Each is checked before the work that would pass it starts, so a scenario too
+large for the exact engine is refused (``TooLarge``, exit 2) within seconds, never left to run on: on
+this repository's 2-core machine, loaded by seven other sessions, any of them is reached within about
+2 s of CPU and 160 MB.
 
 Rule: sequences/shooting_sequence.md#shooting-sequence
 """
@@ -41,15 +47,17 @@ from fractions import Fraction
 from typing import Any
 
 from rulespy.core.leadership import LeadershipChance
+from rulespy.core.shooting import TargetPlan
 from rulespy.core.target_lock import LockChance, LockResult, die_probabilities
 from rulespy.errors import InvalidInput
-from rulespy.odds import pool
+from rulespy.odds import joint, pool
 from rulespy.odds.deal import DealId, Round
 from rulespy.sequences.shooting_sequence import ShootingSequence, State
 from rulespy.sequences.steps import Phase
 
 MAX_STATES = 100_000
-MAX_TRANSITIONS = 1_000_000
+MAX_TRANSITIONS = 5_000_000
+MAX_DEALS = 1_000_000
 
 Progress = tuple[int, int, int, int]
 # The phases in the order an attack goes through them (a firefight's reply starts again at LEADERSHIP).
@@ -69,8 +77,11 @@ def progress(state: State) -> Progress:
     return (state.attack, ORDER[state.phase], state.target, state.group)
 
 
-def finished(state: State) -> State:
-    """A finished state reduced to what its outcome is: casualties, wounds and pins (so ends merge)."""
+def finished(state: State, casualties_only: bool = False) -> State:
+    """A finished state reduced to what its outcome is: casualties, wounds and pins (so ends merge), or
+    with ``casualties_only`` its casualties alone (all that ``rulespy odds`` prints)."""
+    if casualties_only:
+        return State(casualties=state.casualties, phase=Phase.DONE)
     return State(
         wounds=state.wounds,
         removed=state.removed,
@@ -83,9 +94,10 @@ def finished(state: State) -> State:
 class _Limits:
     """The size limit's counters for one enumeration."""
 
-    def __init__(self, max_states: int, max_transitions: int) -> None:
+    def __init__(self, max_states: int, max_transitions: int, max_deals: int = 0) -> None:
         self.max_states = max_states
         self.max_transitions = max_transitions
+        self.max_deals = self.deals_left = max_deals
         self.transitions = 0
         self.held = 0
 
@@ -105,6 +117,17 @@ class _Limits:
                 "at once (the exact engine's limit; see `rulespy odds --help`)"
             )
 
+    def make(self, models: int) -> None:
+        """Count one allocation deal of ``models`` models about to be made (``rulespy.odds.joint``; its
+        memory grows with the models); refuse first past the limit."""
+        self.deals_left -= models
+        if self.deals_left < 0:
+            raise TooLarge(
+                "the attack is too large for exact odds: its allocation rounds need more than "
+                f"{self.max_deals:,} deals, each counted once per model in play (the exact engine's limit; "
+                "see `rulespy odds --help`)"
+            )
+
 
 def final_states(
     sequence: ShootingSequence,
@@ -112,13 +135,18 @@ def final_states(
     max_transitions: int = MAX_TRANSITIONS,
     on_batch: Callable[[int, int], None] | None = None,
     join_groups: bool = True,
+    casualties_only: bool = False,
+    max_deals: int = MAX_DEALS,
+    one_pass: bool = True,
 ) -> dict[State, Fraction]:
     """Every state the sequence can end in, with its exact probability (they sum to 1).
 
     Raises ``TooLarge`` as soon as the next step would hold more than ``max_states`` distinct states or
     take the total past ``max_transitions`` transitions. ``on_batch(states, transitions)`` is called
     after each batch (for profiling). ``join_groups`` False rolls every firing group on its own (for
-    tests proving that joining them changes nothing).
+    tests proving that joining them changes nothing); ``one_pass`` False rolls every attack's dice in
+    two passes, as a firefight's are (for tests proving that the one pass changes nothing).
+    ``casualties_only`` keeps only the casualties of each final state (``finished``).
 
     Every chance outcome has a probability of k / 6**dice, so weights are kept as whole numbers over one
     common denominator 6**E, E being at least every die the sequence can roll: exact, and much faster
@@ -128,7 +156,15 @@ def final_states(
     """
     start, _ = sequence.initial()
     scale = 6 ** dice_bound(sequence)
-    limits = _Limits(max_states, max_transitions)
+    # One pass when no firefight follows and each target is its own unit (``rulespy.odds.joint``).
+    at_once = (
+        one_pass
+        and not sequence.firefight
+        and all(
+            len({target.unit for target in plan.targets}) == len(plan.targets) for plan in sequence.attacks
+        )
+    )
+    limits = _Limits(max_states, max_transitions, max_deals)
     done: dict[State, int] = {}
     buckets: dict[Progress, dict[Entry, int]] = {}
     queue: list[Progress] = []
@@ -136,7 +172,7 @@ def final_states(
 
     def add(state: State, kept: Kept, weight: int) -> None:
         if state.done:
-            state = finished(state)
+            state = finished(state, casualties_only)
             done[state] = done.get(state, 0) + weight
             return
         key = progress(state)
@@ -167,6 +203,11 @@ def final_states(
                     assert exact.denominator == 1, "the dice bound covers every die rolled"
                     after, _ = sequence.advance(sequence.record(state, passed), Phase.NORMAL_ROUND)
                     add(after, kept, exact.numerator)
+            elif state.phase is Phase.TARGET_LOCK and at_once:
+                for after, part in _at_once(
+                    sequence, state, weight, rounds, limits, join_groups, casualties_only
+                ):
+                    add(sequence.advance(after)[0], kept, part)
             elif state.phase is Phase.TARGET_LOCK:
                 for (after, more), part in _criticals(sequence, state, weight, rounds, limits, join_groups):
                     add(sequence.advance(after, Phase.NORMAL_ROUND)[0], kept + more, part)
@@ -221,6 +262,21 @@ def _round(
     return found
 
 
+def _critical_end(
+    sequence: ShootingSequence, table: Round, before: State, deal: DealId, target: TargetPlan
+) -> State:
+    """``before`` once its critical round ``deal`` has ended as the sequence ends it (casualties leave
+    at once); unchanged when no Critical Lock was rolled.
+
+    Rule: sequences/shooting_sequence.md#step-critical-round
+    """
+    from rulespy.sequences.rounds import critical_casualties
+
+    if not table.started(deal):
+        return before
+    return critical_casualties(sequence, table.settle(before, deal), target, [])
+
+
 def _criticals(
     sequence: ShootingSequence,
     state: State,
@@ -237,8 +293,6 @@ def _criticals(
     Rule: sequences/shooting_sequence.md#step-target-lock
     Rule: sequences/shooting_sequence.md#step-critical-round
     """
-    from rulespy.sequences.rounds import critical_casualties
-
     attack = state.attack
     plan = sequence.attacks[attack]
     entries: dict[tuple[State, Kept], int] = {(state, ()): weight}
@@ -274,13 +328,76 @@ def _criticals(
             dealt = following
         entries = {}
         for (before, kept, deal), w in dealt.items():
-            after = before
             table = _round(sequence, before, attack, index, True, rounds)
-            if table.started(deal):
-                after = critical_casualties(sequence, table.settle(before, deal), plan.targets[index], [])
+            after = _critical_end(sequence, table, before, deal, plan.targets[index])
             entries[(after, kept)] = entries.get((after, kept), 0) + w
     ended = [(state.evolve(phase=Phase.CRITICAL_ROUND), kept) for state, kept in entries]
     return [((after, kept), w) for (after, kept), w in zip(ended, entries.values(), strict=True)]
+
+
+def _at_once(
+    sequence: ShootingSequence,
+    state: State,
+    weight: int,
+    rounds: dict[tuple[object, ...], Round],
+    limits: _Limits,
+    join: bool,
+    casualties_only: bool,
+) -> list[tuple[State, int]]:
+    """An attack no firefight follows, from its Target Lock dice to removal, in one pass: each target's
+    critical and normal rounds dealt together (``rulespy.odds.joint``), target after target. Returns
+    states in the removal phase, with weights.
+
+    Rule: sequences/shooting_sequence.md#step-target-lock
+    Rule: sequences/shooting_sequence.md#step-critical-round
+    Rule: sequences/shooting_sequence.md#step-normal-round
+    """
+    attack = state.attack
+    plan = sequence.attacks[attack]
+    entries: dict[State, int] = {state: weight}
+    for index, chances in enumerate(sequence.lock_chances(state)):
+        groups = _groups(chances, join)
+        if not groups:
+            continue
+        faces = [(crit, success, fail, dice) for _, crit, success, fail, dice in groups]
+        following: dict[State, int] = {}
+        whole = 6 ** sum(dice for *_, dice in groups)
+        for before, w in entries.items():
+            share, rest = divmod(w, whole)
+            assert not rest, "the dice bound covers every die rolled"
+            crit = _round(sequence, before, attack, index, True, rounds)
+
+            def crit_end(deal: DealId, crit: Round = crit) -> object:
+                started, _, _, wounds, pinned = crit.deals[deal]
+                return (started, wounds) if casualties_only else (started, wounds, pinned)
+
+            weapons = [(crit.weapons[name], dice) for name, *_, dice in groups]
+            crits = joint.layers(crit, crit.start(before), weapons, crit_end, limits)
+            # The state each critical end leaves, and the normal round it starts (one per guess).
+            ended: list[State] = []
+            guesses: dict[tuple[object, ...], int] = {}
+            guess: list[int] = []
+            for deal in crits.finals:
+                after = _critical_end(sequence, crit, before, deal, plan.targets[index])
+                ended.append(after)
+                guess.append(guesses.setdefault((after.removed, after.wounds), len(guesses)))
+            can_reach = joint.reach(crits, guess)
+            for number, first in enumerate(ended[guess.index(g)] for g in range(len(guesses))):
+                table = _round(sequence, first, attack, index, False, rounds)
+
+                def normal_end(deal: DealId, table: Round = table) -> object:
+                    _, _, _, wounds, pinned = table.deals[deal]
+                    return tuple(left == 0 for left in wounds) if casualties_only else (wounds, pinned)
+
+                weapons = [(table.weapons[name], dice) for name, *_, dice in groups]
+                normals = joint.layers(table, table.start(first), weapons, normal_end, limits)
+                pairs = joint.deal_both(crits, normals, faces, can_reach, number, limits)
+                for (c, n), ways in pairs.items():
+                    after = table.settle(ended[c], normals.finals[n])
+                    following[after] = following.get(after, 0) + share * ways
+        limits.hold(len(following))
+        entries = following
+    return [(after.evolve(phase=Phase.REMOVAL), w) for after, w in entries.items()]
 
 
 def _keep(kept: Kept, group: tuple[int, int, str, int, int, int]) -> Kept:

@@ -1,16 +1,16 @@
-"""What the odds side remembers while it plays a sequence over many outcomes: whole deterministic steps.
+"""What a driver that plays a sequence over many outcomes may remember: whole deterministic steps.
 
-The exact engine (``rulespy/odds/exact.py``) gives its sequence a ``StepMemo``: it keeps the geometry
-of each target and firing group (``rounds.Memo``), which the engine's dealer reads for every round
-(``rulespy/odds/deal.py``). The engine deals the critical and normal rounds itself, so whole steps are
-remembered for drivers that play the sequence's own steps many times, such as the seeded simulation of
-``bench/bench_odds.py``: many dice outcomes reach the same allocation round with the same inputs, and
-``StepMemo`` works each out once. The state a step leaves is remembered under the step's key and every
-state field it reads (wounds, pins, removals, casualties), and given to the next state that matches.
-Such drivers read states, never the log, so the memo keeps none of the records a step logs (holding
-them for every remembered step made the garbage collector's work grow with the state space). Removal
-is not remembered (``rounds.remove_casualties``). Only the odds side needs this, so it lives here and
-not in the rules.
+The exact engine (``rulespy/odds/exact.py``) deals the critical and normal rounds itself
+(``rulespy/odds/deal.py``, ``rulespy/odds/joint.py``) and needs from its sequence only the geometry of
+each target and firing group, which every sequence's plain ``rounds.Memo`` keeps. ``StepMemo`` is for
+drivers that play the sequence's own steps many times, such as the seeded simulation of
+``bench/bench_odds.py`` (the exact engine's cross-check): many dice outcomes reach the same allocation
+round with the same inputs, and ``StepMemo`` works each out once. The state a step leaves is remembered
+under the step's key and every state field it reads (wounds, pins, removals, casualties), and given to
+the next state that matches. Such drivers read states, never the log, so the memo keeps none of the
+records a step logs (holding them for every remembered step made the garbage collector's work grow
+with the state space). Removal is not remembered (``rounds.remove_casualties``). Only the odds side
+needs this, so it lives here and not in the rules.
 """
 
 from __future__ import annotations

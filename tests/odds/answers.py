@@ -68,12 +68,11 @@ def answer(text: str) -> dict[str, object]:
     """The scenario's answer: its first target's casualty distribution and a digest of its final
     states, or why it has none (a malformed scenario or an illegal declaration)."""
     from rulespy.odds.exact import final_states
-    from rulespy.odds.memo import StepMemo
     from rulespy.odds.summary import summarise
     from rulespy.sequences.shooting_sequence import ShootingSequence
 
     try:
-        sequence = ShootingSequence(parse_scenario(text, "<answer>"), StepMemo())
+        sequence = ShootingSequence(parse_scenario(text, "<answer>"))
         finals = final_states(sequence, max_states=10**7, max_transitions=10**8)
     except RulesError as error:
         return {"refused": type(error).__name__}

@@ -10,7 +10,6 @@ import pytest
 from rulespy.errors import IllegalDeclaration
 from rulespy.odds import TooLarge, markdown_table, odds, table
 from rulespy.odds.exact import final_states
-from rulespy.odds.memo import StepMemo
 from rulespy.scenario import parse_scenario
 from rulespy.sequences.shooting_sequence import ShootingSequence
 from tests.odds.scenarios import BINOMIAL, INTERLEAVED, VARIED
@@ -97,7 +96,7 @@ def test_illegal_declaration_is_refused_before_any_enumeration() -> None:
 
 
 def test_size_limit_refuses_instead_of_running_on() -> None:
-    sequence = ShootingSequence(parse_scenario(VARIED["mixed"]), StepMemo())
+    sequence = ShootingSequence(parse_scenario(VARIED["mixed"]))
     with pytest.raises(TooLarge, match="distinct states"):
         final_states(sequence, max_states=5)
     with pytest.raises(TooLarge, match="transitions"):
@@ -115,10 +114,11 @@ def test_table_and_markdown_table_for_rule_pages() -> None:
 
 def test_help_states_the_size_limit_the_engine_applies() -> None:
     from rulespy.cli.odds import HELP_LIMIT
-    from rulespy.odds import MAX_STATES, MAX_TRANSITIONS
+    from rulespy.odds import MAX_DEALS, MAX_STATES, MAX_TRANSITIONS
 
     assert f"{MAX_STATES:,}" in HELP_LIMIT
     assert f"{MAX_TRANSITIONS:,}" in HELP_LIMIT
+    assert f"{MAX_DEALS:,}" in HELP_LIMIT
 
 
 @pytest.mark.parametrize("name", sorted(VARIED) + ["interleaved"])
@@ -126,8 +126,8 @@ def test_joining_firing_groups_of_one_profile_changes_no_probability(name: str) 
     # Groups of one weapon profile in a row add into one run of successes (Dice Order keeps them
     # together), so rolling them together must reach exactly the same final states.
     scenario = parse_scenario(VARIED.get(name, INTERLEAVED))
-    joined = final_states(ShootingSequence(scenario, StepMemo()))
-    one_by_one = final_states(ShootingSequence(scenario, StepMemo()), join_groups=False)
+    joined = final_states(ShootingSequence(scenario))
+    one_by_one = final_states(ShootingSequence(scenario), join_groups=False)
     assert joined == one_by_one
 
 
