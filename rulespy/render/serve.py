@@ -233,7 +233,11 @@ def main(argv: list[str] | None = None) -> int:
         upstream = _free_address()
         command = [sys.executable, "-m", "zensical", "serve", "--dev-addr", "{}:{}".format(*upstream)]
         host, _, port = address.rpartition(":")
-        front = _Front((host, int(port)), upstream, root / OUT)
+        try:
+            front = _Front((host, int(port)), upstream, root / OUT)
+        except (OSError, ValueError) as error:
+            print(f"rulespy serve: cannot serve on {address}: {error}", file=sys.stderr)
+            return 2
         threading.Thread(target=front.serve_forever, daemon=True).start()
         print(f"rulespy serve: open http://{address}/ (Zensical's own server is behind it)")
     else:
