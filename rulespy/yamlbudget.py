@@ -5,9 +5,10 @@ Composing a document keeps an alias as a second reference to the node it names, 
 nine aliases of nine aliases of ... a list take gigabytes. Here each alias counts as the whole node it
 names, while the document is composed, and a document that expands to more than ``MAX_NODES`` nodes,
 or nests deeper than ``MAX_DEPTH``, or holds an alias inside the node it names, is refused with the
-line of that alias (or value). ``concepts.yml`` and ``mkdocs.yml`` (read by ``rulespy.check``) and
-scenarios (read by ``rulespy.scenario``) all go through ``compose``; this module imports nothing of
-the engine or the checker, so both may use it.
+line of that alias (or value). ``concepts.yml`` and ``mkdocs.yml`` (read by ``rulespy.check``, with
+libyaml's parser where PyYAML has it) and scenarios (read by ``rulespy.scenario``, always with PyYAML's
+pure-Python parser: see ``compose``) all go through ``compose``; this module imports nothing of the
+engine or the checker, so both may use it.
 
 Nothing is ever constructed from a tag: the result is nodes, and the reader decides what to accept.
 """
@@ -19,7 +20,10 @@ from typing import Any
 import yaml
 from yaml.composer import Composer
 from yaml.events import AliasEvent, CollectionStartEvent
+from yaml.parser import Parser
+from yaml.reader import Reader
 from yaml.resolver import Resolver
+from yaml.scanner import Scanner
 
 MAX_NODES = 50_000
 """The most nodes (keys, values, lists and mappings; an alias counts all it names) a document may hold."""
@@ -75,35 +79,42 @@ class _BoundedComposer(Composer):
         return node
 
 
+class _PythonLoader(_BoundedComposer, Reader, Scanner, Parser, Resolver):
+    """PyYAML's own pure-Python reader, scanner and parser: the only ones the site's rules judge has."""
+
+    def __init__(self, stream: str) -> None:
+        Reader.__init__(self, stream)
+        Scanner.__init__(self)
+        Parser.__init__(self)
+        Resolver.__init__(self)
+        _BoundedComposer.__init__(self)
+
+
+_Loader: type = _PythonLoader
 if getattr(yaml, "__with_libyaml__", False):
     from yaml.cyaml import CParser  # type: ignore[attr-defined]
 
-    class _Loader(_BoundedComposer, CParser, Resolver):  # libyaml reads, the bounded composer composes
+    class _LibyamlLoader(_BoundedComposer, CParser, Resolver):  # libyaml reads, the bounded composer composes
         def __init__(self, stream: str) -> None:
             CParser.__init__(self, stream)
             Resolver.__init__(self)
             _BoundedComposer.__init__(self)
 
-else:  # pragma: no cover - PyYAML without libyaml
-    from yaml.parser import Parser
-    from yaml.reader import Reader
-    from yaml.scanner import Scanner
-
-    class _Loader(_BoundedComposer, Reader, Scanner, Parser, Resolver):  # type: ignore[no-redef]
-        def __init__(self, stream: str) -> None:
-            Reader.__init__(self, stream)
-            Scanner.__init__(self)
-            Parser.__init__(self)
-            Resolver.__init__(self)
-            _BoundedComposer.__init__(self)
+    _Loader = _LibyamlLoader
 
 
-def compose(text: str) -> yaml.Node | None:
+def compose(text: str, *, portable: bool = False) -> yaml.Node | None:
     """The root node of ``text`` (``None`` when empty).
+
+    ``portable`` reads it with PyYAML's pure-Python parser even where libyaml is installed: libyaml is
+    faster, but it accepts texts the pure parser refuses (a tab between flow items, ``{id?: x}``) and
+    refuses others it accepts (``at:[1, 2]``), and words its errors differently. Scenarios are read
+    this way, so that the command line and the site's rules judge (Pyodide, pure Python only) accept
+    the same texts and give the same ``LINE: message`` for the rest.
 
     Raises ``YAMLTooLarge`` over the budget, ``yaml.YAMLError`` when it is not YAML.
     """
-    loader = _Loader(text)
+    loader = _PythonLoader(text) if portable else _Loader(text)
     try:
         node: yaml.Node | None = loader.get_single_node()
         return node

@@ -32,6 +32,11 @@ RUNTIME_FILES = ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_std
 """The files of the npm package a browser loads (its Node.js and TypeScript files are left out)."""
 SITE_FOLDER = "judge"
 BUNDLE = "rulespy.zip"
+RUNTIME_PATHS = frozenset(
+    [*(f"{SITE_FOLDER}/pyodide/{name}" for name in RUNTIME_FILES), f"{SITE_FOLDER}/{BUNDLE}"]
+)
+"""What ``publish`` writes, relative to the site; ``make serve`` publishes into the staged pages, and the
+render leaves these files there (``rulespy.render.serve``)."""
 _EPOCH = (1980, 1, 1, 0, 0, 0)
 
 
@@ -93,18 +98,25 @@ def _zip_entry(archive: zipfile.ZipFile, name: str, data: bytes) -> None:
     archive.writestr(info, data)
 
 
+def bundled_sources() -> dict[str, Path]:
+    """The ``.py`` files ``bundle`` zips, by their name in the zip: rulespy's (this package) and
+    PyYAML's, sorted."""
+    packages = (Path(__file__).resolve().parents[1], Path(yaml.__file__).resolve().parent)
+    return {
+        path.relative_to(package.parent).as_posix(): path
+        for package in packages
+        for path in sorted(package.rglob("*.py"))
+        if "__pycache__" not in path.parts
+    }
+
+
 def bundle() -> bytes:
     """The zip the page unpacks into Pyodide: rulespy's and PyYAML's ``.py`` files, byte-identical for
     the same sources (sorted entries, fixed time stamps)."""
-    packages = (Path(__file__).resolve().parents[1], Path(yaml.__file__).resolve().parent)
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w") as archive:
-        for package in packages:
-            for path in sorted(package.rglob("*.py")):
-                if "__pycache__" in path.parts:
-                    continue
-                name = path.relative_to(package.parent).as_posix()
-                _zip_entry(archive, name, path.read_bytes())
+        for name, path in bundled_sources().items():
+            _zip_entry(archive, name, path.read_bytes())
     return out.getvalue()
 
 

@@ -5,19 +5,36 @@
 ``examples/scenarios/`` twice a second. On a change it renders again: only the pages whose inputs
 changed are rewritten, the generator sees those files change in ``build/pages`` and rebuilds and
 reloads the browser. Polling (no extra dependency) keeps the watcher trivially portable.
+
+The rules judge's runtime (Pyodide and ``rulespy.zip``, ``rulespy.render.judge``) is published once,
+before the server starts, into ``build/pages/judge/``, where the render leaves it and both generators
+serve it like any other file of the pages, so "Try it" and the Judge page work in the preview. When a
+``.py`` file of rulespy changes, ``rulespy.zip`` is bundled again (reload the page to run the new
+engine). Without npm (or when ``npm ci`` fails) the pages are served all the same, and the server says
+that Try it is unavailable and why. Zensical's server (0.0.73) sends ``.wasm`` files as
+``application/octet-stream``, which browsers refuse to compile as WebAssembly, so with Zensical a small
+front server (``_Front``) listens on ADDRESS: it sends the runtime's files itself, with their types, and
+passes every other request, its live-reload WebSocket included, to Zensical on a private port.
 """
 
 from __future__ import annotations
 
+import http.client
+import http.server
+import mimetypes
 import os
 import signal
+import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
+from . import judge
 from .pages import RULE_FOLDERS
-from .stage import SCENARIOS, RenderError, render
+from .stage import OUT, SCENARIOS, RenderError, render
 
 POLL_SECONDS = 0.5
 ADDRESS = "127.0.0.1:8000"
@@ -25,10 +42,19 @@ ADDRESS = "127.0.0.1:8000"
 
 def sources_state(root: Path) -> dict[str, tuple[int, int]]:
     """(mtime, size) of every file a render reads, by path."""
-    state: dict[str, tuple[int, int]] = {}
     tops = [root / "index.md", root / "concepts.yml"]
     folders = [root / name for name in (*RULE_FOLDERS, str(SCENARIOS))]
-    for path in tops + [p for folder in folders if folder.is_dir() for p in sorted(folder.rglob("*"))]:
+    return _state(tops + [p for folder in folders if folder.is_dir() for p in sorted(folder.rglob("*"))])
+
+
+def engine_state() -> dict[str, tuple[int, int]]:
+    """(mtime, size) of every file ``rulespy.zip`` bundles, by path."""
+    return _state(list(judge.bundled_sources().values()))
+
+
+def _state(paths: list[Path]) -> dict[str, tuple[int, int]]:
+    state: dict[str, tuple[int, int]] = {}
+    for path in paths:
         try:
             info = path.stat()
         except OSError:
@@ -49,6 +75,148 @@ def rerender(root: Path) -> None:
     print(f"rulespy render: {len(report.written)} file(s) rewritten in {time.perf_counter() - started:.2f} s")
 
 
+def publish_judge(root: Path) -> bool:
+    """Publish the rules judge's runtime into the staged pages (``npm ci`` installs Pyodide the first
+    time); False, after saying why on standard error, when it cannot be had."""
+    try:
+        judge.publish(root, root / OUT)
+    except (judge.JudgeError, OSError) as error:
+        print(
+            f"Try it is unavailable in this preview: {error}. The pages are served without the rules judge.",
+            file=sys.stderr,
+        )
+        return False
+    where = OUT / judge.SITE_FOLDER
+    print(f"rulespy serve: the rules judge (Pyodide {judge.pinned_version()}) is served from {where}")
+    return True
+
+
+def rebundle(root: Path) -> bool:
+    """Write ``rulespy.zip`` again into the staged pages when rulespy's sources bundle differently."""
+    path = root / OUT / judge.SITE_FOLDER / judge.BUNDLE
+    data = judge.bundle()
+    if path.is_file() and path.read_bytes() == data:
+        return False
+    path.write_bytes(data)
+    print(f"rulespy serve: rulespy changed, {judge.BUNDLE} bundled again (reload the page)")
+    return True
+
+
+_HOP_BY_HOP = {
+    "connection",
+    "keep-alive",
+    "transfer-encoding",
+    "upgrade",
+    "proxy-connection",
+    "te",
+    "trailer",
+}
+
+
+class _Front(http.server.ThreadingHTTPServer):
+    """In front of Zensical's server (at ``upstream``): the rules judge's runtime from ``pages``, with
+    its types (``application/wasm``), and everything else from Zensical."""
+
+    daemon_threads = True
+
+    def __init__(self, address: tuple[str, int], upstream: tuple[str, int], pages: Path) -> None:
+        super().__init__(address, _FrontHandler)
+        self.upstream, self.pages = upstream, pages
+
+
+class _FrontHandler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"  # keep-alive: each request of a connection is looked at here
+    server: _Front
+
+    def do_GET(self) -> None:
+        self._answer(with_body=True)
+
+    def do_HEAD(self) -> None:
+        self._answer(with_body=False)
+
+    def log_message(self, format: str, *args: object) -> None:  # Zensical logs what matters
+        pass
+
+    def _answer(self, with_body: bool) -> None:
+        path = unquote(urlsplit(self.path).path).lstrip("/")
+        if path in judge.RUNTIME_PATHS:
+            self._runtime(self.server.pages / path, with_body)
+        elif self.headers.get("Upgrade"):
+            self._tunnel()
+        else:
+            self._relay(with_body)
+
+    def _runtime(self, path: Path, with_body: bool) -> None:
+        try:
+            data = path.read_bytes()
+        except OSError:
+            self.send_error(404)
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", mimetypes.guess_type(path.name)[0] or "application/octet-stream")
+        self.send_header("Content-Length", str(len(data)))
+        self.send_header("Cache-Control", "no-cache")  # rulespy.zip changes while serving
+        self.end_headers()
+        if with_body:
+            self.wfile.write(data)
+
+    def _relay(self, with_body: bool) -> None:
+        headers = {k: v for k, v in self.headers.items() if k.lower() not in _HOP_BY_HOP}
+        upstream = http.client.HTTPConnection(*self.server.upstream, timeout=120)
+        try:
+            upstream.request(self.command, self.path, headers=headers)
+            answer = upstream.getresponse()
+            data = answer.read()
+        except OSError as error:
+            self.send_error(502, f"Zensical's server does not answer: {error}")
+            return
+        finally:
+            upstream.close()
+        self.send_response(answer.status, answer.reason)
+        for key, value in answer.getheaders():
+            if key.lower() not in _HOP_BY_HOP and (key.lower() != "content-length" or not with_body):
+                self.send_header(key, value)
+        if with_body:
+            self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        if with_body:
+            self.wfile.write(data)
+
+    def _tunnel(self) -> None:
+        """The live-reload WebSocket: the handshake and every frame after it, both ways, unread."""
+        self.close_connection = True
+        try:
+            upstream = socket.create_connection(self.server.upstream, timeout=10)
+        except OSError:
+            self.send_error(502)
+            return
+        upstream.settimeout(None)
+        head = self.requestline + "\r\n" + "".join(f"{k}: {v}\r\n" for k, v in self.headers.items()) + "\r\n"
+        with upstream:
+            upstream.sendall(head.encode("latin-1"))
+            threading.Thread(target=_pipe, args=(self.connection, upstream), daemon=True).start()
+            _pipe(upstream, self.connection)
+
+
+def _pipe(source: socket.socket, target: socket.socket) -> None:
+    try:
+        while chunk := source.recv(65536):
+            target.sendall(chunk)
+    except OSError:
+        pass
+    finally:
+        try:
+            target.shutdown(socket.SHUT_WR)
+        except OSError:
+            pass
+
+
+def _free_address() -> tuple[str, int]:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return "127.0.0.1", int(probe.getsockname()[1])
+
+
 def _stop(signum: int, frame: object) -> None:
     raise SystemExit(128 + signum)
 
@@ -59,13 +227,25 @@ def main(argv: list[str] | None = None) -> int:
     address = args[1] if len(args) > 1 else ADDRESS
     root = Path(".")
     rerender(root)
+    with_judge = publish_judge(root)
+    front = None
     if generator == "zensical":
-        command = [sys.executable, "-m", "zensical", "serve", "--dev-addr", address]
+        upstream = _free_address()
+        command = [sys.executable, "-m", "zensical", "serve", "--dev-addr", "{}:{}".format(*upstream)]
+        host, _, port = address.rpartition(":")
+        try:
+            front = _Front((host, int(port)), upstream, root / OUT)
+        except (OSError, ValueError) as error:
+            print(f"rulespy serve: cannot serve on {address}: {error}", file=sys.stderr)
+            return 2
+        threading.Thread(target=front.serve_forever, daemon=True).start()
+        print(f"rulespy serve: open http://{address}/ (Zensical's own server is behind it)")
     else:
         command = [sys.executable, "-m", "mkdocs", "serve", "--dev-addr", address, "--livereload"]
     server = subprocess.Popen(command, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
     signal.signal(signal.SIGTERM, _stop)  # so that the server is stopped with us, never left behind
     seen = sources_state(root)
+    engine = engine_state() if with_judge else {}
     try:
         while server.poll() is None:
             time.sleep(POLL_SECONDS)
@@ -73,9 +253,15 @@ def main(argv: list[str] | None = None) -> int:
             if now != seen:
                 seen = now
                 rerender(root)
+            if with_judge and engine != (engine_now := engine_state()):
+                engine = engine_now
+                rebundle(root)
     except (KeyboardInterrupt, SystemExit):
         pass
     finally:
+        if front is not None:
+            front.shutdown()
+            front.server_close()
         if server.poll() is None:
             server.terminate()
             server.wait(timeout=10)

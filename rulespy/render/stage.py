@@ -334,7 +334,7 @@ def render(
     for current, _dirs, files in sorted(os.walk(out)):
         for name in sorted(files):
             rel = (Path(current) / name).relative_to(out).as_posix()
-            if rel not in produced:
+            if rel not in produced and rel not in judge.RUNTIME_PATHS:  # `make serve` put the runtime there
                 (Path(current) / name).unlink()
                 report.removed.append(rel)
     _write(manifest_path, json.dumps(fresh, indent=1, sort_keys=True).encode("utf-8"))

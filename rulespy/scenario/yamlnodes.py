@@ -1,7 +1,9 @@
 """YAML text to a small tree of located values: every value and every mapping key knows its line.
 
 Only plain YAML data is accepted (mappings, sequences, strings, numbers, booleans, null): the text is
-composed into nodes (``rulespy.yamlbudget``: libyaml's parser where PyYAML has it) and any other tag
+composed into nodes by PyYAML's pure-Python parser (``rulespy.yamlbudget.compose(portable=True)``), never
+libyaml's: the site's rules judge runs this loader in Pyodide, where only the pure parser exists, and the
+command line must accept the same texts and word a syntax error the same way. Any other tag
 (``!!python/object`` and friends) is refused with its line. Duplicate mapping keys, which
 ``yaml.safe_load`` silently accepts, are refused too. Aliases are followed, but the tree they expand to
 is capped (``rulespy.yamlbudget``, shared with every YAML file rulespy reads), as are the text's size and
@@ -11,6 +13,7 @@ its nesting depth, so that no document can hang or crash the loader.
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 import yaml
@@ -22,6 +25,8 @@ from rulespy.frozen import frozen
 MAX_BYTES = 1_000_000
 """The largest scenario text accepted (1 MB)."""
 _TAG = "tag:yaml.org,2002:"
+_LINE_BREAK = re.compile("\r\n|[\n\r\x85\u2028\u2029]")
+"""What PyYAML counts as a line break in its marks."""
 _SCALAR_TAGS = {_TAG + name for name in ("str", "int", "float", "bool", "null")}
 
 
@@ -65,25 +70,40 @@ def parse(text: str, path: str) -> Node:
     if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
         raise InvalidInput(f"the scenario is larger than {MAX_BYTES // 1_000_000} MB", 1, path)
     try:
-        root = yamlbudget.compose(text)
+        root = yamlbudget.compose(text, portable=True)
     except yamlbudget.YAMLTooLarge as error:
         raise InvalidInput(error.message.replace("the document", "the scenario"), error.line, path) from None
     except yaml.MarkedYAMLError as error:
-        mark = error.problem_mark or error.context_mark
-        line = mark.line + 1 if mark is not None else 1
-        problem = error.problem or error.context or "invalid YAML"
-        if error.context and error.context_mark is not None and "flow" in error.context:
-            # An unclosed [..] or {..}: the offending value is where it opened, not where parsing gave up.
-            start = error.context_mark.line + 1
-            if start != line:
-                problem += f" (the {error.context.split()[-1]} opened on line {start} is not closed)"
-                line = start
+        line, problem = _syntax_error(error)
         raise InvalidInput(f"YAML syntax error: {problem}", line, path) from None
-    except yaml.YAMLError as error:
+    except yaml.reader.ReaderError as error:  # a character YAML does not allow, at its own line
+        line = len(_LINE_BREAK.findall(text, 0, error.position)) + 1
+        problem = f"unacceptable character #x{error.character:04x}: {error.reason}"
+        raise InvalidInput(f"YAML syntax error: {problem}", line, path) from None
+    except yaml.YAMLError as error:  # pragma: no cover - PyYAML raises only the two above on text
         raise InvalidInput(f"YAML syntax error: {error}", 1, path) from None
     if root is None:
         raise InvalidInput("the scenario is empty", 1, path)
     return _Converter(path).convert(root)
+
+
+def _syntax_error(error: yaml.MarkedYAMLError) -> tuple[int, str]:
+    """The line and the words of PyYAML's syntax error: where the reader should look, and why."""
+    mark = error.problem_mark or error.context_mark
+    line = mark.line + 1 if mark is not None else 1
+    problem = error.problem or error.context or "invalid YAML"
+    context, start = error.context, error.context_mark.line + 1 if error.context_mark else None
+    if context is None or start is None:
+        return line, problem
+    if "flow" in context or problem == "found unexpected end of stream":
+        # An unclosed [..], {..} or quote: the offending value is where it opened, not where parsing
+        # gave up (for a quote, the end of the file).
+        if start != line:
+            what = context.split()[-1].replace("scalar", "quote")  # mapping, sequence, node or quote
+            return start, f"{problem} (the {what} opened on line {start} is not closed)"
+    elif not context.startswith("while "):  # two places: a duplicate anchor, a second document
+        return line, f"{context} on line {start}, {problem} here"
+    return line, problem
 
 
 class _Converter:

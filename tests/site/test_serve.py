@@ -1,16 +1,21 @@
-"""``make serve``: an edit to a rule file reaches the served page without a restart (render/serve.py)."""
+"""``make serve`` (render/serve.py): an edit to a rule file reaches the served page without a restart, and
+the rules judge's runtime (Pyodide and rulespy.zip) is served with it by both generators."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
 import pytest
+
+from rulespy.render import judge, serve
 
 ROOT = Path(__file__).resolve().parents[2]
 COPIED = ("index.md", "concepts.yml", "mkdocs.yml", "core", "sequences", "timing", "commands", "examples")
@@ -31,14 +36,48 @@ def _page(url: str) -> str:
         return ""
 
 
-def test_an_edited_rule_file_is_rendered_again_and_served(tmp_path: Path) -> None:
+def _file(url: str) -> tuple[str, bytes]:
+    """The Content-Type and the bytes served at ``url``."""
+    with urllib.request.urlopen(url, timeout=60) as answer:
+        return str(answer.headers.get("Content-Type")), bytes(answer.read())
+
+
+def _copy(tmp_path: Path) -> None:
     for name in COPIED:
         source = ROOT / name
         (shutil.copytree if source.is_dir() else shutil.copy)(source, tmp_path / name)
+
+
+def _with_runtime(tmp_path: Path) -> Path | None:
+    """The Pyodide package installed for the repository (what ``make site`` installs), copied into the
+    copy's ``build/pyodide`` so that serving it needs no network; None without npm, except in CI."""
+    try:
+        package = judge.install_runtime(ROOT)
+    except judge.JudgeError as error:
+        if error.no_npm and os.environ.get("CI") != "true":
+            return None
+        raise
+    target = tmp_path / judge.INSTALL
+    (target / "node_modules" / "pyodide").mkdir(parents=True)
+    shutil.copy(ROOT / judge.INSTALL / "package-lock.json", target / "package-lock.json")
+    for name in judge.RUNTIME_FILES:
+        shutil.copy(package / name, target / "node_modules" / "pyodide" / name)
+    return package
+
+
+@pytest.mark.parametrize("generator", ["zensical", "mkdocs"])
+def test_the_served_site_has_the_rules_judge_and_an_edit_is_rendered_again(
+    tmp_path: Path, generator: str
+) -> None:
+    """Try it works under ``make serve``: each generator's server answers the runtime the built site
+    has (the WebAssembly with its type, which browsers require), and an edited rule file reaches its
+    page (Zensical, the default, rebuilds only that page) while the runtime stays served."""
+    _copy(tmp_path)
+    package = _with_runtime(tmp_path)
     address = f"127.0.0.1:{_free_port()}"
     url = f"http://{address}/core/melee/"
     server = subprocess.Popen(
-        [sys.executable, "-m", "rulespy.render.serve", "zensical", address],
+        [sys.executable, "-m", "rulespy.render.serve", generator, address],
         cwd=tmp_path,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -48,12 +87,49 @@ def test_an_edited_rule_file_is_rendered_again_and_served(tmp_path: Path) -> Non
         while "Melee" not in _page(url):
             assert time.monotonic() < deadline and server.poll() is None, "the site was never served"
             time.sleep(0.3)
+        base = f"http://{address}/judge/"
+        if package is None:  # no npm here: the pages are served without the runtime
+            with pytest.raises(urllib.error.HTTPError, match="404"):
+                _file(base + "pyodide/pyodide.js")
+        else:
+            assert _file(base + "pyodide/pyodide.js")[1] == (package / "pyodide.js").read_bytes()
+            assert _file(base + "pyodide/pyodide.asm.wasm")[0] == "application/wasm"
+            assert _file(base + judge.BUNDLE) == ("application/zip", judge.bundle())
+        if generator != "zensical":
+            return
         page = tmp_path / "core" / "melee.md"
         page.write_text(page.read_text(encoding="utf-8") + "\nA line written while serving.\n")
         deadline = time.monotonic() + 30
         while "A line written while serving." not in _page(url):
             assert time.monotonic() < deadline, "the edit never reached the served page"
             time.sleep(0.2)
+        if package is not None:
+            assert _file(base + judge.BUNDLE)[1] == judge.bundle()  # the render left the runtime in place
     finally:
         server.terminate()
         server.wait(timeout=20)
+
+
+def test_without_npm_serve_says_try_it_is_unavailable(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No npm: the pages are served all the same (``main`` goes on to start the server) and the reader
+    is told why Try it does not work there."""
+    monkeypatch.setattr(judge.shutil, "which", lambda name: None)
+    assert serve.publish_judge(tmp_path) is False
+    err = capsys.readouterr().err
+    assert err.startswith("Try it is unavailable in this preview: ") and "npm is not installed" in err
+    assert not (tmp_path / "build" / "pages" / "judge").exists()
+
+
+def test_a_changed_rulespy_is_bundled_again(tmp_path: Path) -> None:
+    """rulespy.zip in the served pages follows rulespy's sources: a stale bundle is written again, an
+    up-to-date one left alone."""
+    bundle = tmp_path / "build" / "pages" / judge.SITE_FOLDER / judge.BUNDLE
+    bundle.parent.mkdir(parents=True)
+    bundle.write_bytes(b"a bundle of an older rulespy")
+    assert serve.rebundle(tmp_path) is True
+    assert bundle.read_bytes() == judge.bundle()
+    assert serve.rebundle(tmp_path) is False
+    assert set(judge.bundled_sources()) >= {"rulespy/render/web.py", "yaml/__init__.py"}
+    assert str(judge.bundled_sources()["rulespy/render/web.py"]) in serve.engine_state()
