@@ -9,6 +9,8 @@ Files per repository (named by a hash of its real path):
 - ``NAME.state.pickle``: per-file summaries and per-file findings with their dependencies
   (``incremental.py``).
 - ``NAME.config.pickle``: the parsed ``concepts.yml`` and ``mkdocs.yml`` by content hash.
+- ``NAME.translations.pickle``: each translated page's findings against its English twin, by both
+  pages' content hashes (``translations.Pairs``).
 - ``NAME.result.pickle``: the last run's findings under a fingerprint of every input.
 
 Anything that changes how files are parsed (the registry's terms, the layout) changes the ``salt`` and
@@ -190,6 +192,7 @@ class DocumentCache:
         self.journal = directory / f"{name}.journal.pickle"
         self.state_file = directory / f"{name}.state.pickle"
         self.config_file = directory / f"{name}.config.pickle"
+        self.translations_file = directory / f"{name}.translations.pickle"
         self._loaded = not self.enabled
         self._new: list[tuple[str, bytes]] = []
 

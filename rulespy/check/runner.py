@@ -38,23 +38,34 @@ class Report:
 def run_check(root: Path, options: CheckOptions | None = None) -> Report:
     """Check the repository at ``root``. Raises ``CheckError`` when it cannot be checked at all."""
     options = options or CheckOptions()
-    report, layout = _run_documents(root, options)
-    extra = _drift(Path(root)) + _translations(Path(root), layout)
+    report, run = _run_documents(root, options)
+    extra = _drift(Path(root)) + _translations(Path(root), run)
     if not extra:
         return report
     return Report(tuple(sorted({*report.findings, *extra})), report.files)
 
 
-def _translations(root: Path, layout: Layout) -> list[Finding]:
-    """A translation against its English pages (RS070-RS074; ``rulespy/check/translations.py``), with
-    the layout the run already read (never concepts.yml a second time)."""
+@dataclass(frozen=True)
+class _Run:
+    """What the per-file run leaves for the passes after it: its walk, each markdown file's content hash
+    (``b""`` when unreadable), its cache."""
+
+    tree: Tree
+    keys: dict[str, bytes]
+    cache: DocumentCache
+
+
+def _translations(root: Path, run: _Run) -> list[Finding]:
+    """A translation against its English pages (RS070-RS074; ``rulespy/check/translations.py``), on the
+    run's walk and content hashes (never concepts.yml or the tree a second time), each translated page's
+    findings remembered by both pages' content hashes."""
     from rulespy.check.files import LANGUAGES
 
     if not any((root / language).is_dir() for language in LANGUAGES):  # no translation: nothing to read
         return []
     from rulespy.check import translations
 
-    return list(translations.findings(root, layout))
+    return list(translations.findings(root, run.tree.layout, run.tree, run.keys, run.cache))
 
 
 def _drift(root: Path) -> list[Finding]:
@@ -65,8 +76,8 @@ def _drift(root: Path) -> list[Finding]:
     return list(drift.findings(root))
 
 
-def _run_documents(root: Path, options: CheckOptions, trust_stamps: bool = True) -> tuple[Report, Layout]:
-    """The per-file and cross-file findings, and the layout the tree was walked with."""
+def _run_documents(root: Path, options: CheckOptions, trust_stamps: bool = True) -> tuple[Report, _Run]:
+    """The per-file and cross-file findings, and the walk, content hashes and cache they came from."""
     root = Path(root)
     if not root.exists():
         raise CheckError(f"{root}: no such folder")
@@ -91,10 +102,11 @@ def _run_documents(root: Path, options: CheckOptions, trust_stamps: bool = True)
     for _, key in blobs.values():
         fingerprint.update(key)
     memo = fingerprint.hexdigest()
+    run_left = _Run(tree, {path: blobs[path][1] for path in tree.markdown}, cache)
     remembered = cache.load_blob(cache.result_file, memo)
     if remembered is not None and len(remembered) == 2:
         stamps.save(registry_layout, terms)
-        return Report(tuple(remembered[0]), int(remembered[1])), tree.layout
+        return Report(tuple(remembered[0]), int(remembered[1])), run_left
     from rulespy.check.incremental import Incremental
 
     if registry is None or nav is None:
@@ -116,7 +128,7 @@ def _run_documents(root: Path, options: CheckOptions, trust_stamps: bool = True)
     report = Report(tuple(sorted(findings)), len(tree.markdown) + len(code))
     if not tree.looked_outside:  # every answer came from the fingerprinted inputs: safe to remember
         cache.save_blob(cache.result_file, memo, (report.findings, report.files))
-    return report, tree.layout
+    return report, run_left
 
 
 def tree_findings(tree: Tree) -> list[Finding]:
