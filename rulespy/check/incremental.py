@@ -129,35 +129,48 @@ class Incremental:
         found = self.documents.get(path)
         if found is not None:
             return found
+        key = self.blobs[path][1]
+        look_up = bool(key) and self._look_up([path])
+        found = self.cache.load(path, self._data(path), key, self._parse, look_up)
+        self.documents[path] = found
+        return found
+
+    def _look_up(self, paths: list[str]) -> bool:
+        """Whether the documents of ``paths`` are looked for in the document store (else parsed)."""
+        if not self.cache.enabled:
+            return False
+        return self.cache.worth_loading(sum(len(self._data(path) or b"") for path in paths))
+
+    def _data(self, path: str) -> bytes | None:
+        """The content of checked file ``path`` (``None`` when it cannot be read), read now if it was
+        known by its stamp (and then kept)."""
         data, key = self.blobs[path]
         if data is None and key:
-            found = self.cache.get(path, key)
-            if found is not None:
-                self.documents[path] = found
-                return found
             data = self._read_data(path)
-        found = self.documents[path] = self.cache.load(path, data, key, self._parse)
-        return found
+            self.blobs[path] = (data, key)
+        return data
 
     def prefetch(self, paths: Iterable[str]) -> None:
         """Load the documents of ``paths`` now: from the cache, the rest parsed together on every core
         when there are many (``parallel.py``)."""
+        wanted = [path for path in paths if path not in self.documents and self.blobs[path][1]]
         missing = []
-        for path in paths:
-            data, key = self.blobs[path]
-            if path in self.documents or not key:
-                continue
-            found = self.cache.get(path, key)
-            if found is not None:
-                self.documents[path] = found
-            else:
-                missing.append(path)
+        if wanted and self._look_up(wanted):
+            for path in wanted:
+                found = self.cache.get(path, self.blobs[path][1])
+                if found is not None:
+                    self.documents[path] = found
+                else:
+                    missing.append(path)
+        else:
+            missing = wanted
         if len(missing) < parallel.PARALLEL_FROM:
             return
         items = []
         for path in missing:
-            data, key = self.blobs[path]
-            items.append((path, data if data is not None else self._read_data(path)))
+            data = self._data(path)
+            assert data is not None  # its content hash is not empty: it was read
+            items.append((path, data))
         parsed = parallel.parse_all(self._parse, items) or parallel.parse_each(self._parse, items)
         for path, document in zip(missing, parsed, strict=True):
             self.cache.put(path, self.blobs[path][1], document)
