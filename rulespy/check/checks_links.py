@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterator
 
 from rulespy.check.doc import Document
@@ -69,6 +68,8 @@ def _suggest(wrong: str, choices: list[str]) -> str:
     for choice in choices:
         if choice.lower() == wrong.lower():
             return f" (anchors are case-sensitive: #{choice})"
+    import difflib  # only a missing anchor needs it
+
     close = difflib.get_close_matches(wrong, choices, n=1, cutoff=0.75)
     return f" (did you mean #{close[0]}?)" if close else ""
 

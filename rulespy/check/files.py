@@ -69,6 +69,8 @@ class Tree:
     #: folders that could not be listed: (path, reason); their files are not checked
     unlisted: list[tuple[str, str]] = field(default_factory=list)
     _real_root: str = ""
+    #: the ``lstat`` the walk took of each regular file (not of symlinks), reused by ``stamps.py``
+    stats: dict[str, os.stat_result] = field(default_factory=dict)
 
     def walk(self) -> Tree:
         root = str(self.root)
@@ -92,9 +94,10 @@ class Tree:
                 name = entry.name
                 path = f"{rel}/{name}" if rel else name
                 try:
-                    mode = entry.stat(follow_symlinks=False).st_mode
+                    info = entry.stat(follow_symlinks=False)
                 except OSError:
                     continue
+                mode = info.st_mode
                 if stat.S_ISDIR(mode):
                     if name.startswith(".") or name in SKIP_ANYWHERE or (not rel and name in excluded):
                         continue
@@ -112,6 +115,8 @@ class Tree:
                         continue
                 elif not stat.S_ISREG(mode):
                     continue
+                else:
+                    self.stats[path] = info
                 self.files.add(path)
                 if name.endswith(".md") and not name.startswith("."):
                     self.markdown.append(path)

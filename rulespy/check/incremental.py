@@ -4,7 +4,7 @@ Every run keeps, in one cache blob (``NAME.state.pickle``, plain tuples that unp
 
 - a **summary** of each checked markdown file, keyed by its content hash: whether it could be read, its
   anchors in order, and the paths its links point to. Cross-file checks (orphans, nav entries, the
-  registry's files and anchors, required references) run on every run from the summaries alone.
+  registry's files and anchors, required references) run from the summaries alone.
 - a **result** of each checked file (markdown and cited Python): its content hash, the findings of the
   per-file checks, and the **dependencies** those checks recorded *while they ran*:
 
@@ -13,6 +13,10 @@ Every run keeps, in one cache blob (``NAME.state.pickle``, plain tuples that unp
   ``("a", page)``   ``anchor_signature`` of a page a ``#fragment`` was looked up in
   ``("r", "")``     the content hash of ``concepts.yml`` (claims, restated concepts, retired terms)
   ``("s", "")``     the sections where retired terms are allowed (only when the file uses one)
+  ``("n", "")``     the ``mkdocs.yml`` nav (the cross-file findings only)
+
+- the **cross-file findings** with the dependencies they, and the linking of the pages, recorded; reused
+  while every summary but its content hash is unchanged (``Incremental.cross_file_findings``).
 
 A result is reused when the file's content hash is the same and every dependency gives the same answer
 now; otherwise the file is checked again from its cached ``Document`` (or parsed). The recording sits in
@@ -42,6 +46,8 @@ Blobs = dict[str, tuple[bytes | None, bytes]]
 Summary = tuple[bytes, bool, tuple[str, ...], tuple[str, ...]]
 #: (content hash, ((dependency, answer), ...), findings)
 Result = tuple[bytes, tuple[tuple[tuple[str, str], Any], ...], tuple[Finding, ...]]
+#: the cross-file findings: (((dependency, answer), ...), findings)
+Cross = tuple[tuple[tuple[tuple[str, str], Any], ...], tuple[Finding, ...]]
 
 
 def summarize(path: str, key: bytes, document: Document, targets: list[Target]) -> Summary:
@@ -93,14 +99,17 @@ class Incremental:
         cannot be read, the content ``None`` when it was not read (``read(path)`` then gives it)."""
         self.tree, self.terms, self.registry, self.registry_key = tree, terms, registry, registry_key
         self.cache, self.blobs, self._read = cache, blobs, read
-        stored = cache.load_blob(cache.state_file, "state") or ({}, {})
-        valid = len(stored) == 2 and all(isinstance(part, dict) for part in stored)
+        stored = cache.load_blob(cache.state_file, "state") or ({}, {}, None)
+        valid = len(stored) == 3 and all(isinstance(part, dict) for part in stored[:2])
         self.old_summaries: dict[str, Summary] = stored[0] if valid else {}
         self.old_results: dict[str, Result] = stored[1] if valid else {}
+        self.old_cross: Cross | None = stored[2] if valid and isinstance(stored[2], tuple) else None
+        self.cross: Cross | None = None
         self.documents: dict[str, Document] = {}
         self._targets: dict[str, list[Target]] = {}
         self.summaries: dict[str, Summary] = {}
         self.results: dict[str, Result] = {}
+        self._answers: dict[tuple[str, str], Any] = {}  # what each dependency gives in this run
         self._spans: checks_owner.Spans | None = None
         self._spans_key = b""
         fresh = []
@@ -115,7 +124,12 @@ class Incremental:
         for path in fresh:
             self.summaries[path] = summarize(path, blobs[path][1], self.load(path), self.targets(path))
         self.summaries = {path: self.summaries[path] for path in tree.markdown}  # in walk order
-        self.graph = SummaryGraph(tree, self.summaries, self.documents, self._targets, self.load)
+        self._graph_seen: dict[tuple[str, str], Any] = {}  # what linking the pages asked the tree
+        tree.seen = self._graph_seen
+        try:
+            self.graph = SummaryGraph(tree, self.summaries, self.documents, self._targets, self.load)
+        finally:
+            tree.seen = None
         self.anchors = Anchors(self.graph)
 
     def targets(self, path: str) -> list[Target]:
@@ -214,10 +228,7 @@ class Incremental:
         old = self.old_results.get(path)
         if old is None or old[0] != key or not key:
             return None
-        for dependency, answer in old[1]:
-            if self.answer(dependency) != answer:
-                return None
-        return old
+        return old if self._still(old[1]) else None
 
     def file_findings(self, paths: Iterable[str]) -> list[Finding]:
         """Per-file findings of ``paths`` (markdown and Python): reused when valid, else checked now."""
@@ -257,16 +268,57 @@ class Incremental:
             yield from checks_owner.check_retired_document(self.registry, self.spans, path, document)
 
     def cross_file_findings(self, nav: Nav) -> list[Finding]:
-        """Checks over the whole tree, from the summaries: nav and orphans, the registry, requirements."""
-        findings = list(checks_links.check_navigation(self.graph, nav))
-        if self.registry.present:
-            findings.extend(checks_owner.check_registry(self.graph, self.registry, self.anchors))
-            findings.extend(checks_owner.check_requires(self.graph, self.registry))
+        """Checks over the whole tree, from the summaries: nav and orphans, the registry, requirements.
+
+        Their findings are reused while every file's summary but its content hash (whether it could be
+        read, its anchors, where its links point) is the one they were found with, and every answer they
+        and the linking of the pages asked (``Tree.kind``, anchors of any page, ``concepts.yml``, the nav)
+        is the same now: an edit that moves no anchor and no link, the everyday one, skips them."""
+        self._answers[("n", "")] = digest(repr(nav).encode("utf-8", "surrogatepass"))
+        old = self.old_cross
+        if old is not None and self._same_links() and self._still(old[0]):
+            self.cross = old
+            return list(old[1])
+        seen = dict(self._graph_seen)
+        seen[("r", "")], seen[("n", "")] = self.registry_key, self._answers[("n", "")]
+        self.tree.seen = seen
+        try:
+            findings = list(checks_links.check_navigation(self.graph, nav))
+            if self.registry.present:
+                findings.extend(checks_owner.check_registry(self.graph, self.registry, self.anchors))
+                findings.extend(checks_owner.check_requires(self.graph, self.registry))
+        finally:
+            self.tree.seen = None
+        self.cross = (tuple(seen.items()), tuple(findings))
         return findings
+
+    def _same_links(self) -> bool:
+        """Whether the same files are checked, each with the summary (content hash aside) it had."""
+        old = self.old_summaries
+        if old.keys() != self.summaries.keys():
+            return False
+        return all(
+            summary is old[path] or summary[1:] == old[path][1:] for path, summary in self.summaries.items()
+        )
+
+    def _still(self, dependencies: tuple[tuple[tuple[str, str], Any], ...]) -> bool:
+        """Whether every recorded ``(dependency, answer)`` gives the same answer now."""
+        answers = self._answers  # many files ask the same (a target's existence, a page's anchors)
+        for dependency, answer in dependencies:
+            now = answers.get(dependency, answers)
+            if now is answers:
+                now = answers[dependency] = self.answer(dependency)
+            if now != answer:
+                return False
+        return True
 
     def save(self) -> None:
         """Write the state blob when any summary or result differs from the stored one."""
-        if self.summaries != self.old_summaries or self.results != self.old_results:
-            self.cache.save_blob(self.cache.state_file, "state", (self.summaries, self.results))
+        if (
+            self.summaries != self.old_summaries
+            or self.results != self.old_results
+            or self.cross != self.old_cross
+        ):
+            self.cache.save_blob(self.cache.state_file, "state", (self.summaries, self.results, self.cross))
         live = {(path, self.blobs[path][1]) for path in (*self.tree.markdown, *self.tree.python)}
         self.cache.save(live)
