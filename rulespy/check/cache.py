@@ -280,8 +280,8 @@ class DocumentCache:
             self.used.add((path, key))
             self._new.append((path, key))
 
-    def save(self, live: set[tuple[str, bytes]] | None = None) -> None:
-        """Append new documents to the journal; rewrite the store keeping ``live`` (or used) entries
+    def save(self, live: Callable[[], set[tuple[str, bytes]]] | None = None) -> None:
+        """Append new documents to the journal; rewrite the store keeping the ``live()`` (or used) entries
         when the journal has grown past an eighth of the store (or there is no store yet)."""
         if not self.enabled or not self._new:
             return
@@ -301,7 +301,7 @@ class DocumentCache:
                 return
         if not self._loaded:
             self._load()
-        keep = live if live is not None else self.used
+        keep = live() if live is not None else self.used
         kept = {key: blob for key, blob in self.entries.items() if key in keep}
         write_pickle(self.file, (self.salt, kept))
         try:

@@ -41,7 +41,10 @@ class Anchors:
         """``anchor_signature`` of ``path``, computed once per run."""
         found = self._signatures.get(path)
         if found is None:
-            found = self._signatures[path] = anchor_signature(self.info(path))
+            found = self.graph.known_signature(path)  # a checked file's, kept in its summary
+            if found is None:
+                found = anchor_signature(self.info(path))
+            self._signatures[path] = found
         return found
 
     def missing(self, path: str, fragment: str) -> str | None:

@@ -128,6 +128,10 @@ class LinkGraph:
         document = self.documents.get(path)
         return None if document is None else (bool(document.problems), tuple(document.anchors))
 
+    def known_signature(self, path: str) -> bytes | None:
+        """``anchor_signature`` of a checked file when already known without computing it, else ``None``."""
+        return None
+
     def links_from(self, path: str) -> set[str]:
         """Repository paths ``path`` links to (existing or not; images and links to itself left out)."""
         return set(self._out.get(path, ()))

@@ -35,15 +35,15 @@ from rulespy.check.cache import DocumentCache, digest
 from rulespy.check.checks_links import Anchors
 from rulespy.check.doc import Document
 from rulespy.check.findings import Finding
-from rulespy.check.graph import LinkGraph, Target, linked_paths, resolve
+from rulespy.check.graph import LinkGraph, Target, anchor_signature, linked_paths, resolve
 from rulespy.check.nav import Nav
 from rulespy.check.parse import Terms, parse_bytes
-from rulespy.check.registry import LANGUAGES, Registry
+from rulespy.check.registry import Registry
 from rulespy.check.translations import language_of
 
 Blobs = dict[str, tuple[bytes | None, bytes]]
-#: (content hash, could not be read, anchors in order, paths the links point to)
-Summary = tuple[bytes, bool, tuple[str, ...], tuple[str, ...]]
+#: (content hash, could not be read, anchors in order, paths the links point to, ``anchor_signature``)
+Summary = tuple[bytes, bool, tuple[str, ...], tuple[str, ...], bytes]
 #: (content hash, ((dependency, answer), ...), findings)
 Result = tuple[bytes, tuple[tuple[tuple[str, str], Any], ...], tuple[Finding, ...]]
 #: the cross-file findings: (((dependency, answer), ...), findings)
@@ -52,7 +52,9 @@ Cross = tuple[tuple[tuple[tuple[str, str], Any], ...], tuple[Finding, ...]]
 
 def summarize(path: str, key: bytes, document: Document, targets: list[Target]) -> Summary:
     """``targets``: the document's links resolved, in order."""
-    return key, bool(document.problems), tuple(document.anchors), linked_paths(path, document, targets)
+    problems, anchors = bool(document.problems), tuple(document.anchors)
+    links = linked_paths(path, document, targets)
+    return key, problems, anchors, links, anchor_signature((problems, anchors))
 
 
 class SummaryGraph(LinkGraph):
@@ -80,6 +82,10 @@ class SummaryGraph(LinkGraph):
     def anchor_info(self, path: str) -> tuple[bool, tuple[str, ...]] | None:
         summary = self.summaries.get(path)
         return None if summary is None else (summary[1], summary[2])
+
+    def known_signature(self, path: str) -> bytes | None:
+        summary = self.summaries.get(path)
+        return None if summary is None else summary[4]
 
 
 class Incremental:
@@ -233,15 +239,16 @@ class Incremental:
     def file_findings(self, paths: Iterable[str]) -> list[Finding]:
         """Per-file findings of ``paths`` (markdown and Python): reused when valid, else checked now."""
         findings: list[Finding] = []
-        by_language: dict[str | None, dict[str, Any]] = {None: checks_owner.owners_by_name(self.registry)}
-        for language in LANGUAGES:
-            by_language[language] = checks_owner.owners_by_name(self.registry, language)
+        by_language: dict[str | None, dict[str, Any]] = {}  # made when a file must be checked
         reusable = {path: self._reusable(path, self.blobs[path][1]) for path in paths}
         self.prefetch(path for path, result in reusable.items() if result is None)
         for path, result in reusable.items():
-            by_name = by_language[language_of(path)]
             key = self.blobs[path][1]
             if result is None:
+                language = language_of(path)
+                by_name = by_language.get(language)
+                if by_name is None:
+                    by_name = by_language[language] = checks_owner.owners_by_name(self.registry, language)
                 document = self.load(path)
                 self.targets(path)  # graph.targets[path], read by the checks
                 seen: dict[tuple[str, str], Any] = {}
@@ -320,5 +327,6 @@ class Incremental:
             or self.cross != self.old_cross
         ):
             self.cache.save_blob(self.cache.state_file, "state", (self.summaries, self.results, self.cross))
-        live = {(path, self.blobs[path][1]) for path in (*self.tree.markdown, *self.tree.python)}
-        self.cache.save(live)
+        self.cache.save(
+            lambda: {(path, self.blobs[path][1]) for path in (*self.tree.markdown, *self.tree.python)}
+        )
