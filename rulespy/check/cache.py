@@ -11,6 +11,7 @@ Files per repository (named by a hash of its real path):
 - ``NAME.config.pickle``: the parsed ``concepts.yml`` and ``mkdocs.yml`` by content hash.
 - ``NAME.translations.pickle``: each translated page's findings against its English twin, by both
   pages' content hashes (``translations.Pairs``).
+- ``NAME.drift.pickle``: the step-drift findings (RS060) by a hash of the files compared.
 - ``NAME.result.pickle``: the last run's findings under a fingerprint of every input.
 
 Anything that changes how files are parsed (the registry's terms, the layout) changes the ``salt`` and
@@ -199,6 +200,7 @@ class DocumentCache:
         self.state_file = directory / f"{name}.state.pickle"
         self.config_file = directory / f"{name}.config.pickle"
         self.translations_file = directory / f"{name}.translations.pickle"
+        self.drift_file = directory / f"{name}.drift.pickle"
         self._loaded = not self.enabled
         self._new: list[tuple[str, bytes]] = []
 

@@ -39,7 +39,7 @@ def run_check(root: Path, options: CheckOptions | None = None) -> Report:
     """Check the repository at ``root``. Raises ``CheckError`` when it cannot be checked at all."""
     options = options or CheckOptions()
     report, run = _run_documents(root, options)
-    extra = _drift(Path(root)) + _translations(Path(root), run)
+    extra = _drift(Path(root), run.cache) + _translations(Path(root), run)
     if not extra:
         return report
     return Report(tuple(sorted({*report.findings, *extra})), report.files)
@@ -68,12 +68,12 @@ def _translations(root: Path, run: _Run) -> list[Finding]:
     return list(translations.findings(root, run.tree.layout, run.tree, run.keys, run.cache))
 
 
-def _drift(root: Path) -> list[Finding]:
+def _drift(root: Path, cache: DocumentCache) -> list[Finding]:
     """Step drift (RS060) between the rules' numbered steps and the step lists of the engine in the same
     tree (``rulespy/`` beside its rules, read as source); other trees have no engine to compare."""
     from rulespy.check import drift
 
-    return list(drift.findings(root))
+    return list(drift.findings(root, cache))
 
 
 def _run_documents(root: Path, options: CheckOptions, trust_stamps: bool = True) -> tuple[Report, _Run]:

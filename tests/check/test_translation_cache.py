@@ -98,3 +98,30 @@ def test_translation_cache_follows_every_edit_of_either_page_and_of_the_tree(
     _agree(root, options)
     russian.write_bytes(saved)
     _agree(root, options)
+
+
+def test_step_drift_is_cached_by_the_files_it_compares(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The step-drift pass (RS060) is remembered by a hash of the rule and engine files it compares: an
+    unchanged repository parses neither again, and an edit of either is seen at once."""
+    from rulespy.check import drift
+
+    from .test_drift import STEPS_FILE, _tree
+
+    root = _tree(tmp_path / "repo")
+    options = CheckOptions(cache_dir=tmp_path / "cache")
+    before = _agree(root, options)  # the tree holds only the step files: their links are broken
+    assert "RS060" not in {f.code for f in before.findings}
+    parsed: list[str] = []
+    original = drift.engine_steps
+    monkeypatch.setattr(
+        drift, "engine_steps", lambda pair, source: parsed.append(pair.source) or original(pair, source)
+    )
+    assert run_check(root, options) == before
+    assert parsed == []
+    _replace(root / STEPS_FILE, '"step-removal",', '"step-remove-casualties",')
+    assert "RS060" in {f.code for f in _agree(root, options).findings}
+    assert parsed  # compared again
+    _replace(root / STEPS_FILE, '"step-remove-casualties",', '"step-removal",')
+    assert _agree(root, options) == before
