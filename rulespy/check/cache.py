@@ -204,18 +204,21 @@ class DocumentCache:
         self._loaded = not self.enabled
         self._new: list[tuple[str, bytes]] = []
 
-    def load_blob(self, target: Path, key: object) -> tuple[Any, ...] | None:
-        """A value saved with ``save_blob`` under the same salt and ``key``, else ``None``."""
+    def load_blob(self, target: Path, key: object, salted: bool = True) -> tuple[Any, ...] | None:
+        """A value saved with ``save_blob`` under the same salt (only the checker's ``code_key()`` when
+        not ``salted``: for what does not depend on the layout or the parser's terms) and ``key``, else
+        ``None``."""
         if not self.enabled:
             return None
         data = read_pickle(target)
-        if isinstance(data, tuple) and len(data) == 3 and data[0] == self.salt and data[1] == key:
+        salt = self.salt if salted else code_key()
+        if isinstance(data, tuple) and len(data) == 3 and data[0] == salt and data[1] == key:
             return tuple(data[2]) if isinstance(data[2], tuple) else None
         return None
 
-    def save_blob(self, target: Path, key: object, value: tuple[Any, ...]) -> None:
+    def save_blob(self, target: Path, key: object, value: tuple[Any, ...], salted: bool = True) -> None:
         if self.enabled:
-            write_pickle(target, (self.salt, key, value))
+            write_pickle(target, (self.salt if salted else code_key(), key, value))
 
     def _load(self) -> None:
         """The store, then the journal of entries appended since it was written."""

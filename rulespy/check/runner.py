@@ -167,14 +167,14 @@ def _configuration(root: Path, cache: DocumentCache, keys: tuple[bytes, bytes]) 
     from rulespy.check.nav import Nav, load_nav
     from rulespy.check.registry import Registry, load_registry
 
-    stored = cache.load_blob(cache.config_file, keys)
+    stored = cache.load_blob(cache.config_file, keys, salted=False)  # the same whatever the run's salt
     if stored is not None and len(stored) == 2:
         registry, nav = stored
         if isinstance(registry, Registry) and isinstance(nav, Nav):
             return registry, nav
     registry, nav = load_registry(root), load_nav(root)
     if (_key(root / "concepts.yml"), _key(root / "mkdocs.yml")) == keys:  # unchanged while read
-        cache.save_blob(cache.config_file, keys, (registry, nav))
+        cache.save_blob(cache.config_file, keys, (registry, nav), salted=False)
     return registry, nav
 
 
