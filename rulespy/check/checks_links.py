@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from rulespy.check.cache import digest
 from rulespy.check.doc import Document
 from rulespy.check.findings import Finding
 from rulespy.check.graph import LinkGraph, anchor_signature
@@ -32,6 +33,7 @@ class Anchors:
         if found is None and path.endswith((".md", ".markdown")):
             if path not in self._extra:
                 data = self.graph.tree.read(path)
+                self.graph.tree.outside_reads[path] = b"" if data is None else digest(data)
                 document = parse_bytes(path, data or b"", max_bytes=self.graph.tree.layout.max_bytes)
                 self._extra[path] = (bool(document.problems), tuple(document.anchors))
             found = self._extra[path]

@@ -61,6 +61,10 @@ class Tree:
     _listings: dict[str, frozenset[str] | None] = field(default_factory=dict)
     #: True once an answer came from outside the walked tree (so a memoised result could go stale)
     looked_outside: bool = False
+    #: each ``kind`` answer that came from outside the walk (not in its fingerprint), by path
+    outside_kinds: dict[str, str | None] = field(default_factory=dict)
+    #: the content hash of each file outside the checked markdown whose anchors were read, by path
+    outside_reads: dict[str, bytes] = field(default_factory=dict)
     #: when set, every ``kind`` and ``same_but_case`` answer is recorded here (a file's check dependencies)
     seen: dict[tuple[str, str], object] | None = None
     _lower: dict[str, tuple[str, ...]] | None = None
@@ -139,7 +143,11 @@ class Tree:
 
     def kind(self, path: str) -> str | None:
         """``"file"``, ``"dir"`` or ``None`` for a repository-relative path, spelled exactly (case too)."""
+        before, self.looked_outside = self.looked_outside, False
         found = self._kind(path)
+        if self.looked_outside:
+            self.outside_kinds[path] = found
+        self.looked_outside = self.looked_outside or before
         if self.seen is not None:
             self.seen[("k", path)] = found
         return found

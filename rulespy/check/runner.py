@@ -107,7 +107,7 @@ def _run_documents(root: Path, options: CheckOptions, trust_stamps: bool = True)
     memo = fingerprint.hexdigest()
     run_left = _Run(tree, {path: blobs[path][1] for path in tree.markdown}, cache)
     remembered = cache.load_blob(cache.result_file, memo)
-    if remembered is not None and len(remembered) == 2:
+    if remembered is not None and len(remembered) == 4 and _still_outside(tree, remembered[2], remembered[3]):
         stamps.save(registry_layout, terms)
         return Report(tuple(remembered[0]), int(remembered[1])), run_left
     from rulespy.check.incremental import Incremental
@@ -129,9 +129,26 @@ def _run_documents(root: Path, options: CheckOptions, trust_stamps: bool = True)
     run.save()
     stamps.save(registry_layout, terms)
     report = Report(tuple(sorted(findings)), len(tree.markdown) + len(code))
-    if not tree.looked_outside:  # every answer came from the fingerprinted inputs: safe to remember
-        cache.save_blob(cache.result_file, memo, (report.findings, report.files))
+    # every answer came from the fingerprinted inputs or from the outside ones remembered with it
+    outside = (tuple(tree.outside_kinds.items()), tuple(tree.outside_reads.items()))
+    cache.save_blob(cache.result_file, memo, (report.findings, report.files, *outside))
     return report, run_left
+
+
+def _still_outside(tree: Tree, kinds: object, reads: object) -> bool:
+    """Whether every answer a remembered result took from outside the walk (``Tree.outside_kinds``: a
+    link into an excluded folder; ``Tree.outside_reads``: anchors of a page that is not checked) is the
+    same now."""
+    if not isinstance(kinds, tuple) or not isinstance(reads, tuple):
+        return False
+    for path, found in kinds:
+        if tree.kind(path) != found:
+            return False
+    for path, key in reads:
+        data = tree.read(path)
+        if (b"" if data is None else digest(data)) != key:
+            return False
+    return True
 
 
 def tree_findings(tree: Tree) -> list[Finding]:
