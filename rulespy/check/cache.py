@@ -6,8 +6,9 @@ Files per repository (named by a hash of its real path):
   its own pickled bytes so that a run unpickles only the documents it needs; new documents are appended
   to the journal without reading the store, which is rewritten (keeping live entries) once the journal
   grows past an eighth of it.
-- ``NAME.state.pickle``: per-file summaries and per-file findings with their dependencies
-  (``incremental.py``).
+- ``NAME.state.pickle`` + ``NAME.state.changes.pickle``: per-file summaries and per-file findings with
+  their dependencies (``incremental.py``); a run that changes a few of them appends only those to the
+  journal (``save_journaled``).
 - ``NAME.config.pickle``: the parsed ``concepts.yml`` and ``mkdocs.yml`` by content hash.
 - ``NAME.translations.pickle``: each translated page's findings against its English twin, by both
   pages' content hashes (``translations.Pairs``).
@@ -167,6 +168,10 @@ def _frame(payload: bytes) -> bytes:
     return _FRAME.pack(len(payload)) + digest(payload) + payload
 
 
+def _journal_of(target: Path) -> Path:
+    return target.with_name(target.name.replace(".pickle", ".changes.pickle"))
+
+
 def digest(data: bytes) -> bytes:
     return hashlib.blake2b(data, digest_size=16).digest()
 
@@ -203,6 +208,7 @@ class DocumentCache:
         self.drift_file = directory / f"{name}.drift.pickle"
         self._loaded = not self.enabled
         self._new: list[tuple[str, bytes]] = []
+        self._tokens: dict[Path, bytes] = {}  # the token of each journaled value as loaded or saved
 
     def load_blob(self, target: Path, key: object, salted: bool = True) -> tuple[Any, ...] | None:
         """A value saved with ``save_blob`` under the same salt (only the checker's ``code_key()`` when
@@ -219,6 +225,63 @@ class DocumentCache:
     def save_blob(self, target: Path, key: object, value: tuple[Any, ...], salted: bool = True) -> None:
         if self.enabled:
             write_pickle(target, (self.salt if salted else code_key(), key, value))
+
+    def load_journaled(self, target: Path, key: object) -> tuple[tuple[Any, ...] | None, list[Any]]:
+        """A value ``save_journaled`` saved (``None`` when there is none) and the changes appended to it
+        since, in order. Each save has a token; a change names the token it was made on and its own,
+        and only the unbroken chain from the value's token counts: a change made by a run that read an
+        older state (two checks at once, a rewrite in between) is never applied to a newer one."""
+        stored = self.load_blob(target, key)
+        if stored is None or len(stored) != 2:
+            return None, []
+        token, value = stored
+        try:
+            with open(_journal_of(target), "rb") as handle:
+                data = handle.read()
+        except OSError:
+            data = b""
+        changes = []
+        for payload in _frames(data):
+            record = safe_load(payload)
+            if not (isinstance(record, tuple) and len(record) == 5 and record[:3] == (self.salt, key, token)):
+                break
+            token = record[3]
+            changes.append(record[4])
+        self._tokens[target] = token
+        return value if isinstance(value, tuple) else None, changes
+
+    def save_journaled(self, target: Path, key: object, value: tuple[Any, ...], change: object) -> None:
+        """Save ``value`` as the small ``change`` appended to ``target``'s journal (made on the state
+        ``load_journaled`` returned), or, once the journal would outgrow an eighth of ``target`` (16 KiB at
+        least; or there is nothing to append to), by rewriting ``target`` whole. A run that changes a few files then writes
+        a few kilobytes, not the state of every file."""
+        if not self.enabled:
+            return
+        journal, token = _journal_of(target), os.urandom(8)
+        parent = self._tokens.get(target)
+        record = _frame(
+            pickle.dumps((self.salt, key, parent, token, change), protocol=pickle.HIGHEST_PROTOCOL)
+        )
+        try:
+            base = target.stat().st_size
+            written = journal.stat().st_size if journal.exists() else 0
+        except OSError:
+            base = written = 0
+        if parent is not None and base and written + len(record) <= max(16 << 10, base // 8):
+            try:
+                fd = os.open(journal, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+                with os.fdopen(fd, "ab") as handle:
+                    handle.write(record)
+                self._tokens[target] = token
+                return
+            except OSError:
+                pass  # rewritten whole below
+        try:
+            journal.unlink()  # first: no change is ever applied to the value written next
+        except OSError:
+            pass
+        self.save_blob(target, key, (token, value))
+        self._tokens[target] = token
 
     def _load(self) -> None:
         """The store, then the journal of entries appended since it was written."""

@@ -105,11 +105,23 @@ class Incremental:
         cannot be read, the content ``None`` when it was not read (``read(path)`` then gives it)."""
         self.tree, self.terms, self.registry, self.registry_key = tree, terms, registry, registry_key
         self.cache, self.blobs, self._read = cache, blobs, read
-        stored = cache.load_blob(cache.state_file, "state") or ({}, {}, None)
+        stored, changes = cache.load_journaled(cache.state_file, "state")
+        stored = stored or ({}, {}, None)
         valid = len(stored) == 3 and all(isinstance(part, dict) for part in stored[:2])
-        self.old_summaries: dict[str, Summary] = stored[0] if valid else {}
-        self.old_results: dict[str, Result] = stored[1] if valid else {}
+        self.old_summaries: dict[str, Summary] = dict(stored[0]) if valid else {}
+        self.old_results: dict[str, Result] = dict(stored[1]) if valid else {}
         self.old_cross: Cross | None = stored[2] if valid and isinstance(stored[2], tuple) else None
+        for change in changes if valid else ():
+            if not (isinstance(change, tuple) and len(change) == 4 and isinstance(change[0], dict)):
+                break
+            summaries, results, gone, cross = change  # cross: (the new cross-file record,) or ()
+            self.old_summaries.update(summaries)
+            self.old_results.update(results)
+            for path in gone:
+                self.old_summaries.pop(path, None)
+                self.old_results.pop(path, None)
+            if cross:
+                self.old_cross = cross[0]
         self.cross: Cross | None = None
         self.documents: dict[str, Document] = {}
         self._targets: dict[str, list[Target]] = {}
@@ -320,13 +332,17 @@ class Incremental:
         return True
 
     def save(self) -> None:
-        """Write the state blob when any summary or result differs from the stored one."""
-        if (
-            self.summaries != self.old_summaries
-            or self.results != self.old_results
-            or self.cross != self.old_cross
-        ):
-            self.cache.save_blob(self.cache.state_file, "state", (self.summaries, self.results, self.cross))
+        """Save the state when any summary or result differs from the stored one: only what changed,
+        appended to the state's journal until that outgrows an eighth of the state (``save_journaled``)."""
+        old_summaries, old_results = self.old_summaries, self.old_results
+        summaries = {p: s for p, s in self.summaries.items() if old_summaries.get(p) != s}
+        results = {p: r for p, r in self.results.items() if old_results.get(p) != r}
+        gone = (old_summaries.keys() - self.summaries.keys()) | (old_results.keys() - self.results.keys())
+        cross = (self.cross,) if self.cross != self.old_cross else ()
+        if summaries or results or gone or cross:
+            state = (self.summaries, self.results, self.cross)
+            change = (summaries, results, tuple(sorted(gone)), cross)
+            self.cache.save_journaled(self.cache.state_file, "state", state, change)
         self.cache.save(
             lambda: {(path, self.blobs[path][1]) for path in (*self.tree.markdown, *self.tree.python)}
         )
