@@ -252,9 +252,9 @@ class DocumentCache:
 
     def save_journaled(self, target: Path, key: object, value: tuple[Any, ...], change: object) -> None:
         """Save ``value`` as the small ``change`` appended to ``target``'s journal (made on the state
-        ``load_journaled`` returned), or, once the journal would outgrow an eighth of ``target`` (16 KiB at
-        least; or there is nothing to append to), by rewriting ``target`` whole. A run that changes a few files then writes
-        a few kilobytes, not the state of every file."""
+        ``load_journaled`` returned), or, once the journal would outgrow an eighth of ``target`` (16 KiB
+        at least; or there is nothing to append to), by rewriting ``target`` whole. A run that changes a
+        few files then writes a few kilobytes, not the state of every file."""
         if not self.enabled:
             return
         journal, token = _journal_of(target), os.urandom(8)
