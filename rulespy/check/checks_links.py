@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterator
 
+from rulespy.check.cache import digest
 from rulespy.check.doc import Document
 from rulespy.check.findings import Finding
 from rulespy.check.graph import LinkGraph, anchor_signature
@@ -33,6 +33,7 @@ class Anchors:
         if found is None and path.endswith((".md", ".markdown")):
             if path not in self._extra:
                 data = self.graph.tree.read(path)
+                self.graph.tree.outside_reads[path] = b"" if data is None else digest(data)
                 document = parse_bytes(path, data or b"", max_bytes=self.graph.tree.layout.max_bytes)
                 self._extra[path] = (bool(document.problems), tuple(document.anchors))
             found = self._extra[path]
@@ -42,7 +43,10 @@ class Anchors:
         """``anchor_signature`` of ``path``, computed once per run."""
         found = self._signatures.get(path)
         if found is None:
-            found = self._signatures[path] = anchor_signature(self.info(path))
+            found = self.graph.known_signature(path)  # a checked file's, kept in its summary
+            if found is None:
+                found = anchor_signature(self.info(path))
+            self._signatures[path] = found
         return found
 
     def missing(self, path: str, fragment: str) -> str | None:
@@ -69,6 +73,8 @@ def _suggest(wrong: str, choices: list[str]) -> str:
     for choice in choices:
         if choice.lower() == wrong.lower():
             return f" (anchors are case-sensitive: #{choice})"
+    import difflib  # only a missing anchor needs it
+
     close = difflib.get_close_matches(wrong, choices, n=1, cutoff=0.75)
     return f" (did you mean #{close[0]}?)" if close else ""
 

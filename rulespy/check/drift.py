@@ -27,9 +27,13 @@ import ast
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rulespy.check.doc import Heading
 from rulespy.check.findings import Finding
+
+if TYPE_CHECKING:
+    from rulespy.check.cache import DocumentCache
 
 CODE = "RS060"
 ENGINE = "rulespy"
@@ -202,17 +206,29 @@ def _read(file: Path) -> str | None:
         return None  # the checker reports unreadable markdown (RS040); unreadable code: see below
 
 
-def findings(root: Path | str) -> list[Finding]:
-    """Every RS060 finding for the rules repository at ``root``, sorted by path and line."""
+def findings(root: Path | str, cache: DocumentCache | None = None) -> list[Finding]:
+    """Every RS060 finding for the rules repository at ``root``, sorted by path and line. With an enabled
+    ``cache``, they are remembered under a hash of the files compared (``NAME.drift.pickle``), so an
+    unchanged repository parses neither the rule files nor the engine's sources again."""
     base = Path(root)
     if not (base / ENGINE).is_dir():
         return []
-    found: list[Finding] = []
+    inputs: list[tuple[str | None, str | None]] = []
     for pair in PAIRS:
         text = _read(base / pair.rules) if (base / pair.rules).is_file() else None
+        inputs.append((text, None if text is None else _read(base / pair.source)))
+    key = None
+    if cache is not None and cache.enabled:
+        from rulespy.check.cache import digest
+
+        key = digest(repr(inputs).encode("utf-8", "surrogatepass"))
+        stored = cache.load_blob(cache.drift_file, key)
+        if stored is not None and len(stored) == 1 and isinstance(stored[0], tuple):
+            return list(stored[0])
+    found: list[Finding] = []
+    for pair, (text, source) in zip(PAIRS, inputs, strict=True):
         if text is None:
             continue
-        source = _read(base / pair.source)
         engine = None if source is None else engine_steps(pair, source)
         if engine is None:
             why = f"assigns no literal list to {pair.constant}"
@@ -222,4 +238,7 @@ def findings(root: Path | str) -> list[Finding]:
             found.append(Finding(pair.rules, 1, 1, CODE, message))
             continue
         found.extend(compare(pair, text, engine))
-    return sorted(found, key=lambda f: (f.path, f.line, f.column, f.message))
+    result = sorted(found, key=lambda f: (f.path, f.line, f.column, f.message))
+    if cache is not None and key is not None:
+        cache.save_blob(cache.drift_file, key, (tuple(result),))
+    return result

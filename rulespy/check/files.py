@@ -61,6 +61,10 @@ class Tree:
     _listings: dict[str, frozenset[str] | None] = field(default_factory=dict)
     #: True once an answer came from outside the walked tree (so a memoised result could go stale)
     looked_outside: bool = False
+    #: each ``kind`` answer that came from outside the walk (not in its fingerprint), by path
+    outside_kinds: dict[str, str | None] = field(default_factory=dict)
+    #: the content hash of each file outside the checked markdown whose anchors were read, by path
+    outside_reads: dict[str, bytes] = field(default_factory=dict)
     #: when set, every ``kind`` and ``same_but_case`` answer is recorded here (a file's check dependencies)
     seen: dict[tuple[str, str], object] | None = None
     _lower: dict[str, tuple[str, ...]] | None = None
@@ -69,6 +73,8 @@ class Tree:
     #: folders that could not be listed: (path, reason); their files are not checked
     unlisted: list[tuple[str, str]] = field(default_factory=list)
     _real_root: str = ""
+    #: the ``lstat`` the walk took of each regular file (not of symlinks), reused by ``stamps.py``
+    stats: dict[str, os.stat_result] = field(default_factory=dict)
 
     def walk(self) -> Tree:
         root = str(self.root)
@@ -92,9 +98,10 @@ class Tree:
                 name = entry.name
                 path = f"{rel}/{name}" if rel else name
                 try:
-                    mode = entry.stat(follow_symlinks=False).st_mode
+                    info = entry.stat(follow_symlinks=False)
                 except OSError:
                     continue
+                mode = info.st_mode
                 if stat.S_ISDIR(mode):
                     if name.startswith(".") or name in SKIP_ANYWHERE or (not rel and name in excluded):
                         continue
@@ -112,6 +119,8 @@ class Tree:
                         continue
                 elif not stat.S_ISREG(mode):
                     continue
+                else:
+                    self.stats[path] = info
                 self.files.add(path)
                 if name.endswith(".md") and not name.startswith("."):
                     self.markdown.append(path)
@@ -134,7 +143,11 @@ class Tree:
 
     def kind(self, path: str) -> str | None:
         """``"file"``, ``"dir"`` or ``None`` for a repository-relative path, spelled exactly (case too)."""
+        before, self.looked_outside = self.looked_outside, False
         found = self._kind(path)
+        if self.looked_outside:
+            self.outside_kinds[path] = found
+        self.looked_outside = self.looked_outside or before
         if self.seen is not None:
             self.seen[("k", path)] = found
         return found

@@ -99,8 +99,15 @@ class LinkGraph:
         """The edges, from each page's ``linked_paths`` (a folder link lands on its index page)."""
         self._out: dict[str, set[str]] = {}
         self._in: dict[str, set[str]] = {}
+        landing: dict[str, str] = {}  # many pages link to the same path: resolve each once
         for path, linked in links.items():
-            targets = self._out[path] = {self.page_for(link) or link for link in linked}
+            targets = set()
+            for link in linked:
+                found = landing.get(link)
+                if found is None:
+                    found = landing[link] = self.page_for(link) or link
+                targets.add(found)
+            self._out[path] = targets
             for target in targets:
                 self._in.setdefault(target, set()).add(path)
 
@@ -127,6 +134,10 @@ class LinkGraph:
         """(file could not be read, its anchors in order) for a checked markdown file, else ``None``."""
         document = self.documents.get(path)
         return None if document is None else (bool(document.problems), tuple(document.anchors))
+
+    def known_signature(self, path: str) -> bytes | None:
+        """``anchor_signature`` of a checked file when already known without computing it, else ``None``."""
+        return None
 
     def links_from(self, path: str) -> set[str]:
         """Repository paths ``path`` links to (existing or not; images and links to itself left out)."""

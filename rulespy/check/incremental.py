@@ -4,7 +4,7 @@ Every run keeps, in one cache blob (``NAME.state.pickle``, plain tuples that unp
 
 - a **summary** of each checked markdown file, keyed by its content hash: whether it could be read, its
   anchors in order, and the paths its links point to. Cross-file checks (orphans, nav entries, the
-  registry's files and anchors, required references) run on every run from the summaries alone.
+  registry's files and anchors, required references) run from the summaries alone.
 - a **result** of each checked file (markdown and cited Python): its content hash, the findings of the
   per-file checks, and the **dependencies** those checks recorded *while they ran*:
 
@@ -13,6 +13,10 @@ Every run keeps, in one cache blob (``NAME.state.pickle``, plain tuples that unp
   ``("a", page)``   ``anchor_signature`` of a page a ``#fragment`` was looked up in
   ``("r", "")``     the content hash of ``concepts.yml`` (claims, restated concepts, retired terms)
   ``("s", "")``     the sections where retired terms are allowed (only when the file uses one)
+  ``("n", "")``     the ``mkdocs.yml`` nav (the cross-file findings only)
+
+- the **cross-file findings** with the dependencies they, and the linking of the pages, recorded; reused
+  while every summary but its content hash is unchanged (``Incremental.cross_file_findings``).
 
 A result is reused when the file's content hash is the same and every dependency gives the same answer
 now; otherwise the file is checked again from its cached ``Document`` (or parsed). The recording sits in
@@ -31,22 +35,26 @@ from rulespy.check.cache import DocumentCache, digest
 from rulespy.check.checks_links import Anchors
 from rulespy.check.doc import Document
 from rulespy.check.findings import Finding
-from rulespy.check.graph import LinkGraph, Target, linked_paths, resolve
+from rulespy.check.graph import LinkGraph, Target, anchor_signature, linked_paths, resolve
 from rulespy.check.nav import Nav
 from rulespy.check.parse import Terms, parse_bytes
-from rulespy.check.registry import LANGUAGES, Registry
+from rulespy.check.registry import Registry
 from rulespy.check.translations import language_of
 
 Blobs = dict[str, tuple[bytes | None, bytes]]
-#: (content hash, could not be read, anchors in order, paths the links point to)
-Summary = tuple[bytes, bool, tuple[str, ...], tuple[str, ...]]
+#: (content hash, could not be read, anchors in order, paths the links point to, ``anchor_signature``)
+Summary = tuple[bytes, bool, tuple[str, ...], tuple[str, ...], bytes]
 #: (content hash, ((dependency, answer), ...), findings)
 Result = tuple[bytes, tuple[tuple[tuple[str, str], Any], ...], tuple[Finding, ...]]
+#: the cross-file findings: (((dependency, answer), ...), findings)
+Cross = tuple[tuple[tuple[tuple[str, str], Any], ...], tuple[Finding, ...]]
 
 
 def summarize(path: str, key: bytes, document: Document, targets: list[Target]) -> Summary:
     """``targets``: the document's links resolved, in order."""
-    return key, bool(document.problems), tuple(document.anchors), linked_paths(path, document, targets)
+    problems, anchors = bool(document.problems), tuple(document.anchors)
+    links = linked_paths(path, document, targets)
+    return key, problems, anchors, links, anchor_signature((problems, anchors))
 
 
 class SummaryGraph(LinkGraph):
@@ -75,6 +83,10 @@ class SummaryGraph(LinkGraph):
         summary = self.summaries.get(path)
         return None if summary is None else (summary[1], summary[2])
 
+    def known_signature(self, path: str) -> bytes | None:
+        summary = self.summaries.get(path)
+        return None if summary is None else summary[4]
+
 
 class Incremental:
     """One run: summaries and per-file results from the cache where still valid, the rest computed."""
@@ -93,14 +105,29 @@ class Incremental:
         cannot be read, the content ``None`` when it was not read (``read(path)`` then gives it)."""
         self.tree, self.terms, self.registry, self.registry_key = tree, terms, registry, registry_key
         self.cache, self.blobs, self._read = cache, blobs, read
-        stored = cache.load_blob(cache.state_file, "state") or ({}, {})
-        valid = len(stored) == 2 and all(isinstance(part, dict) for part in stored)
-        self.old_summaries: dict[str, Summary] = stored[0] if valid else {}
-        self.old_results: dict[str, Result] = stored[1] if valid else {}
+        stored, changes = cache.load_journaled(cache.state_file, "state")
+        stored = stored or ({}, {}, None)
+        valid = len(stored) == 3 and all(isinstance(part, dict) for part in stored[:2])
+        self.old_summaries: dict[str, Summary] = dict(stored[0]) if valid else {}
+        self.old_results: dict[str, Result] = dict(stored[1]) if valid else {}
+        self.old_cross: Cross | None = stored[2] if valid and isinstance(stored[2], tuple) else None
+        for change in changes if valid else ():
+            if not (isinstance(change, tuple) and len(change) == 4 and isinstance(change[0], dict)):
+                break
+            summaries, results, gone, cross = change  # cross: (the new cross-file record,) or ()
+            self.old_summaries.update(summaries)
+            self.old_results.update(results)
+            for path in gone:
+                self.old_summaries.pop(path, None)
+                self.old_results.pop(path, None)
+            if cross:
+                self.old_cross = cross[0]
+        self.cross: Cross | None = None
         self.documents: dict[str, Document] = {}
         self._targets: dict[str, list[Target]] = {}
         self.summaries: dict[str, Summary] = {}
         self.results: dict[str, Result] = {}
+        self._answers: dict[tuple[str, str], Any] = {}  # what each dependency gives in this run
         self._spans: checks_owner.Spans | None = None
         self._spans_key = b""
         fresh = []
@@ -115,7 +142,12 @@ class Incremental:
         for path in fresh:
             self.summaries[path] = summarize(path, blobs[path][1], self.load(path), self.targets(path))
         self.summaries = {path: self.summaries[path] for path in tree.markdown}  # in walk order
-        self.graph = SummaryGraph(tree, self.summaries, self.documents, self._targets, self.load)
+        self._graph_seen: dict[tuple[str, str], Any] = {}  # what linking the pages asked the tree
+        tree.seen = self._graph_seen
+        try:
+            self.graph = SummaryGraph(tree, self.summaries, self.documents, self._targets, self.load)
+        finally:
+            tree.seen = None
         self.anchors = Anchors(self.graph)
 
     def targets(self, path: str) -> list[Target]:
@@ -129,35 +161,48 @@ class Incremental:
         found = self.documents.get(path)
         if found is not None:
             return found
+        key = self.blobs[path][1]
+        look_up = bool(key) and self._look_up([path])
+        found = self.cache.load(path, self._data(path), key, self._parse, look_up)
+        self.documents[path] = found
+        return found
+
+    def _look_up(self, paths: list[str]) -> bool:
+        """Whether the documents of ``paths`` are looked for in the document store (else parsed)."""
+        if not self.cache.enabled:
+            return False
+        return self.cache.worth_loading(sum(len(self._data(path) or b"") for path in paths))
+
+    def _data(self, path: str) -> bytes | None:
+        """The content of checked file ``path`` (``None`` when it cannot be read), read now if it was
+        known by its stamp (and then kept)."""
         data, key = self.blobs[path]
         if data is None and key:
-            found = self.cache.get(path, key)
-            if found is not None:
-                self.documents[path] = found
-                return found
             data = self._read_data(path)
-        found = self.documents[path] = self.cache.load(path, data, key, self._parse)
-        return found
+            self.blobs[path] = (data, key)
+        return data
 
     def prefetch(self, paths: Iterable[str]) -> None:
         """Load the documents of ``paths`` now: from the cache, the rest parsed together on every core
         when there are many (``parallel.py``)."""
+        wanted = [path for path in paths if path not in self.documents and self.blobs[path][1]]
         missing = []
-        for path in paths:
-            data, key = self.blobs[path]
-            if path in self.documents or not key:
-                continue
-            found = self.cache.get(path, key)
-            if found is not None:
-                self.documents[path] = found
-            else:
-                missing.append(path)
+        if wanted and self._look_up(wanted):
+            for path in wanted:
+                found = self.cache.get(path, self.blobs[path][1])
+                if found is not None:
+                    self.documents[path] = found
+                else:
+                    missing.append(path)
+        else:
+            missing = wanted
         if len(missing) < parallel.PARALLEL_FROM:
             return
         items = []
         for path in missing:
-            data, key = self.blobs[path]
-            items.append((path, data if data is not None else self._read_data(path)))
+            data = self._data(path)
+            assert data is not None  # its content hash is not empty: it was read
+            items.append((path, data))
         parsed = parallel.parse_all(self._parse, items) or parallel.parse_each(self._parse, items)
         for path, document in zip(missing, parsed, strict=True):
             self.cache.put(path, self.blobs[path][1], document)
@@ -201,23 +246,21 @@ class Incremental:
         old = self.old_results.get(path)
         if old is None or old[0] != key or not key:
             return None
-        for dependency, answer in old[1]:
-            if self.answer(dependency) != answer:
-                return None
-        return old
+        return old if self._still(old[1]) else None
 
     def file_findings(self, paths: Iterable[str]) -> list[Finding]:
         """Per-file findings of ``paths`` (markdown and Python): reused when valid, else checked now."""
         findings: list[Finding] = []
-        by_language: dict[str | None, dict[str, Any]] = {None: checks_owner.owners_by_name(self.registry)}
-        for language in LANGUAGES:
-            by_language[language] = checks_owner.owners_by_name(self.registry, language)
+        by_language: dict[str | None, dict[str, Any]] = {}  # made when a file must be checked
         reusable = {path: self._reusable(path, self.blobs[path][1]) for path in paths}
         self.prefetch(path for path, result in reusable.items() if result is None)
         for path, result in reusable.items():
-            by_name = by_language[language_of(path)]
             key = self.blobs[path][1]
             if result is None:
+                language = language_of(path)
+                by_name = by_language.get(language)
+                if by_name is None:
+                    by_name = by_language[language] = checks_owner.owners_by_name(self.registry, language)
                 document = self.load(path)
                 self.targets(path)  # graph.targets[path], read by the checks
                 seen: dict[tuple[str, str], Any] = {}
@@ -244,16 +287,62 @@ class Incremental:
             yield from checks_owner.check_retired_document(self.registry, self.spans, path, document)
 
     def cross_file_findings(self, nav: Nav) -> list[Finding]:
-        """Checks over the whole tree, from the summaries: nav and orphans, the registry, requirements."""
-        findings = list(checks_links.check_navigation(self.graph, nav))
-        if self.registry.present:
-            findings.extend(checks_owner.check_registry(self.graph, self.registry, self.anchors))
-            findings.extend(checks_owner.check_requires(self.graph, self.registry))
+        """Checks over the whole tree, from the summaries: nav and orphans, the registry, requirements.
+
+        Their findings are reused while every file's summary but its content hash (whether it could be
+        read, its anchors, where its links point) is the one they were found with, and every answer they
+        and the linking of the pages asked (``Tree.kind``, anchors of any page, ``concepts.yml``, the nav)
+        is the same now: an edit that moves no anchor and no link, the everyday one, skips them."""
+        self._answers[("n", "")] = digest(repr(nav).encode("utf-8", "surrogatepass"))
+        old = self.old_cross
+        if old is not None and self._same_links() and self._still(old[0]):
+            self.cross = old
+            return list(old[1])
+        seen = dict(self._graph_seen)
+        seen[("r", "")], seen[("n", "")] = self.registry_key, self._answers[("n", "")]
+        self.tree.seen = seen
+        try:
+            findings = list(checks_links.check_navigation(self.graph, nav))
+            if self.registry.present:
+                findings.extend(checks_owner.check_registry(self.graph, self.registry, self.anchors))
+                findings.extend(checks_owner.check_requires(self.graph, self.registry))
+        finally:
+            self.tree.seen = None
+        self.cross = (tuple(seen.items()), tuple(findings))
         return findings
 
+    def _same_links(self) -> bool:
+        """Whether the same files are checked, each with the summary (content hash aside) it had."""
+        old = self.old_summaries
+        if old.keys() != self.summaries.keys():
+            return False
+        return all(
+            summary is old[path] or summary[1:] == old[path][1:] for path, summary in self.summaries.items()
+        )
+
+    def _still(self, dependencies: tuple[tuple[tuple[str, str], Any], ...]) -> bool:
+        """Whether every recorded ``(dependency, answer)`` gives the same answer now."""
+        answers = self._answers  # many files ask the same (a target's existence, a page's anchors)
+        for dependency, answer in dependencies:
+            now = answers.get(dependency, answers)
+            if now is answers:
+                now = answers[dependency] = self.answer(dependency)
+            if now != answer:
+                return False
+        return True
+
     def save(self) -> None:
-        """Write the state blob when any summary or result differs from the stored one."""
-        if self.summaries != self.old_summaries or self.results != self.old_results:
-            self.cache.save_blob(self.cache.state_file, "state", (self.summaries, self.results))
-        live = {(path, self.blobs[path][1]) for path in (*self.tree.markdown, *self.tree.python)}
-        self.cache.save(live)
+        """Save the state when any summary or result differs from the stored one: only what changed,
+        appended to the state's journal until that outgrows an eighth of the state (``save_journaled``)."""
+        old_summaries, old_results = self.old_summaries, self.old_results
+        summaries = {p: s for p, s in self.summaries.items() if old_summaries.get(p) != s}
+        results = {p: r for p, r in self.results.items() if old_results.get(p) != r}
+        gone = (old_summaries.keys() - self.summaries.keys()) | (old_results.keys() - self.results.keys())
+        cross = (self.cross,) if self.cross != self.old_cross else ()
+        if summaries or results or gone or cross:
+            state = (self.summaries, self.results, self.cross)
+            change = (summaries, results, tuple(sorted(gone)), cross)
+            self.cache.save_journaled(self.cache.state_file, "state", state, change)
+        self.cache.save(
+            lambda: {(path, self.blobs[path][1]) for path in (*self.tree.markdown, *self.tree.python)}
+        )

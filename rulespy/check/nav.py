@@ -11,12 +11,14 @@ from __future__ import annotations
 import posixpath
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import yaml
+from typing import TYPE_CHECKING
 
 from rulespy.check import yamlnodes as Y
 from rulespy.check.files import read_config
 from rulespy.check.graph import is_external
+
+if TYPE_CHECKING:
+    import yaml
 
 CONFIG = "mkdocs.yml"
 
@@ -46,10 +48,10 @@ class Nav:
 
 
 def _walk(node: yaml.Node, out: list[NavEntry]) -> None:
-    if isinstance(node, yaml.SequenceNode):
+    if Y.is_sequence(node):
         for item in Y.items(node):
             _walk(item, out)
-    elif isinstance(node, yaml.MappingNode):
+    elif Y.is_mapping(node):
         for _, child in Y.pairs(node):
             _walk(child, out)
     else:

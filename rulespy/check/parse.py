@@ -21,7 +21,6 @@ from functools import lru_cache
 from itertools import accumulate
 from typing import Any
 
-import yaml
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import normalizeReference
 from markdown_it.token import Token
@@ -45,11 +44,6 @@ _CLAIM_NAME_CHARS = 120
 """A claimed concept name is read from at most this many characters before ``is owned by``."""
 _CLAIM_STRIP = frozenset(" \t\n\"'*“”‘’:")
 _CAPITALISED_TAIL_RE = re.compile(r"(?<![\w'])([A-Z][\w\-']*(?:\s+[A-Z][\w\-']*)*)$")
-
-try:
-    _SafeLoader: Any = yaml.CSafeLoader
-except AttributeError:  # pragma: no cover - libyaml missing
-    _SafeLoader = yaml.SafeLoader
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,9 +83,15 @@ MAX_NESTING = 50
 def markdown_parser() -> MarkdownIt:
     """The shared parser: CommonMark with raw HTML and tables, link/image/code tokens carrying offsets.
 
-    Inline parsing refuses a paragraph over the budget (``budget.check_inline``), and emphasis fragments
-    are joined in linear time (``budget.fragments_join``).
+    Inline parsing refuses a paragraph over the budget (``budget.check_inline``), emphasis fragments
+    are joined in linear time (``budget.fragments_join``), and inline content without markup becomes its
+    text token directly (``_inline_blocks``).
     """
+    return build_parser()
+
+
+def build_parser(shortcut: bool = True) -> MarkdownIt:
+    """A new ``markdown_parser()``; ``shortcut=False`` keeps markdown-it's own core ``inline`` rule."""
     md = MarkdownIt("commonmark", {"html": True, "maxNesting": MAX_NESTING}).enable("table")
     rules = {rule.name: rule.fn for rule in md.inline.ruler.__rules__}
     md.inline.ruler.at("link", _positioned(rules["link"], ("link_open",)))
@@ -99,15 +99,51 @@ def markdown_parser() -> MarkdownIt:
     md.inline.ruler.at("backticks", _positioned(rules["backticks"], ("code_inline",)))
     md.inline.ruler2.at("fragments_join", budget.fragments_join)
     md.core.ruler.before("inline", "budget", budget.check_inline)
+    if shortcut:
+        md.core.ruler.at("inline", _inline_blocks)
     return md
+
+
+#: a character that can start an inline rule of the parser (``text`` consumes everything else): newline,
+#: escape, code span, emphasis, link, image, autolink or raw HTML, entity
+_INLINE_MARKUP = re.compile(r"[\n\\`*_\[\]!<&]")
+
+
+def _inline_blocks(state: Any) -> None:
+    """markdown-it's core ``inline`` rule, with a shortcut: the inline parse of a heading, table cell or
+    paragraph without any character that starts an inline rule is one ``text`` token of its whole content
+    (markdown-it's own text rule gathers exactly that), so it is made directly. Most table cells and
+    headings of a rule file are such; ``tests/check/test_parse_shortcut.py`` compares both ways."""
+    md, env = state.md, state.env
+    search = _INLINE_MARKUP.search
+    for token in state.tokens:
+        if token.type == "inline":
+            if token.children is None:
+                token.children = []
+            content = token.content
+            if search(content) is not None:
+                md.inline.parse(content, md, env, token.children)
+            elif content:
+                text = Token("text", "", 0)
+                text.content = content
+                token.children.append(text)
 
 
 _WORD_GAP_RE = re.compile(r"[^\w'\-]+")
 
 
-@lru_cache(maxsize=8)
-def _name_set(names: tuple[str, ...]) -> frozenset[str]:
-    return frozenset(names)
+_prepared: tuple[Terms, re.Pattern[str] | None, frozenset[str], int] | None = None
+
+
+def _prepare(terms: Terms) -> tuple[re.Pattern[str] | None, frozenset[str], int]:
+    """The retired-term regex, the set of concept names and the longest name's length of ``terms``,
+    made once for the same ``Terms`` object (hashing its thousands of names for every claim cost a tenth
+    of a cold check)."""
+    global _prepared
+    if _prepared is None or _prepared[0] is not terms:
+        names = frozenset(terms.concepts)
+        _prepared = (terms, _term_regex(terms.retired), names, max(map(len, names), default=0))
+    return _prepared[1:]
 
 
 @lru_cache(maxsize=8)
@@ -149,9 +185,12 @@ def _strip_front_matter(text: str) -> tuple[str, list[tuple[int, int, str, str]]
     m = _FRONT_MATTER_RE.match(text)
     if m is None:
         return text, []
+    import yaml  # only files with front matter need it
+
     problems: list[tuple[int, int, str, str]] = []
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's when present
     try:
-        data = yaml.load(m.group(1) or "", Loader=_SafeLoader)  # noqa: S506 - a safe loader
+        data = yaml.load(m.group(1) or "", Loader=loader)  # noqa: S506 - a safe loader
         if data is not None and not isinstance(data, dict):
             problems.append((1, 1, "RS041", "front matter is not a YAML mapping"))
     except yaml.YAMLError as error:
@@ -201,7 +240,7 @@ class _Reader:
         self.claims: list[Claim] = []
         self.html_ids: list[str] = []
         self.code_lines: set[int] = set()
-        self.term_re = _term_regex(terms.retired)
+        self.term_re, self.names, self.longest = _prepare(terms)
 
     def html(self, content: str) -> None:
         """Anchors raw HTML makes: any element's ``id``, and ``name`` on ``<a>`` (comments ignored)."""
@@ -216,6 +255,12 @@ class _Reader:
         """Plain text of an inline token (what the site's toc sees), recording links and prose facts."""
         content = token.content
         block = _Block(content, first_line, self.lines)
+        children = token.children
+        if children and len(children) == 1 and children[0].type == "text":  # no markup (most cells)
+            text = children[0].content
+            if text:
+                self._prose(text, [(0, content.find(text))], block, {})
+            return text, block
         plain: list[str] = []
         size = 0
         pieces: list[tuple[int, int]] = []  # (plain offset, content offset or -1)
@@ -294,10 +339,15 @@ class _Reader:
             end -= 1
         window = max(end - _CLAIM_NAME_CHARS, 0)  # never the whole text before each claim: linear time
         concept = ""
-        if self.terms.concepts:
-            names = _name_set(self.terms.concepts)
+        if self.names:
+            names = self.names
             ending = " ".join(text[window:end].split())  # the longest registered name that ends it wins
-            for start in [0] + [m.end() for m in _WORD_GAP_RE.finditer(ending)]:
+            # only word starts with at most ``longest`` characters after them can begin a name (lower
+            # case never shortens a text)
+            first = len(ending) - self.longest
+            starts = [0] if first <= 0 else []
+            starts += [m.end() for m in _WORD_GAP_RE.finditer(ending, max(first - 1, 0))]
+            for start in starts:
                 if ending[start:].lower() in names:
                     concept = ending[start:]
                     break

@@ -30,12 +30,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-
-import yaml
+from typing import TYPE_CHECKING
 
 from rulespy.check import yamlnodes as Y
 from rulespy.check.files import LANGUAGES, MAX_FILE_KB, Layout, read_config
 from rulespy.check.findings import CheckError
+
+if TYPE_CHECKING:
+    import yaml
 
 REGISTRY = "concepts.yml"
 _CONCEPT_KEYS = {"concept", "anchor", "aliases", "terminology", *LANGUAGES}
@@ -130,12 +132,12 @@ class _Reader:
     def texts(self, node: yaml.Node, what: str) -> list[str]:
         if Y.is_null(node):
             return []
-        if not isinstance(node, yaml.SequenceNode):
+        if not Y.is_sequence(node):
             raise self.fail(node, f"{what} must be a list")
         return [self.text(item, what) for item in Y.items(node)]
 
     def mapping(self, node: yaml.Node, what: str, allowed: set[str]) -> dict[str, yaml.Node]:
-        if not isinstance(node, yaml.MappingNode):
+        if not Y.is_mapping(node):
             raise self.fail(node, f"{what} must be a mapping")
         found: dict[str, yaml.Node] = {}
         for key, value in Y.pairs(node):
@@ -151,14 +153,14 @@ class _Reader:
     def owners(self, node: yaml.Node) -> None:
         if Y.is_null(node):
             return
-        if not isinstance(node, yaml.MappingNode):
+        if not Y.is_mapping(node):
             raise self.fail(node, "owners must map each file to the list of concepts it owns")
         for key, value in Y.pairs(node):
             file = self.text(key, "an owners file")
             self.owner_files.append((file, Y.line(key), Y.column(key)))
             if Y.is_null(value):
                 continue
-            if not isinstance(value, yaml.SequenceNode):
+            if not Y.is_sequence(value):
                 raise self.fail(value, f"owners of {file} must be a list of {{concept, anchor}} entries")
             for entry in Y.items(value):
                 fields = self.mapping(entry, f"a concept of {file}", _CONCEPT_KEYS)
@@ -193,12 +195,12 @@ class _Reader:
     def requirements(self, node: yaml.Node) -> None:
         if Y.is_null(node):
             return
-        if not isinstance(node, yaml.MappingNode):
+        if not Y.is_mapping(node):
             raise self.fail(node, "requires must map each file to the files it must link to")
         for key, value in Y.pairs(node):
             file = self.text(key, "a requires file")
             self.requiring_files.append((file, Y.line(key), Y.column(key)))
-            targets = Y.items(value) if isinstance(value, yaml.SequenceNode) else None
+            targets = Y.items(value) if Y.is_sequence(value) else None
             if targets is None:
                 raise self.fail(value, f"requires of {file} must be a list of files")
             for target in targets:
@@ -209,7 +211,7 @@ class _Reader:
     def retirements(self, node: yaml.Node) -> None:
         if Y.is_null(node):
             return
-        if not isinstance(node, yaml.SequenceNode):
+        if not Y.is_sequence(node):
             raise self.fail(node, "retired must be a list of {term, current, explained_in} entries")
         for entry in Y.items(node):
             fields = self.mapping(entry, "a retired term", _RETIRED_KEYS)

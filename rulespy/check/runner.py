@@ -38,35 +38,49 @@ class Report:
 def run_check(root: Path, options: CheckOptions | None = None) -> Report:
     """Check the repository at ``root``. Raises ``CheckError`` when it cannot be checked at all."""
     options = options or CheckOptions()
-    report, layout = _run_documents(root, options)
-    extra = _drift(Path(root)) + _translations(Path(root), layout)
+    report, run = _run_documents(root, options)
+    extra = _drift(Path(root), run.cache) + _translations(Path(root), run)
     if not extra:
         return report
     return Report(tuple(sorted({*report.findings, *extra})), report.files)
 
 
-def _translations(root: Path, layout: Layout) -> list[Finding]:
-    """A translation against its English pages (RS070-RS074; ``rulespy/check/translations.py``), with
-    the layout the run already read (never concepts.yml a second time)."""
+@dataclass(frozen=True)
+class _Run:
+    """What the per-file run leaves for the passes after it: its walk, each markdown file's content hash
+    (``b""`` when unreadable), its cache."""
+
+    tree: Tree
+    keys: dict[str, bytes]
+    cache: DocumentCache
+
+
+def _translations(root: Path, run: _Run) -> list[Finding]:
+    """A translation against its English pages (RS070-RS074; ``rulespy/check/translations.py``), on the
+    run's walk and content hashes (never concepts.yml or the tree a second time), each translated page's
+    findings remembered by both pages' content hashes."""
     from rulespy.check.files import LANGUAGES
 
     if not any((root / language).is_dir() for language in LANGUAGES):  # no translation: nothing to read
         return []
     from rulespy.check import translations
 
-    return list(translations.findings(root, layout))
+    return list(translations.findings(root, run.tree.layout, run.tree, run.keys, run.cache))
 
 
-def _drift(root: Path) -> list[Finding]:
+def _drift(root: Path, cache: DocumentCache) -> list[Finding]:
     """Step drift (RS060) between the rules' numbered steps and the step lists of the engine in the same
-    tree (``rulespy/`` beside its rules, read as source); other trees have no engine to compare."""
+    tree (``rulespy/`` beside its rules, read as source); other trees have no engine to compare, and do
+    not import the comparison (``ast`` and dataclasses) either."""
+    if not (root / "rulespy").is_dir():  # drift.ENGINE
+        return []
     from rulespy.check import drift
 
-    return list(drift.findings(root))
+    return list(drift.findings(root, cache))
 
 
-def _run_documents(root: Path, options: CheckOptions, trust_stamps: bool = True) -> tuple[Report, Layout]:
-    """The per-file and cross-file findings, and the layout the tree was walked with."""
+def _run_documents(root: Path, options: CheckOptions, trust_stamps: bool = True) -> tuple[Report, _Run]:
+    """The per-file and cross-file findings, and the walk, content hashes and cache they came from."""
     root = Path(root)
     if not root.exists():
         raise CheckError(f"{root}: no such folder")
@@ -91,10 +105,11 @@ def _run_documents(root: Path, options: CheckOptions, trust_stamps: bool = True)
     for _, key in blobs.values():
         fingerprint.update(key)
     memo = fingerprint.hexdigest()
+    run_left = _Run(tree, {path: blobs[path][1] for path in tree.markdown}, cache)
     remembered = cache.load_blob(cache.result_file, memo)
-    if remembered is not None and len(remembered) == 2:
+    if remembered is not None and len(remembered) == 4 and _still_outside(tree, remembered[2], remembered[3]):
         stamps.save(registry_layout, terms)
-        return Report(tuple(remembered[0]), int(remembered[1])), tree.layout
+        return Report(tuple(remembered[0]), int(remembered[1])), run_left
     from rulespy.check.incremental import Incremental
 
     if registry is None or nav is None:
@@ -114,9 +129,26 @@ def _run_documents(root: Path, options: CheckOptions, trust_stamps: bool = True)
     run.save()
     stamps.save(registry_layout, terms)
     report = Report(tuple(sorted(findings)), len(tree.markdown) + len(code))
-    if not tree.looked_outside:  # every answer came from the fingerprinted inputs: safe to remember
-        cache.save_blob(cache.result_file, memo, (report.findings, report.files))
-    return report, tree.layout
+    # every answer came from the fingerprinted inputs or from the outside ones remembered with it
+    outside = (tuple(tree.outside_kinds.items()), tuple(tree.outside_reads.items()))
+    cache.save_blob(cache.result_file, memo, (report.findings, report.files, *outside))
+    return report, run_left
+
+
+def _still_outside(tree: Tree, kinds: object, reads: object) -> bool:
+    """Whether every answer a remembered result took from outside the walk (``Tree.outside_kinds``: a
+    link into an excluded folder; ``Tree.outside_reads``: anchors of a page that is not checked) is the
+    same now."""
+    if not isinstance(kinds, tuple) or not isinstance(reads, tuple):
+        return False
+    for path, found in kinds:
+        if tree.kind(path) != found:
+            return False
+    for path, key in reads:
+        data = tree.read(path)
+        if (b"" if data is None else digest(data)) != key:
+            return False
+    return True
 
 
 def tree_findings(tree: Tree) -> list[Finding]:
@@ -155,14 +187,14 @@ def _configuration(root: Path, cache: DocumentCache, keys: tuple[bytes, bytes]) 
     from rulespy.check.nav import Nav, load_nav
     from rulespy.check.registry import Registry, load_registry
 
-    stored = cache.load_blob(cache.config_file, keys)
+    stored = cache.load_blob(cache.config_file, keys, salted=False)  # the same whatever the run's salt
     if stored is not None and len(stored) == 2:
         registry, nav = stored
         if isinstance(registry, Registry) and isinstance(nav, Nav):
             return registry, nav
     registry, nav = load_registry(root), load_nav(root)
     if (_key(root / "concepts.yml"), _key(root / "mkdocs.yml")) == keys:  # unchanged while read
-        cache.save_blob(cache.config_file, keys, (registry, nav))
+        cache.save_blob(cache.config_file, keys, (registry, nav), salted=False)
     return registry, nav
 
 

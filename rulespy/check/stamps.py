@@ -89,10 +89,11 @@ class Stamps:
         if self.remembered is not None and self.remembered[3] == self.limit:
             self.old = self.remembered[4]
         found: dict[str, tuple[bytes | None, bytes]] = {}
-        old, new, started = self.old, self.new, self.started_ns
+        old, new, started, walked = self.old, self.new, self.started_ns, tree.stats
         for path in paths:
+            info = walked.get(path)  # taken by the walk after this run started, as a stat now would be
             try:
-                stamp = stamp_of(os.stat(os.path.join(root, path)))
+                stamp = stamp_of(info if info is not None else os.stat(os.path.join(root, path)))
             except (OSError, ValueError):
                 stamp = None
             if stamp is not None:

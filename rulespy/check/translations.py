@@ -38,17 +38,18 @@ import hashlib
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
-
-from markdown_it import MarkdownIt
+from typing import TYPE_CHECKING, Any
 
 from rulespy.check.doc import Document
-from rulespy.check.examples import PYTHON, fence_info
-from rulespy.check.files import Layout, Tree
+from rulespy.check.files import LANGUAGES, Layout, Tree
 from rulespy.check.findings import Finding
-from rulespy.check.graph import resolve
-from rulespy.check.parse import parse_bytes
-from rulespy.check.registry import LANGUAGES
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+
+    from rulespy.check.cache import DocumentCache
 
 #: ``<!-- translates: PATH#ID sha256:HEX -->``: the English section a translated section translates.
 STAMP = re.compile(
@@ -56,7 +57,15 @@ STAMP = re.compile(
 )
 HASH_LENGTH = 12
 _NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)?(?![\w])")
-_MD = MarkdownIt("commonmark").enable("table")
+
+
+@lru_cache(maxsize=1)
+def _md() -> MarkdownIt:
+    """The plain CommonMark parser the tables and fences are read with (imported only when a page must
+    be compared: a check whose translations all come from the cache never loads it)."""
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark").enable("table")
 
 
 def language_of(path: str) -> str | None:
@@ -131,8 +140,12 @@ class Page:
         return sections(self.text, self.document)
 
 
-def read_page(tree: Tree, path: str) -> Page | None:
-    data = tree.read(path)
+def read_page(tree: Tree, path: str, data: bytes | None = None) -> Page | None:
+    """The page at ``path`` (its content ``data`` when already read), ``None`` when it is not UTF-8 text
+    or too large (RS040/RS042 already say so)."""
+    from rulespy.check.parse import parse_bytes
+
+    data = tree.read(path) if data is None else data
     if data is None:
         return None
     document = parse_bytes(path, data, max_bytes=tree.layout.max_bytes)
@@ -141,9 +154,21 @@ def read_page(tree: Tree, path: str) -> Page | None:
     return Page(path, data.decode("utf-8").removeprefix("\ufeff").replace("\r\n", "\n"), document)
 
 
-def findings(root: Path, layout: Layout | None = None) -> Iterator[Finding]:
-    """Every translation finding of the repository at ``root``."""
-    tree = Tree(Path(root), layout or Layout()).walk()
+def findings(
+    root: Path,
+    layout: Layout | None = None,
+    tree: Tree | None = None,
+    keys: dict[str, bytes] | None = None,
+    cache: DocumentCache | None = None,
+) -> Iterator[Finding]:
+    """Every translation finding of the repository at ``root``.
+
+    ``tree``: the run's walk (else the tree is walked here); ``keys``: the content hash of each walked
+    markdown file (``b""`` when it cannot be read), known without reading it (``stamps.py``); ``cache``:
+    where each translated page's findings are remembered (``Pairs``). Without ``keys`` or an enabled
+    cache, every page is compared afresh."""
+    tree = tree or Tree(Path(root), layout or Layout()).walk()
+    pairs = Pairs(tree, keys, cache)
     for language in LANGUAGES:
         translated = [p for p in tree.markdown if p.startswith(language + "/")]
         if not translated:
@@ -158,10 +183,64 @@ def findings(root: Path, layout: Layout | None = None) -> Iterator[Finding]:
             if english not in tree.files:
                 yield Finding(path, 1, 1, "RS070", f"translates no English page: {english} does not exist")
                 continue
-            page, twin = read_page(tree, path), read_page(tree, english)
-            if page is None or twin is None:
-                continue
-            yield from compare(tree, page, twin)
+            yield from pairs.findings(path, english)
+    pairs.save()
+
+
+#: (content hash of the translated page, of its English twin, ((dependency, answer), ...), findings)
+PairResult = tuple[bytes, bytes, tuple[tuple[tuple[str, str], Any], ...], tuple[Finding, ...]]
+
+
+class Pairs:
+    """The findings of each translated page against its twin, remembered like the per-file results of
+    ``incremental.py``: reused while both pages' content hashes are the same and every answer the
+    comparison asked the tree (``Tree.kind`` of a link's translated mirror, recorded as it ran) is the
+    same now; otherwise both pages are read and compared again. Kept in ``NAME.translations.pickle``
+    under the run's salt (the checker's code, the layout and the parser's terms)."""
+
+    def __init__(self, tree: Tree, keys: dict[str, bytes] | None, cache: DocumentCache | None) -> None:
+        self.tree, self.keys = tree, keys or {}
+        self.cache = cache if cache is not None and cache.enabled and keys is not None else None
+        self.old: dict[str, PairResult] = {}
+        if self.cache is not None:
+            stored = self.cache.load_blob(self.cache.translations_file, "translations")
+            if stored is not None and len(stored) == 1 and isinstance(stored[0], dict):
+                self.old = stored[0]
+        self.new: dict[str, PairResult] = {}
+
+    def findings(self, path: str, english: str) -> tuple[Finding, ...]:
+        keys = (self.keys.get(path, b""), self.keys.get(english, b""))
+        old = self.old.get(path)
+        if old is not None and all(keys) and old[:2] == keys and self._still(old[2]):
+            self.new[path] = old
+            return old[3]
+        data = (self.tree.read(path), self.tree.read(english))
+        page, twin = read_page(self.tree, path, data[0]), read_page(self.tree, english, data[1])
+        if page is None or twin is None:
+            return ()
+        seen: dict[tuple[str, str], Any] = {}
+        self.tree.seen = seen
+        try:
+            found = tuple(compare(self.tree, page, twin))
+        finally:
+            self.tree.seen = None
+        if self.cache is not None:
+            from rulespy.check.cache import digest
+
+            assert data[0] is not None and data[1] is not None  # both pages were read
+            # under the hashes of what was read and compared, whatever hashes the run started with
+            self.new[path] = (digest(data[0]), digest(data[1]), tuple(seen.items()), found)
+        return found
+
+    def _still(self, dependencies: tuple[tuple[tuple[str, str], Any], ...]) -> bool:
+        for (kind, argument), answer in dependencies:
+            if kind != "k" or self.tree.kind(argument) != answer:
+                return False
+        return True
+
+    def save(self) -> None:
+        if self.cache is not None and self.new != self.old:
+            self.cache.save_blob(self.cache.translations_file, "translations", (self.new,))
 
 
 def compare(tree: Tree, page: Page, twin: Page) -> Iterator[Finding]:
@@ -216,7 +295,7 @@ def _staleness(page: Page, section: Section, english_path: str, original: Sectio
 
 def _table_numbers(section: Section) -> list[list[tuple[int, str]]]:
     """Each table of the section: (line, number) in reading order, numbers written with a full stop."""
-    tokens = _MD.parse("\n".join(section.lines))
+    tokens = _md().parse("\n".join(section.lines))
     tables: list[list[tuple[int, str]]] = []
     row_line = section.line
     for index, token in enumerate(tokens):
@@ -252,9 +331,11 @@ def _tables(page: Page, section: Section, twin: Page, original: Section) -> Iter
 
 def _python_fences(page: Page) -> list[tuple[int, str, str, str]]:
     """(line, section id, info, content) of each python fence of the page, in order."""
+    from rulespy.check.examples import PYTHON, fence_info
+
     section_at = [(s.line, s.anchor) for s in page.sections()]
     found = []
-    for token in _MD.parse(page.text):
+    for token in _md().parse(page.text):
         if token.type != "fence" or token.map is None or fence_info(token.info)[0] not in PYTHON:
             continue
         line = token.map[0] + 1
@@ -295,6 +376,8 @@ def _fences(page: Page, twin: Page) -> Iterator[Finding]:
 
 
 def _links(tree: Tree, page: Page) -> Iterator[Finding]:
+    from rulespy.check.graph import resolve
+
     language = language_of(page.path)
     for link in page.document.links:
         target = resolve(page.path, link.target)

@@ -4,19 +4,29 @@
 composing (not loading) the document keeps them as plain values, so no code is imported or run.
 Composing goes through ``rulespy.yamlbudget``: a document whose aliases expand it past a small budget is
 refused at the line of the alias, before anything walks it.
+
+PyYAML is imported by ``compose`` only: the helpers tell nodes apart by their ``id`` (``scalar``,
+``sequence``, ``mapping``), so a check that takes ``concepts.yml`` and ``mkdocs.yml`` from the cache
+(``runner._configuration``) never loads it.
 """
 
 from __future__ import annotations
 
-import yaml
+from typing import TYPE_CHECKING
 
-from rulespy import yamlbudget
 from rulespy.check.findings import CheckError
+
+if TYPE_CHECKING:
+    import yaml
 
 
 def compose(data: bytes, shown: str) -> yaml.Node | None:
     """The root node of YAML text ``data`` read from file ``shown`` (``None`` if empty); ``CheckError``
     with its line if not YAML. Read the file with ``files.read_config`` (a bounded regular file)."""
+    import yaml
+
+    from rulespy import yamlbudget
+
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -40,18 +50,35 @@ def column(node: yaml.Node) -> int:
     return int(node.start_mark.column) + 1
 
 
+def _kind(node: yaml.Node) -> str | None:
+    """``scalar``, ``sequence`` or ``mapping``: the ``id`` of PyYAML's node classes."""
+    return getattr(node, "id", None)
+
+
+def is_scalar(node: yaml.Node) -> bool:
+    return _kind(node) == "scalar"
+
+
+def is_mapping(node: yaml.Node) -> bool:
+    return _kind(node) == "mapping"
+
+
+def is_sequence(node: yaml.Node) -> bool:
+    return _kind(node) == "sequence"
+
+
 def scalar(node: yaml.Node) -> str | None:
     """A scalar's text, whatever its tag; ``None`` for mappings and sequences."""
-    return str(node.value) if isinstance(node, yaml.ScalarNode) else None
+    return str(node.value) if _kind(node) == "scalar" else None
 
 
 def pairs(node: yaml.Node) -> list[tuple[yaml.Node, yaml.Node]]:
-    return list(node.value) if isinstance(node, yaml.MappingNode) else []
+    return list(node.value) if _kind(node) == "mapping" else []
 
 
 def items(node: yaml.Node) -> list[yaml.Node]:
-    return list(node.value) if isinstance(node, yaml.SequenceNode) else []
+    return list(node.value) if _kind(node) == "sequence" else []
 
 
 def is_null(node: yaml.Node) -> bool:
-    return isinstance(node, yaml.ScalarNode) and node.tag.endswith(":null")
+    return _kind(node) == "scalar" and node.tag.endswith(":null")

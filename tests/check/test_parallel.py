@@ -57,3 +57,13 @@ def test_jobs_variable_caps_the_processes(monkeypatch: pytest.MonkeyPatch) -> No
     assert parallel.parse_all(lambda path, data: None, [("x.md", b"")] * 1000) is None  # type: ignore
     monkeypatch.setenv("RULESPY_CHECK_JOBS", "many")
     assert parallel.workers() >= 1
+
+
+def test_the_pool_takes_only_the_cores_the_load_leaves_free(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("RULESPY_CHECK_JOBS", raising=False)
+    monkeypatch.setattr(parallel.os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    for load, expected in ((0.0, 2), (0.9, 2), (1.2, 1), (7.5, 1)):
+        monkeypatch.setattr(parallel.os, "getloadavg", lambda load=load: (load, load, load))
+        assert parallel.workers() == expected, load
+    monkeypatch.setenv("RULESPY_CHECK_JOBS", "2")  # asked for: two processes whatever the load
+    assert parallel.workers() == 2
