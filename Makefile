@@ -46,11 +46,12 @@ lint: $(STAMP)
 # the strict site build of both generators are made once inside pytest (tests/site/conftest.py, proved
 # by tests/site/test_build.py), where the browser tests look at them, so they are not run again here.
 # pytest runs in TEST_WORKERS pytest-xdist workers (0: in one process), each test module in one worker
-# (--dist loadfile: a module's fixtures are made once); the render, the rulebooks and each generator's
-# build are made once for all workers (a lock and a stamp in build/, tests/site/conftest.py).
+# (--dist loadfile: a module's fixtures are made once), the slowest modules first (tests/conftest.py);
+# the render, the rulebooks and each generator's build are made once for all workers (a lock and a
+# stamp in build/, tests/site/conftest.py).
 TEST_WORKERS ?= 2
 test: lint
-	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 	$(BIN)/rulespy check . --warnings-ok
 	$(BIN)/rulespy coverage .
 
