@@ -41,14 +41,19 @@ lint: $(STAMP)
 	$(BIN)/ruff check rulespy tests bench
 	$(BIN)/mypy
 
-# The whole test suite: linters, type checker, unit tests, every worked example, the browser test
-# (against both generators), the checker, rule coverage and the strict site build.
+# The whole test suite: linters, type checker, unit tests, every worked example, the browser tests
+# (against both generators, and both languages), the checker and rule coverage. The strict render and
+# the strict site build of both generators are made once inside pytest (tests/site/conftest.py, proved
+# by tests/site/test_build.py), where the browser tests look at them, so they are not run again here.
+# pytest runs in TEST_WORKERS pytest-xdist workers (0: in one process), each test module in one worker
+# (--dist loadfile: a module's fixtures are made once), the slowest modules first (tests/conftest.py);
+# the render, the rulebooks and each generator's build are made once for all workers (a lock and a
+# stamp in build/, tests/site/conftest.py).
+TEST_WORKERS ?= 2
 test: lint
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 	$(BIN)/rulespy check . --warnings-ok
 	$(BIN)/rulespy coverage .
-	$(BIN)/rulespy render . --strict
-	$(BIN)/python -m rulespy.render.build $(GENERATOR) --site-dir $(CURDIR)/site
 
 clean:
 	rm -rf site build .cache $(VENV)

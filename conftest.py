@@ -215,11 +215,23 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
         _Examples.ran.add(report.nodeid)
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    """pytest-xdist (``make test`` runs the suite in workers): the controller, which collects nothing
+    itself, learns from each worker the examples it collected; the reports of those run reach the
+    controller's ``pytest_runtest_logreport``, so the count below is made there, for the whole run."""
+    _Examples.collected |= set(getattr(node, "workeroutput", {}).get("examples", ()))
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """Fewer examples run (passed or failed) than collected fails a run that would otherwise pass."""
     if _Examples.sandbox is not None:
         _Examples.sandbox.close()
         _Examples.sandbox = None
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:  # an xdist worker runs a share of the examples: the controller counts
+        workeroutput["examples"] = sorted(_Examples.collected)
+        return
     if session.config.option.collectonly or session.shouldstop or session.shouldfail:
         return
     missing = sorted(_Examples.collected - _Examples.ran)

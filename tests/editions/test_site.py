@@ -4,25 +4,26 @@ cover -2, carries a banner pointing to the current rules, and searches only its 
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 import shutil
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
-from http.server import ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from rulespy.editions.site import banner, build_editions, page_url
 from rulespy.editions.versions import releases
+from tests.browser import serving
 from tests.coverage.conftest import _git
 
 _CLI = "import sys; from rulespy.cli import main; sys.exit(main(sys.argv[1:]))"
 SEARCH = {"mkdocs": "search/search_index.json", "zensical": "search.json"}
+# two editions rendered, built and printed per generator: a minute and more on a busy 2-core machine
+pytestmark = pytest.mark.timeout(300)
 
 
 @pytest.fixture(scope="module", params=["mkdocs", "zensical"])
@@ -112,56 +113,38 @@ def test_a_page_gone_from_the_current_rules_links_to_their_home(editions: Path) 
 
 @pytest.fixture(scope="module")
 def served(site: Path) -> Iterator[str]:
-    from tests.site.test_browser import _Quiet
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
+    with serving(site) as url:
+        yield url
 
 
 @pytest.mark.timeout(300)
-def test_in_a_browser_the_selector_and_the_banner_lead_between_editions(served: str, tmp_path: Path) -> None:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
+def test_in_a_browser_the_selector_and_the_banner_lead_between_editions(served: str, browser: Any) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
-    from tests.site.test_browser import CHROMEDRIVER, CHROMIUM, FLAGS, _require_browser
-
-    _require_browser()
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for flag in (*FLAGS, f"--user-data-dir={tmp_path / 'profile'}"):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(options=options, service=Service(str(CHROMEDRIVER)))
-    driver.set_page_load_timeout(30)
+    driver = browser
     wait = WebDriverWait(driver, 15)
-    try:
-        driver.get(served + "v1.0/core/cover/")
-        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".md-version__list"))
-        titles = [
-            a.get_attribute("textContent").strip()
-            for a in driver.find_elements(By.CSS_SELECTOR, ".md-version__link")
-        ]
-        assert titles == ["current rules", "v1.1 (v1.1.0)", "v1.0 (v1.0.0)"]
-        assert (
-            driver.find_element(By.CSS_SELECTOR, ".md-version__current").get_attribute("textContent").strip()
-            == "v1.0 (v1.0.0)"
-        )
-        driver.find_element(By.LINK_TEXT, "Read this in the current rules").click()
-        wait.until(lambda d: d.current_url == served + "core/cover/")
-        assert "heavy cover gives a modifier of -1" in driver.find_element(By.CSS_SELECTOR, "article").text
-        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".md-version__current"))
-        assert (
-            driver.find_element(By.CSS_SELECTOR, ".md-version__current").get_attribute("textContent").strip()
-            == "current rules"
-        )
-        links = {
-            a.get_attribute("textContent").strip(): a.get_attribute("href")
-            for a in driver.find_elements(By.CSS_SELECTOR, ".md-version__link")
-        }
-        assert links["v1.0 (v1.0.0)"] == served + "v1.0/" and links["current rules"] == served
-    finally:
-        driver.quit()
+    driver.get(served + "v1.0/core/cover/")
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".md-version__list"))
+    titles = [
+        a.get_attribute("textContent").strip()
+        for a in driver.find_elements(By.CSS_SELECTOR, ".md-version__link")
+    ]
+    assert titles == ["current rules", "v1.1 (v1.1.0)", "v1.0 (v1.0.0)"]
+    assert (
+        driver.find_element(By.CSS_SELECTOR, ".md-version__current").get_attribute("textContent").strip()
+        == "v1.0 (v1.0.0)"
+    )
+    driver.find_element(By.LINK_TEXT, "Read this in the current rules").click()
+    wait.until(lambda d: d.current_url == served + "core/cover/")
+    assert "heavy cover gives a modifier of -1" in driver.find_element(By.CSS_SELECTOR, "article").text
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".md-version__current"))
+    assert (
+        driver.find_element(By.CSS_SELECTOR, ".md-version__current").get_attribute("textContent").strip()
+        == "current rules"
+    )
+    links = {
+        a.get_attribute("textContent").strip(): a.get_attribute("href")
+        for a in driver.find_elements(By.CSS_SELECTOR, ".md-version__link")
+    }
+    assert links["v1.0 (v1.0.0)"] == served + "v1.0/" and links["current rules"] == served

@@ -1,136 +1,30 @@
 """The published site in a real browser: render it, build it with each generator (mkdocs-material and
 Zensical, from the same mkdocs.yml and staged pages), serve it on 127.0.0.1, drive headless Chromium.
 
-Needs Debian's Chromium and its driver (``apt-get install chromium chromium-driver``, which ``.ci/run``
-does). Without them the tests are skipped with that message, except under ``CI=true``, where a
-missing browser is a failure. A screenshot of a rule page is saved in ``tests/out/``.
+The site is built once per generator for the session and Chromium started once (``tests/site/conftest.py``,
+``tests/conftest.py``; the helpers are ``tests/browser.py``). Needs Debian's Chromium and its driver
+(``apt-get install chromium chromium-driver``, which ``.ci/run`` does). Without them the tests are
+skipped with that message, except under ``CI=true``, where a missing browser is a failure. A screenshot
+of a rule page is saved in ``tests/out/``.
 """
 
 from __future__ import annotations
 
-import contextlib
-import functools
-import os
-import threading
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
 from html.parser import HTMLParser
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 import pytest
 
-from rulespy.render.build import GENERATORS, build_all, languages_staged
-from rulespy.render.pdf import print_rulebook
+from tests.browser import search, severe, wait
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "tests" / "out"
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMEDRIVER = Path("/usr/bin/chromedriver")
-INSTALL = "apt-get install chromium chromium-driver"
-FLAGS = (
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--window-size=1280,1000",
-)
 
 pytestmark = pytest.mark.timeout(300)
-
-SEARCH_HOST = """return [...document.querySelectorAll('*')].find(
-    e => e.shadowRoot && e.shadowRoot.querySelector('dialog[aria-label=Search]')) || null;"""
-
-
-def _require_browser() -> None:
-    missing = [str(p) for p in (CHROMIUM, CHROMEDRIVER) if not p.exists()]
-    if not missing:
-        return
-    message = f"headless browser test needs {' and '.join(missing)}: {INSTALL}"
-    if os.environ.get("CI") == "true":
-        pytest.fail(message + " (CI=true: a missing browser is a failure)")
-    pytest.skip(message)
-
-
-@pytest.fixture(scope="module", params=GENERATORS)
-def built(request: pytest.FixtureRequest, staged: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    _require_browser()
-    # Zensical writes only inside build/ (or site/); mkdocs anywhere
-    site = (
-        tmp_path_factory.mktemp("site") if request.param == "mkdocs" else ROOT / "build" / "site-browser-test"
-    )
-    for done in build_all(request.param, ROOT, site):  # English, then each translation (site/ru/)
-        assert done.returncode == 0, f"{request.param} build --strict failed:\n{done.stdout}\n{done.stderr}"
-    for language in (None, *languages_staged(ROOT)):  # the home pages link them, as `make site` makes them
-        print_rulebook(ROOT, site, language=language)
-    return site
-
-
-class _Quiet(SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
-        pass
-
-
-@contextlib.contextmanager
-def serving(directory: Path) -> Iterator[str]:
-    """A static server for ``directory`` on 127.0.0.1 (any free port), as its base URL."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(directory)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-
-
-@contextlib.contextmanager
-def chromium(profile: Path) -> Iterator[Any]:
-    """Headless Chromium driven by selenium, with its browser log kept."""
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for flag in FLAGS:
-        options.add_argument(flag)
-    options.add_argument(f"--user-data-dir={profile}")
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(options=options, service=Service(str(CHROMEDRIVER)))
-    driver.set_page_load_timeout(30)
-    try:
-        yield driver
-    finally:
-        driver.quit()
-
-
-@pytest.fixture(scope="module")
-def base_url(built: Path) -> Iterator[str]:
-    with serving(built) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser(base_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    with chromium(tmp_path_factory.mktemp("chromium-profile")) as driver:
-        yield driver
-
-
-def _wait(driver: Any, condition: Any, seconds: float = 15) -> Any:
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    return WebDriverWait(driver, seconds).until(condition)
-
-
-def _severe(driver: Any) -> list[str]:
-    return [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
 
 
 def test_home_page_renders(browser: Any, base_url: str) -> None:
@@ -142,34 +36,12 @@ def test_home_page_renders(browser: Any, base_url: str) -> None:
     nav = browser.find_element(By.CSS_SELECTOR, "nav.md-nav--primary").get_attribute("textContent")
     for section in ("Core", "Sequences", "Timing", "Glossary"):
         assert section in nav
-    assert _severe(browser) == []
+    assert severe(browser) == []
 
 
 def test_search_for_target_limit_lists_the_damage_page(browser: Any, base_url: str) -> None:
-    from selenium.webdriver.common.by import By
-
     browser.get(base_url)
-    boxes = browser.find_elements(By.CSS_SELECTOR, "input.md-search__input")
-    if boxes:  # Material: a search box in the header
-        box, where = boxes[0], browser
-        if not box.is_displayed():  # narrow window: the search box opens from the header's icon
-            browser.find_element(By.CSS_SELECTOR, "label.md-header__button[for='__search']").click()
-        _wait(browser, lambda d: box.is_displayed())
-        selector = ".md-search-result__list a"
-    else:  # Zensical: a search button opening a dialog drawn in a shadow root
-        browser.find_element(By.CSS_SELECTOR, ".md-search__button").click()
-        host = _wait(browser, lambda d: d.execute_script(SEARCH_HOST))
-        where = host.shadow_root
-        box = _wait(browser, lambda d: where.find_element(By.CSS_SELECTOR, "input"))
-        selector = "a"
-    box.click()
-    box.send_keys("Target Limit")
-
-    def results(driver: Any) -> list[str]:
-        found = [a.get_attribute("href") or "" for a in where.find_elements(By.CSS_SELECTOR, selector)]
-        return found if any("/core/damage/" in href for href in found) else []
-
-    assert any("/core/damage/" in href for href in _wait(browser, results))
+    assert search(browser, "Target Limit", "/core/damage/")
 
 
 def test_the_shooting_pages_mention_of_core_damage_md_is_a_working_link(browser: Any, base_url: str) -> None:
@@ -180,9 +52,9 @@ def test_the_shooting_pages_mention_of_core_damage_md_is_a_working_link(browser:
     mentions = [a for a in links if a.text.strip() == "core/damage.md"]
     assert mentions, "the shooting page has no link whose text is core/damage.md"
     mentions[0].click()
-    _wait(browser, lambda d: "/core/damage/" in d.current_url)
-    _wait(browser, lambda d: "Damage" in d.find_element(By.CSS_SELECTOR, ".md-content h1").text)
-    assert _severe(browser) == []
+    wait(browser, lambda d: "/core/damage/" in d.current_url)
+    wait(browser, lambda d: "Damage" in d.find_element(By.CSS_SELECTOR, ".md-content h1").text)
+    assert severe(browser) == []
 
 
 def test_a_concept_link_shows_its_owners_definition_on_hover(browser: Any, base_url: str) -> None:
@@ -202,10 +74,10 @@ def test_a_concept_link_shows_its_owners_definition_on_hover(browser: Any, base_
         return next((tip for tip in tips if tip.is_displayed()), None)
 
     try:
-        tooltip = _wait(browser, shown, 4)
+        tooltip = wait(browser, shown, 4)
     except TimeoutException:  # Zensical 0.0.73 opens it on keyboard focus; headless hover does not
         browser.execute_script("arguments[0].focus();", concept)
-        tooltip = _wait(browser, shown)
+        tooltip = wait(browser, shown)
     assert " ".join(tooltip.text.split()) == " ".join(preview.split())
 
 
@@ -258,7 +130,7 @@ def test_every_page_loads_without_console_errors_and_screenshot(browser: Any, ba
     shot: str | None = None
     for url in dict.fromkeys(u.split("#")[0] for u in rule_pages if u and u.startswith(base_url)):
         browser.get(url)
-        errors += [f"{url}: {message}" for message in _severe(browser)]
+        errors += [f"{url}: {message}" for message in severe(browser)]
         if shot is None and browser.find_elements(By.CSS_SELECTOR, "figure.vs-board"):
             shot = url
     assert not errors, "\n".join(errors)
@@ -291,4 +163,4 @@ def test_the_glossary_lists_concepts_linked_to_their_owners(browser: Any, base_u
     assert len(links) > 20
     target = next(a for a in links if a.text == "Target Limit")
     target.click()
-    _wait(browser, lambda d: "/core/damage/" in d.current_url and d.current_url.endswith("#target-limit"))
+    wait(browser, lambda d: "/core/damage/" in d.current_url and d.current_url.endswith("#target-limit"))

@@ -25,14 +25,10 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 import yaml
 
 from rulespy.render import judge, web
-from rulespy.render.build import GENERATORS, build_all
 from rulespy.render.languages import WORDS
 from tests.cli.resolve_outputs import recorded
-from tests.site import test_browser as shared
 
 ROOT = Path(__file__).resolve().parents[2]
-# test_browser.py's fixtures: base_url serves this module's ``built``, browser is one Chromium session
-base_url, browser = shared.base_url, shared.browser
 TRY = re.compile(r'<div class="vs-try" data-scenario="([\w-]+)"></div>')
 DICE = re.compile(r"^dice: \[(\d)", re.MULTILINE)
 LOAD_SECONDS = 180  # a cold Pyodide start on a busy 2-core machine
@@ -40,21 +36,10 @@ LOAD_SECONDS = 180  # a cold Pyodide start on a busy 2-core machine
 pytestmark = pytest.mark.timeout(600)
 
 
-@pytest.fixture(scope="module", params=GENERATORS)
-def built(request: pytest.FixtureRequest, staged: Path) -> Path:
-    """The site built by ``request.param``, with its Russian site (no PDF: the judge needs none);
-    ``base_url`` serves it."""
-    shared._require_browser()
-    folder = ROOT / "build" / f"site-judge-test-{request.param}"
-    for done in build_all(request.param, ROOT, folder):
-        assert done.returncode == 0, f"{request.param} build --strict failed:\n{done.stdout}\n{done.stderr}"
-    return folder
-
-
 @pytest.fixture(scope="module")
 def judged(browser: Any) -> Any:
-    """The browser of ``test_browser.py``, wide enough to drag a model across a board, patient enough
-    for a cold Pyodide start."""
+    """The run's shared Chromium (``tests/conftest.py``), wide enough to drag a model across a board,
+    patient enough for a cold Pyodide start."""
     browser.set_window_size(1920, 1080)
     browser.set_page_load_timeout(60)
     browser.set_script_timeout(LOAD_SECONDS)

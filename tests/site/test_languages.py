@@ -20,6 +20,7 @@ import pytest
 
 from rulespy.render.build import GENERATORS, build_all
 from rulespy.render.stage import render_all
+from tests.browser import click, loaded, require_browser, search, serving, wait
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests" / "check" / "fixtures" / "translated"
@@ -98,106 +99,75 @@ def test_stale_translation_a_changed_english_section_puts_a_notice_on_exactly_it
     assert 'href="/core/damage/#armour" data-vs-href="../../../core/damage/#armour"' in page[notice:]
 
 
-@pytest.mark.parametrize("generator", GENERATORS)
-def test_both_editions_build_strictly_with_russian_search(generator: str, bilingual: Path) -> None:
-    render_all(bilingual)
-    site = bilingual / "site"
-    done = build_all(generator, bilingual, site)
+@pytest.fixture(scope="module", params=GENERATORS)
+def bilingual_built(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The bilingual tree rendered and built by ``request.param`` (both editions, strictly) into its
+    ``site/``, once for this module's build test and browser tests."""
+    root = _tree(tmp_path_factory.mktemp("bilingual"))
+    render_all(root)
+    done = build_all(request.param, root, root / "site")
     assert [d.returncode for d in done] == [0, 0], "\n".join(d.stdout + d.stderr for d in done)
-    russian = (site / "ru" / "core" / "damage" / "index.html").read_text(encoding="utf-8")
+    return root / "site"
+
+
+def test_both_editions_build_strictly_with_russian_search(bilingual_built: Path) -> None:
+    russian = (bilingual_built / "ru" / "core" / "damage" / "index.html").read_text(encoding="utf-8")
     assert 'lang="ru"' in russian and 'id="target-limit"' in russian
-    if generator == "mkdocs":
+    if not (bilingual_built / "search.json").is_file():  # mkdocs (Zensical writes search.json)
         import json
 
-        config = json.loads((site / "ru" / "search" / "search_index.json").read_text("utf-8"))["config"]
-        assert config["lang"] == ["ru", "en"]
+        index = bilingual_built / "ru" / "search" / "search_index.json"
+        assert json.loads(index.read_text(encoding="utf-8"))["config"]["lang"] == ["ru", "en"]
 
 
 # --- in a real browser --------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module", params=GENERATORS)
-def bilingual_site(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    from tests.site.test_browser import _require_browser, serving
-
-    _require_browser()
-    root = _tree(tmp_path_factory.mktemp("bilingual"))
-    render_all(root)
-    done = build_all(request.param, root, root / "site")
-    assert [d.returncode for d in done] == [0, 0], "\n".join(d.stdout + d.stderr for d in done)
-    with serving(root / "site") as url:
+@pytest.fixture(scope="module")
+def bilingual_site(bilingual_built: Path) -> Iterator[str]:
+    require_browser()
+    with serving(bilingual_built) as url:
         yield url
 
 
-@pytest.fixture(scope="module")
-def driver(bilingual_site: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    from tests.site.test_browser import chromium
-
-    with chromium(tmp_path_factory.mktemp("chromium-profile")) as chrome:
-        yield chrome
-
-
-def test_switching_language_on_a_rule_page_lands_on_the_same_section(driver: Any, bilingual_site: str) -> None:
+def test_switching_language_on_a_rule_page_lands_on_the_same_section(
+    browser: Any, bilingual_site: str
+) -> None:
     from selenium.webdriver.common.by import By
-
-    from tests.site.test_browser import _wait
 
     # the link beside a section's heading leads to that section of the other edition
-    driver.get(urljoin(bilingual_site, "core/damage/#armour"))
-    section = _wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "#armour a.vs-section-language"))
-    driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", section)
-    section.click()
-    _wait(driver, lambda d: "/ru/core/damage/" in d.current_url)
-    assert driver.current_url == urljoin(bilingual_site, "ru/core/damage/#armour")
-    assert driver.find_element(By.ID, "armour").text.startswith("Броня")
+    english = urljoin(bilingual_site, "core/damage/#armour")
+    browser.get(english)
+
+    def clicked(d: Any) -> bool:  # found afresh: the script adds the link once the page is drawn
+        section = d.find_element(By.CSS_SELECTOR, "#armour a.vs-section-language")
+        d.execute_script("arguments[0].scrollIntoView({block: 'center'});", section)
+        section.click()
+        return True
+
+    wait(browser, clicked)
+    russian = urljoin(bilingual_site, "ru/core/damage/#armour")
+    wait(browser, lambda d: loaded(d, russian))  # the whole page, not only its address
+    assert browser.find_element(By.ID, "armour").text.startswith("Броня")
     # the page's switcher carries the section being read (the URL's #id), and leads back
-    driver.get(urljoin(bilingual_site, "ru/core/damage/#target-limit"))
-    switcher = driver.find_element(By.CSS_SELECTOR, "a.vs-language-link")
-    driver.execute_script("arguments[0].click();", switcher)  # as clicked, without scrolling the page
-    _wait(driver, lambda d: d.current_url == urljoin(bilingual_site, "core/damage/#target-limit"))
-    assert driver.find_element(By.ID, "target-limit").text.startswith("Target Limit")
+    browser.get(urljoin(bilingual_site, "ru/core/damage/#target-limit"))
+    click(browser, "a.vs-language-link")  # as clicked, without scrolling the page
+    wait(browser, lambda d: loaded(d, urljoin(bilingual_site, "core/damage/#target-limit")))
+    assert browser.find_element(By.ID, "target-limit").text.startswith("Target Limit")
 
 
-def test_the_russian_search_finds_a_russian_word(driver: Any, bilingual_site: str) -> None:
-    from selenium.webdriver.common.by import By
-
-    from tests.site.test_browser import SEARCH_HOST, _wait
-
-    driver.get(urljoin(bilingual_site, "ru/"))
-    boxes = driver.find_elements(By.CSS_SELECTOR, "input.md-search__input")
-    if boxes:  # Material: a search box in the header
-        box, where, selector = boxes[0], driver, ".md-search-result__list a"
-        if not box.is_displayed():
-            driver.find_element(By.CSS_SELECTOR, "label.md-header__button[for='__search']").click()
-        _wait(driver, lambda d: box.is_displayed())
-    else:  # Zensical: a dialog in a shadow root
-        driver.find_element(By.CSS_SELECTOR, ".md-search__button").click()
-        host = _wait(driver, lambda d: d.execute_script(SEARCH_HOST))
-        where, selector = host.shadow_root, "a"
-        box = _wait(driver, lambda d: where.find_element(By.CSS_SELECTOR, "input"))
-    box.click()
-    box.send_keys("броня")  # the page writes "Броня"
-
-    def results(_: Any) -> list[str]:
-        from selenium.common.exceptions import StaleElementReferenceException
-
-        try:  # the list is drawn again as results arrive
-            found = [a.get_attribute("href") or "" for a in where.find_elements(By.CSS_SELECTOR, selector)]
-        except StaleElementReferenceException:
-            return []
-        return [href for href in found if "/ru/core/damage/" in href]
-
-    assert _wait(driver, results)
+def test_the_russian_search_finds_a_russian_word(browser: Any, bilingual_site: str) -> None:
+    browser.get(urljoin(bilingual_site, "ru/"))
+    assert search(browser, "броня", "/ru/core/damage/")  # the page writes "Броня"
 
 
 def test_the_rulebook_is_printed_in_russian_too(bilingual: Path) -> None:
     from pypdf import PdfReader
 
     from rulespy.render.pdf import CHROMIUM, print_rulebook
-    from tests.site.test_browser import _require_browser
 
     if not CHROMIUM.exists():
-        _require_browser()
+        require_browser()
     render_all(bilingual)
     site = bilingual / "site"
     english = print_rulebook(bilingual, site)

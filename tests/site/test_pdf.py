@@ -13,7 +13,8 @@ from markdown_it import MarkdownIt
 from pypdf import PdfReader
 
 from rulespy.check.slugs import split_attr_list
-from rulespy.render.pdf import CHROMIUM, nav_pages, print_rulebook
+from rulespy.render.pages import RULEBOOK
+from rulespy.render.pdf import nav_pages
 from rulespy.render.stage import NAV, OUT
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -21,10 +22,15 @@ pytestmark = pytest.mark.timeout(300)
 
 
 @pytest.fixture(scope="module")
-def rulebook(staged: Path, tmp_path_factory: pytest.TempPathFactory) -> PdfReader:
-    if not CHROMIUM.exists():
-        pytest.skip(f"the rulebook is printed by {CHROMIUM}: apt-get install chromium")
-    return PdfReader(print_rulebook(ROOT, tmp_path_factory.mktemp("pdf")))
+def rulebook(rulebooks: Path) -> PdfReader:
+    """The English rulebook ``print_rulebook`` printed for the session (``conftest.py``)."""
+    return PdfReader(rulebooks / RULEBOOK)
+
+
+@pytest.fixture(scope="module")
+def texts(rulebook: PdfReader) -> list[str]:
+    """The text of each page of the rulebook, extracted once (pypdf takes seconds for the whole book)."""
+    return [page.extract_text() for page in rulebook.pages]
 
 
 def _flat(text: str) -> str:
@@ -44,8 +50,8 @@ def _headings() -> list[str]:
     return found
 
 
-def test_every_rule_heading_is_in_the_rulebook_in_navigation_order(rulebook: PdfReader) -> None:
-    text = _flat(" ".join(page.extract_text() for page in rulebook.pages))
+def test_every_rule_heading_is_in_the_rulebook_in_navigation_order(texts: list[str]) -> None:
+    text = _flat(" ".join(texts))
     headings = _headings()
     assert len(headings) > 40
     position = text.index("Contents")
@@ -59,10 +65,10 @@ def test_every_rule_heading_is_in_the_rulebook_in_navigation_order(rulebook: Pdf
     assert not missing, f"not found in order: {missing[:5]}"
 
 
-def test_the_rulebook_has_a_cover_contents_and_the_glossary(rulebook: PdfReader) -> None:
-    assert "VoidSiege Rules" in rulebook.pages[0].extract_text()
-    assert "Contents" in rulebook.pages[1].extract_text()
-    assert any("Glossary" in page.extract_text() for page in rulebook.pages[-15:])
+def test_the_rulebook_has_a_cover_contents_and_the_glossary(texts: list[str]) -> None:
+    assert "VoidSiege Rules" in texts[0]
+    assert "Contents" in texts[1]
+    assert any("Glossary" in text for text in texts[-15:])
 
 
 def test_every_internal_link_of_the_rulebook_lands_on_one_of_its_pages(rulebook: PdfReader) -> None:
