@@ -78,7 +78,8 @@ def _try_it(driver: Any, url: str) -> tuple[float, float, int, int]:
     button = driver.find_element("css selector", ".vs-try-button")
     started = time.perf_counter()
     button.click()
-    panel = driver.find_element("css selector", ".vs-judge")
+    # the editor opens once the page has decoded the example's scenario, asynchronously
+    panel = WebDriverWait(driver, 60, 0.02).until(lambda d: d.find_elements("css selector", ".vs-judge"))[0]
     WebDriverWait(driver, 300, 0.02).until(
         lambda d: panel.get_attribute("data-state") in ("done", "resolved")
     )
@@ -86,6 +87,20 @@ def _try_it(driver: Any, url: str) -> tuple[float, float, int, int]:
     WebDriverWait(driver, 300, 0.02).until(lambda d: panel.get_attribute("data-state") == "done")
     odds = time.perf_counter() - started
     return first, odds, before, int(driver.execute_script(BYTES))
+
+
+def _judge_page(driver: Any, url: str) -> float:
+    """Open the Judge page at ``url``: seconds until its starting board is judged (the page starts the
+    engine as it opens, so that its forms can be filled from the scenario)."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    started = time.perf_counter()
+    driver.get(url)
+    panel = WebDriverWait(driver, 60, 0.02).until(lambda d: d.find_elements("css selector", ".vs-judge"))[0]
+    WebDriverWait(driver, 300, 0.02).until(
+        lambda d: panel.get_attribute("data-state") not in (None, "", "running")
+    )
+    return time.perf_counter() - started
 
 
 def main() -> int:
@@ -112,6 +127,7 @@ def main() -> int:
         try:
             cold = _try_it(driver, page)
             cached = _try_it(driver, page)
+            judge_page = _judge_page(driver, base + "judge/")
             times = driver.execute_async_script(TIMES, texts, True)
         finally:
             driver.quit()
@@ -123,6 +139,7 @@ def main() -> int:
     print(f"page: {examples[0][0]} ({len(examples)} examples in all)")
     print(f"Try it to first result: cold {cold[0]:.2f} s, cached {cached[0]:.2f} s")
     print(f"Try it to the odds too: cold {cold[1]:.2f} s, cached {cached[1]:.2f} s")
+    print(f"the Judge page, opened with the runtime cached, to its judged starting board: {judge_page:.2f} s")
     print(f"bytes: the page {cold[2] / 1024:.0f} KB; after Try it {(cold[3] - cold[2]) / 1024:.0f} KB more")
     print(
         f"recompute (resolve twice, account, board) per example:"
