@@ -261,8 +261,8 @@ class DocumentCache:
         """Save ``value`` as the small ``change`` appended to ``target``'s journal (made on the state
         ``load_journaled`` returned), or, once the journal would outgrow an eighth of ``target`` (16 KiB
         at least; or there is nothing to append to, or the journal had anything past its chain), by
-        rewriting ``target`` whole. A run that changes a
-        few files then writes a few kilobytes, not the state of every file."""
+        rewriting ``target`` whole. A run that changes a few files then writes a few kilobytes, not the
+        state of every file."""
         if not self.enabled:
             return
         journal, token = _journal_of(target), os.urandom(8)
