@@ -230,7 +230,10 @@ class DocumentCache:
         """A value ``save_journaled`` saved (``None`` when there is none) and the changes appended to it
         since, in order. Each save has a token; a change names the token it was made on and its own,
         and only the unbroken chain from the value's token counts: a change made by a run that read an
-        older state (two checks at once, a rewrite in between) is never applied to a newer one."""
+        older state (two checks at once, a rewrite in between) is never applied to a newer one. A journal
+        with anything past that chain (such a change, a record cut short) is never appended to again:
+        the next ``save_journaled`` rewrites the value whole, or its change would follow the break."""
+        self._tokens.pop(target, None)
         stored = self.load_blob(target, key)
         if stored is None or len(stored) != 2:
             return None, []
@@ -240,21 +243,26 @@ class DocumentCache:
                 data = handle.read()
         except OSError:
             data = b""
+        frames = _frames(data)
+        whole = sum(_FRAME.size + _SUM + len(payload) for payload in frames) == len(data)
         changes = []
-        for payload in _frames(data):
+        for payload in frames:
             record = safe_load(payload)
             if not (isinstance(record, tuple) and len(record) == 5 and record[:3] == (self.salt, key, token)):
+                whole = False
                 break
             token = record[3]
             changes.append(record[4])
-        self._tokens[target] = token
+        if whole:
+            self._tokens[target] = token
         return value if isinstance(value, tuple) else None, changes
 
     def save_journaled(self, target: Path, key: object, value: tuple[Any, ...], change: object) -> None:
         """Save ``value`` as the small ``change`` appended to ``target``'s journal (made on the state
         ``load_journaled`` returned), or, once the journal would outgrow an eighth of ``target`` (16 KiB
-        at least; or there is nothing to append to), by rewriting ``target`` whole. A run that changes a
-        few files then writes a few kilobytes, not the state of every file."""
+        at least; or there is nothing to append to, or the journal had anything past its chain), by
+        rewriting ``target`` whole. A run that changes a few files then writes a few kilobytes, not the
+        state of every file."""
         if not self.enabled:
             return
         journal, token = _journal_of(target), os.urandom(8)

@@ -171,15 +171,15 @@ class Tree:
             return "dir"
         if len(path) > 4000 or "\x00" in path:
             return None
+        # not walked: the answer comes from a folder listing, which the walk's fingerprint does not cover
+        # (an excluded, hidden or symlinked folder, or a name the walk skips beside walked files)
+        self.looked_outside = True
         parent, _, name = path.rpartition("/")
-        if parent not in self.dirs:
-            self.looked_outside = True  # an excluded or symlinked folder: not in the walk's fingerprint
         if parent and self._kind(parent) != "dir":
             return None
         listing = self._listing(parent)
         if listing is None or name not in listing:
             return None
-        self.looked_outside = True
         full = os.path.join(self.root, path)
         if not self.inside(full):
             return None  # through a symlink that leaves the repository: never looked at

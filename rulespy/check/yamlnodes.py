@@ -69,16 +69,16 @@ def is_sequence(node: yaml.Node) -> bool:
 
 def scalar(node: yaml.Node) -> str | None:
     """A scalar's text, whatever its tag; ``None`` for mappings and sequences."""
-    return str(node.value) if _kind(node) == "scalar" else None
+    return str(node.value) if is_scalar(node) else None
 
 
 def pairs(node: yaml.Node) -> list[tuple[yaml.Node, yaml.Node]]:
-    return list(node.value) if _kind(node) == "mapping" else []
+    return list(node.value) if is_mapping(node) else []
 
 
 def items(node: yaml.Node) -> list[yaml.Node]:
-    return list(node.value) if _kind(node) == "sequence" else []
+    return list(node.value) if is_sequence(node) else []
 
 
 def is_null(node: yaml.Node) -> bool:
-    return _kind(node) == "scalar" and node.tag.endswith(":null")
+    return is_scalar(node) and node.tag.endswith(":null")

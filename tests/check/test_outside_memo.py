@@ -66,3 +66,20 @@ def test_outside_answers_that_change_are_seen(repo: tuple[Path, CheckOptions]) -
     (root / "examples" / "attack.md").unlink()
     (root / "examples").rmdir()
     assert {f.code for f in _agree(root, options).findings} == {"RS001"}
+
+
+def test_a_folder_the_walk_skips_appearing_beside_checked_files_is_seen(tmp_path: Path) -> None:
+    # core/ is walked, so core/.drafts is looked up in core's listing: its absence is an answer from
+    # outside the walk's fingerprint too (a hidden folder, node_modules, a symlink to a folder)
+    root = write(
+        tmp_path / "repo",
+        {"index.md": "# Home\n\n[drafts](core/.drafts/), [cover](core/cover.md)\n", "core/cover.md": "# C\n"},
+    )
+    options = CheckOptions(cache_dir=tmp_path / "cache")
+    assert [f.code for f in _agree(root, options).findings] == ["RS001"]
+    (root / "core" / ".drafts").mkdir()
+    assert _agree(root, options).findings == ()
+    (root / "core" / ".drafts").rmdir()
+    (root / "core" / "drafts").mkdir()
+    (root / "core" / ".drafts").symlink_to("drafts")
+    assert _agree(root, options).findings == ()

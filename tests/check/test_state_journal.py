@@ -18,11 +18,23 @@ def _cache(tmp_path: Path, directory: Path) -> DocumentCache:
     return DocumentCache(tmp_path / "repo", "salt", directory=directory)  # never inside the repository
 
 
-def test_state_journal_a_change_is_appended_and_read_back(tmp_path: Path) -> None:
+def _saved(tmp_path: Path) -> Path:
+    """The state file of a first run, which saved ``v0`` whole (there was nothing to append to)."""
     target = tmp_path / "cache" / "x.state.pickle"
     first = _cache(tmp_path, tmp_path / "cache")
     first.load_journaled(target, "state")
     first.save_journaled(target, "state", ("v0", "x" * 4000), "ignored: nothing to append to yet")
+    return target
+
+
+def _kept(tmp_path: Path, target: Path, value: str, change: str) -> bool:
+    """Whether the next run reads back what the last ``save_journaled(value, change)`` saved."""
+    stored, changes = _cache(tmp_path, tmp_path / "cache").load_journaled(target, "state")
+    return changes[-1:] == [change] or (stored is not None and stored[0] == value and changes == [])
+
+
+def test_state_journal_a_change_is_appended_and_read_back(tmp_path: Path) -> None:
+    target = _saved(tmp_path)
     loaded = _cache(tmp_path, tmp_path / "cache")
     assert loaded.load_journaled(target, "state") == (("v0", "x" * 4000), [])
     loaded.save_journaled(target, "state", ("v1", "x" * 4000), "c1")
@@ -32,17 +44,21 @@ def test_state_journal_a_change_is_appended_and_read_back(tmp_path: Path) -> Non
     )
 
 
-def test_state_journal_a_change_made_on_an_older_state_is_never_applied(tmp_path: Path) -> None:
-    target = tmp_path / "cache" / "x.state.pickle"
-    base = _cache(tmp_path, tmp_path / "cache")
-    base.load_journaled(target, "state")
-    base.save_journaled(target, "state", ("v0", "x" * 4000), None)
+def test_state_journal_a_change_made_on_an_older_state_is_never_applied_nor_appended_behind(
+    tmp_path: Path,
+) -> None:
+    target = _saved(tmp_path)
     one, two = _cache(tmp_path, tmp_path / "cache"), _cache(tmp_path, tmp_path / "cache")
     one.load_journaled(target, "state")
     two.load_journaled(target, "state")  # both read the same state, as two checks at once would
     one.save_journaled(target, "state", ("v1", "x" * 4000), "from one")
     two.save_journaled(target, "state", ("v2", "x" * 4000), "from two")
-    assert _cache(tmp_path, tmp_path / "cache").load_journaled(target, "state")[1] == ["from one"]
+    three = _cache(tmp_path, tmp_path / "cache")
+    assert three.load_journaled(target, "state")[1] == ["from one"]
+    # the change that lost the race stays in the journal: the next check's own change must not be
+    # appended behind it, where no later run would ever apply it
+    three.save_journaled(target, "state", ("v3", "x" * 4000), "from three")
+    assert _kept(tmp_path, target, "v3", "from three")
 
 
 def test_state_journal_one_file_changed_appends_and_stays_exact(tmp_path: Path) -> None:
@@ -66,3 +82,14 @@ def test_state_journal_one_file_changed_appends_and_stays_exact(tmp_path: Path) 
     (root / names[5]).write_text(renamed, encoding="utf-8")
     assert [f.code for f in run_check(root, options).findings] == ["RS003"]
     assert run_check(root, options) == run_check(root, COLD)
+
+
+def test_state_journal_a_save_after_a_torn_append_is_kept(tmp_path: Path) -> None:
+    target = _saved(tmp_path)
+    journal = target.with_name("x.state.changes.pickle")
+    with journal.open("ab") as handle:
+        handle.write(b"\x00\x01 a record cut short by a killed check")
+    after = _cache(tmp_path, tmp_path / "cache")
+    assert after.load_journaled(target, "state") == (("v0", "x" * 4000), [])
+    after.save_journaled(target, "state", ("v1", "x" * 4000), "c1")
+    assert _kept(tmp_path, target, "v1", "c1")
