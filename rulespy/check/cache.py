@@ -80,15 +80,18 @@ def safe_load(data: bytes) -> Any:
 
 @lru_cache(maxsize=1)
 def code_key() -> str:
-    """What the cached answers were computed by: this Python, the checker's sources, its parsers'
-    versions (their ``*.dist-info`` folder names, found without importing anything). Once a process."""
+    """What the cached answers were computed by: this Python, the checker's sources (with
+    ``rulespy/yamlbudget.py``, the one module outside the package it reads configuration through), its
+    parsers' versions (their ``*.dist-info`` folder names, found without importing anything). Once a
+    process."""
     key = hashlib.blake2b(digest_size=12)
     key.update(sys.version.encode())
     folder = os.path.dirname(os.path.abspath(__file__))
-    for name in sorted(os.listdir(folder)):
-        if name.endswith(".py"):
-            with open(os.path.join(folder, name), "rb") as handle:
-                key.update(name.encode() + b"\0" + handle.read() + b"\0")
+    sources = [os.path.join(folder, name) for name in sorted(os.listdir(folder)) if name.endswith(".py")]
+    sources.append(os.path.join(os.path.dirname(folder), "yamlbudget.py"))
+    for path in sources:
+        with open(path, "rb") as handle:
+            key.update(os.path.basename(path).encode() + b"\0" + handle.read() + b"\0")
     for module, distribution in sorted(_LIBRARIES.items()):
         spec = importlib.util.find_spec(module)
         origin = spec.origin if spec is not None else None

@@ -140,10 +140,11 @@ def _prepare(terms: Terms) -> tuple[re.Pattern[str] | None, frozenset[str], int]
     made once for the same ``Terms`` object (hashing its thousands of names for every claim cost a tenth
     of a cold check)."""
     global _prepared
-    if _prepared is None or _prepared[0] is not terms:
+    prepared = _prepared  # read once: another thread may replace it with another Terms' answer
+    if prepared is None or prepared[0] is not terms:
         names = frozenset(terms.concepts)
-        _prepared = (terms, _term_regex(terms.retired), names, max(map(len, names), default=0))
-    return _prepared[1:]
+        prepared = _prepared = (terms, _term_regex(terms.retired), names, max(map(len, names), default=0))
+    return prepared[1:]
 
 
 @lru_cache(maxsize=8)
