@@ -28,13 +28,13 @@ States are processed in order of their progress through the sequence (attack, ph
 group), which only ever grows, so every path into a state has arrived before that state is expanded and
 each distinct state is expanded exactly once.
 
-Size limit: at most ``MAX_STATES`` (100,000) distinct states held at once, at most
-``MAX_TRANSITIONS`` (5,000,000) chance transitions in all and at most ``MAX_DEALS`` (1,000,000)
-allocation deals made, each counted once per model in play (``rulespy.odds.joint``; a deal's memory
-grows with the models). Each is checked before the work that would pass it starts, so a scenario too
-large for the exact engine is refused (``TooLarge``, exit 2) within seconds, never left to run on: on
-this repository's 2-core machine, loaded by seven other sessions, any of them is reached within about
-2 s of CPU and 160 MB.
+Size limit: at most ``MAX_STATES`` (100,000) distinct states held at once, at most ``MAX_TRANSITIONS``
+(5,000,000) chance transitions in all and at most ``MAX_DEALS`` (1,000,000) allocation deals made by the one
+pass, each counted once per model in play (``rulespy.odds.joint``; a deal's memory grows with the models; a
+firefight's two passes are held by the transitions). Each is checked before the work that would pass it
+starts, so a scenario too large for the exact engine is refused (``TooLarge``, exit 2) within seconds, never
+left to run on: on this repository's 2-core machine, loaded by seven other sessions, any of them is reached
+within about 2 s of CPU and 160 MB.
 
 Rule: sequences/shooting_sequence.md#shooting-sequence
 """
