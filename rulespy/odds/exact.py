@@ -141,12 +141,12 @@ def final_states(
 ) -> dict[State, Fraction]:
     """Every state the sequence can end in, with its exact probability (they sum to 1).
 
-    Raises ``TooLarge`` as soon as the next step would hold more than ``max_states`` distinct states or
-    take the total past ``max_transitions`` transitions. ``on_batch(states, transitions)`` is called
-    after each batch (for profiling). ``join_groups`` False rolls every firing group on its own (for
-    tests proving that joining them changes nothing); ``one_pass`` False rolls every attack's dice in
-    two passes, as a firefight's are (for tests proving that the one pass changes nothing).
-    ``casualties_only`` keeps only the casualties of each final state (``finished``).
+    Raises ``TooLarge`` as soon as the next step would hold more than ``max_states`` distinct states, take
+    the total past ``max_transitions`` transitions or the one pass's deals past ``max_deals``.
+    ``on_batch(states, transitions)`` is called after each batch (for profiling). ``join_groups`` False
+    rolls every firing group on its own (for tests proving that joining them changes nothing); ``one_pass``
+    False rolls every attack's dice in two passes, as a firefight's are (for tests proving that the one pass
+    changes nothing). ``casualties_only`` keeps only the casualties of each final state (``finished``).
 
     Every chance outcome has a probability of k / 6**dice, so weights are kept as whole numbers over one
     common denominator 6**E, E being at least every die the sequence can roll: exact, and much faster
