@@ -300,7 +300,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3, help="runs of each attack and resolve in a pass")
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
-    from tests.site.test_browser import chromium
+    from tests.browser import chromium
 
     sides: dict[str, list[dict[str, Any]]] = {side: [] for side in SIDES}
     load = os.getloadavg()[0]

@@ -57,7 +57,8 @@ _T = TypeVar("_T")
 @frozen
 class Model:
     """One model in play: its position (the centre of its base, in inches), base diameter, Leadership,
-    wounds, armour, weapons carried in listed order, statuses, facing and cover, and whether it holds fire."""
+    wounds, armour, whether it leads its unit, weapons carried in listed order, statuses, facing and
+    fire arc (None: all round), cover, and whether it holds fire."""
 
     id: str
     at: Point
@@ -232,7 +233,8 @@ class ResponseDeclaration:
 @frozen
 class Scenario:
     """A scenario as loaded: the battlefield, the attack, its response if any, the dice (scripted, or a
-    seed) and, for messages, where it came from (not compared: two equal games from two files are equal)."""
+    seed), its description and, not compared (two equal games from two files are equal), its expected
+    outcome and, for messages, where it came from."""
 
     battlefield: Battlefield
     attack: AttackDeclaration

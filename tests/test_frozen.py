@@ -6,14 +6,17 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import importlib
 import inspect
 import subprocess
 import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
 
+import rulespy
 from rulespy.frozen import frozen
 
 
@@ -81,25 +84,18 @@ def test_frozen_class_behaves_as_a_frozen_dataclass(slots: bool) -> None:
 
 
 def test_engine_value_types_take_the_arguments_dataclass_gives_them() -> None:
-    """Each ``@frozen`` class of the engine's value types: its ``__init__`` has the signature
-    ``@dataclass(frozen=True)`` gives the same fields."""
-    from rulespy import account, state
-    from rulespy.core import allocation, shooting, target_lock
+    """Each ``@frozen`` class of the engine's value types (every module of ``rulespy`` that uses
+    ``@frozen``): its ``__init__`` has the signature ``@dataclass(frozen=True)`` gives the same fields."""
     from rulespy.frozen import _init
-    from rulespy.scenario import yamlnodes
-    from rulespy.sequences import records, resolution, shooting_sequence
 
-    modules = (
-        account,
-        state,
-        allocation,
-        shooting,
-        target_lock,
-        yamlnodes,
-        records,
-        resolution,
-        shooting_sequence,
+    package = Path(rulespy.__file__).parent
+    names = sorted(
+        ".".join(("rulespy", *path.relative_to(package).with_suffix("").parts))
+        for path in package.rglob("*.py")
+        if "\n@frozen" in path.read_text(encoding="utf-8")
     )
+    modules = [importlib.import_module(name) for name in names]
+    assert "rulespy.core.leadership" in names and len(names) >= 12
     checked = 0
     for module in modules:
         for cls in vars(module).values():

@@ -21,7 +21,8 @@ from rulespy.odds.limits import HELP as LIMITS_HELP
 HELP_LIMIT = (
     f"Size limit of the exact engine: at most {MAX_STATES:,} distinct intermediate states at once, "
     f"{MAX_TRANSITIONS:,} chance transitions and {MAX_DEALS:,} allocation deals (each counted once per "
-    "model in play) in all; a larger attack is refused with exit 2 before the work starts."
+    "model in play, in an attack no firefight follows) in all; a larger attack is refused with exit 2 "
+    "before the work starts."
 )
 
 

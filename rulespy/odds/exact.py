@@ -28,13 +28,13 @@ States are processed in order of their progress through the sequence (attack, ph
 group), which only ever grows, so every path into a state has arrived before that state is expanded and
 each distinct state is expanded exactly once.
 
-Size limit: at most ``MAX_STATES`` (100,000) distinct states held at once, at most
-``MAX_TRANSITIONS`` (5,000,000) chance transitions in all and at most ``MAX_DEALS`` (1,000,000)
-allocation deals made, each counted once per model in play (``rulespy.odds.joint``; a deal's memory
-grows with the models). Each is checked before the work that would pass it starts, so a scenario too
-large for the exact engine is refused (``TooLarge``, exit 2) within seconds, never left to run on: on
-this repository's 2-core machine, loaded by seven other sessions, any of them is reached within about
-2 s of CPU and 160 MB.
+Size limit: at most ``MAX_STATES`` (100,000) distinct states held at once, at most ``MAX_TRANSITIONS``
+(5,000,000) chance transitions in all and at most ``MAX_DEALS`` (1,000,000) allocation deals made by the one
+pass, each counted once per model in play (``rulespy.odds.joint``; a deal's memory grows with the models; a
+firefight's two passes are held by the transitions). Each is checked before the work that would pass it
+starts, so a scenario too large for the exact engine is refused (``TooLarge``, exit 2) within seconds, never
+left to run on: on this repository's 2-core machine, loaded by seven other sessions, any of them is reached
+within about 2 s of CPU and 160 MB.
 
 Rule: sequences/shooting_sequence.md#shooting-sequence
 """
@@ -141,12 +141,12 @@ def final_states(
 ) -> dict[State, Fraction]:
     """Every state the sequence can end in, with its exact probability (they sum to 1).
 
-    Raises ``TooLarge`` as soon as the next step would hold more than ``max_states`` distinct states or
-    take the total past ``max_transitions`` transitions. ``on_batch(states, transitions)`` is called
-    after each batch (for profiling). ``join_groups`` False rolls every firing group on its own (for
-    tests proving that joining them changes nothing); ``one_pass`` False rolls every attack's dice in
-    two passes, as a firefight's are (for tests proving that the one pass changes nothing).
-    ``casualties_only`` keeps only the casualties of each final state (``finished``).
+    Raises ``TooLarge`` as soon as the next step would hold more than ``max_states`` distinct states, take
+    the total past ``max_transitions`` transitions or the one pass's deals past ``max_deals``.
+    ``on_batch(states, transitions)`` is called after each batch (for profiling). ``join_groups`` False
+    rolls every firing group on its own (for tests proving that joining them changes nothing); ``one_pass``
+    False rolls every attack's dice in two passes, as a firefight's are (for tests proving that the one pass
+    changes nothing). ``casualties_only`` keeps only the casualties of each final state (``finished``).
 
     Every chance outcome has a probability of k / 6**dice, so weights are kept as whole numbers over one
     common denominator 6**E, E being at least every die the sequence can roll: exact, and much faster

@@ -26,7 +26,7 @@ from rulespy.odds.summary import summarise
 from rulespy.scenario import parse_scenario
 from rulespy.sequences.shooting_sequence import ShootingSequence
 from tests.odds.answers import key, scenarios
-from tests.odds.scenarios import INTERLEAVED, VARIED
+from tests.odds.scenarios import BINOMIAL, INTERLEAVED, VARIED
 from tests.properties.strategies import RandomSource, make_scenario
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
@@ -35,14 +35,15 @@ import odds_attacks  # noqa: E402
 RECORDED = json.loads((Path(__file__).with_name("answers.json")).read_text(encoding="utf-8"))
 CURRENT = {key(text): (name, text) for name, text in scenarios()}
 FOUND = sorted(k for k in RECORDED if k in CURRENT)
-SHAPES = {**VARIED, "interleaved": INTERLEAVED, **odds_attacks.RECORDED}
+SHAPES = {**VARIED, "binomial": BINOMIAL, "interleaved": INTERLEAVED, **odds_attacks.RECORDED}
 BIG = {"max_states": 10**7, "max_transitions": 10**8, "max_deals": 10**7}
 
 
 @pytest.mark.parametrize("name", sorted(SHAPES))
 def test_one_pass_reaches_exactly_the_final_states_of_two_passes(name: str) -> None:
-    # Split fire, cover, armour, mixed profiles, a Snap Fire firefight (two passes either way), runs of
-    # one profile interleaved with another, and the bench attacks: every final state, every probability.
+    # Split fire, cover, armour, mixed profiles, one profile alone, a Snap Fire firefight (two passes
+    # either way), runs of one profile interleaved with another, and the bench attacks: every final
+    # state, every probability.
     scenario = parse_scenario(SHAPES[name])
     one = final_states(ShootingSequence(scenario))
     two = final_states(ShootingSequence(scenario), one_pass=False)
