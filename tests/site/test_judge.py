@@ -17,6 +17,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+import yaml
 
 from rulespy.coverage.diff import jobs
 from rulespy.render import judge, web
@@ -289,3 +290,27 @@ def test_form_helpers_leave_a_scenario_that_does_not_parse_as_the_reader_wrote_i
     assert web.script(broken, "6") == broken and web.roll(broken, 1) == broken
     assert web.move(broken, "m", 1, 1) == broken
     assert "error" in json.loads(web.form(broken))
+
+
+@pytest.mark.parametrize(
+    "shaped",
+    ["weapons: [lance]  # mine\nunits: []\n", "units: {a: 1}\n", "units: [{id: a, models: {x: 1}}]\n",
+     "units: [{id: a, models: [1]}]\n"],
+)  # fmt: skip
+def test_form_helpers_keep_a_scenario_of_the_wrong_shape_as_the_reader_wrote_it(shaped: str) -> None:
+    """A scenario that parses but whose ``weapons`` is no mapping, or whose ``units`` or ``models`` are
+    no lists of mappings, is kept as written by the forms that add to them (Run shows the loader's
+    message with its line), never replaced or answered with an exception."""
+    assert web.add_model(shaped, "a", "red", 1, 2, "gun", "") == shaped
+    if "weapons" in shaped:
+        assert web.weapon(shaped, "gun", '{"range": "3"}') == shaped
+    assert json.loads(web.resolve(shaped))["stderr"].startswith("scenario.yaml:1: ")
+
+
+def test_adding_a_model_to_empty_keys_fills_them() -> None:
+    """``units:`` or ``weapons:`` written with nothing after them (null in YAML) take the added model
+    and its weapon."""
+    text = web.add_model("weapons:\nunits:\n", "a", "red", 1, 2, "gun", '{"range": 3}')
+    assert yaml.safe_load(text)["units"][0]["models"] == [{"id": "a1", "at": [1, 2], "leader": True,
+                                                          "weapons": ["gun"]}]  # fmt: skip
+    assert yaml.safe_load(text)["weapons"] == {"gun": {"range": 3}}
