@@ -33,6 +33,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from . import judge
+from .build import GENERATORS
 from .pages import RULE_FOLDERS
 from .stage import OUT, SCENARIOS, RenderError, render
 
@@ -240,6 +241,9 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     generator = args[0] if args else "mkdocs"
     address = args[1] if len(args) > 1 else ADDRESS
+    if generator not in GENERATORS:
+        print(f"rulespy serve: no generator {generator!r}: {' or '.join(GENERATORS)}", file=sys.stderr)
+        return 2
     root = Path(".")
     rerender(root)
     with_judge = publish_judge(root)

@@ -192,3 +192,14 @@ def test_the_front_server_answers_a_bad_request_and_serves_only_the_site(
             server.shutdown()
             server.server_close()
     assert "Traceback" not in capfd.readouterr().err
+
+
+def test_an_unknown_generator_is_refused_before_anything_is_rendered(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``make serve SERVE_GENERATOR=Zensical`` (a typo) says which generators there are, exit 2, instead
+    of serving with mkdocs."""
+    monkeypatch.chdir(tmp_path)
+    assert serve.main(["Zensical"]) == 2
+    assert capsys.readouterr().err == "rulespy serve: no generator 'Zensical': mkdocs or zensical\n"
+    assert not (tmp_path / "build").exists()
