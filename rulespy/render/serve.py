@@ -118,7 +118,9 @@ _HOP_BY_HOP = {
 
 class _Front(http.server.ThreadingHTTPServer):
     """In front of Zensical's server (at ``upstream``): the rules judge's runtime from ``pages``, with
-    its types (``application/wasm``), and everything else from Zensical."""
+    its types (``application/wasm``), and everything else from Zensical. Only the runtime's own paths
+    (``judge.RUNTIME_PATHS``) are read from disk; a request it cannot pass on is answered 400, and a
+    connection that sends nothing for ``IDLE_SECONDS`` is closed."""
 
     daemon_threads = True
 

@@ -2,8 +2,10 @@
  * only. The forms (declare the attack, move a model, add a model with a weapon from the library or typed
  * in, roll seeded, scripted or random dice) are filled from the YAML after every judgement
  * (rulespy.render.web.form) and write each change back into it through rulespy.render.web (declare,
- * move, weapon, add_model, roll, script), which is then judged again. Their words come from the page
- * (window.vsJudgeSite, as for judge.js).
+ * move, weapon, add_model, roll, script), which is then judged again. A form writes only what the reader
+ * chose or typed: a number field that holds no number says so and nothing is written, and a name the YAML
+ * gives wrongly is offered as written. Their words come from the page (window.vsJudgeSite, as for
+ * judge.js).
  */
 (function () {
   "use strict";
