@@ -249,14 +249,18 @@ def test_a_permalink_reads_as_the_command_line_and_a_target_out_of_range_is_refu
     assert panel.find_element("css selector", ".vs-judge-yaml").get_attribute("value") == typed
     assert panel.get_attribute("data-state") == ""  # not judged again
 
-    # a target the YAML names wrongly stays as written when the form declares again (the loader says why)
-    wrong = typed.replace("  targets:\n    - {unit: targets,", "  targets:\n    - {unit: targest,", 1)
+    # a firing unit and a target the YAML names wrongly stay as written when the form declares again
+    # (the loader says why)
+    wrong = typed.replace("attack:\n  unit: shooters\n", "attack:\n  unit: shooterz\n", 1)
+    wrong = wrong.replace("  targets:\n    - {unit: targets,", "  targets:\n    - {unit: targest,", 1)
+    assert wrong.count("shooterz") == wrong.count("targest") == 1
     assert wrong != typed and _run(judged, panel, wrong, ("malformed", "illegal")) != ""
     _choose(judged, panel, ".vs-judge-declare .vs-judge-command", "shoot")
     _run(judged, panel, None, ("malformed", "illegal"))
     declared = str(panel.find_element("css selector", ".vs-judge-yaml").get_attribute("value"))
     assert yaml.safe_load(declared)["attack"]["targets"][0]["unit"] == "targest"
     assert yaml.safe_load(declared)["attack"]["command"] == "shoot"
+    assert yaml.safe_load(declared)["attack"]["unit"] == "shooterz"
 
 
 def _press(driver: Any, panel: Any, selector: str) -> None:

@@ -102,12 +102,13 @@
       const attack = known.attack || {};
       const units = known.units.map((u) => [u.id, u.id]);
       const commands = kept(known.commands.map((c) => [c, c]), attack.command);
-      const firing = known.units.find((u) => u.id === attack.unit) || known.units[0] || { id: "", models: [] };
+      const named = attack.unit ? { id: attack.unit, models: [] } : known.units[0]; // a unit the YAML lacks, kept
+      const firing = known.units.find((u) => u.id === attack.unit) || named || { id: "", models: [] };
       const others = units.filter(([id]) => id !== firing.id);
       // every unit may be chosen as the target: the engine refuses an illegal one with its rule
       declaring.append(
         field(say("command"), select("vs-judge-command", commands, attack.command)),
-        field(say("firing"), select("vs-judge-firing", kept(units, attack.unit), attack.unit || firing.id)),
+        field(say("firing"), select("vs-judge-firing", kept(units, firing.id), firing.id)),
         field(say("target"), select("vs-judge-main", kept(units, attack.main), attack.main)));
       const main = declaring.querySelector(".vs-judge-main").value;
       const split = attack.split || {};
