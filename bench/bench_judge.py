@@ -1,7 +1,8 @@
 """The rules judge in headless Chromium: time from "Try it" to the first result (cold, and with the
 runtime in the browser's cache), the time to recompute every example after an edit (resolve, account and
-board; goal: each under 300 ms), the exact odds of every example (the heaviest named), and the bytes a
-reader downloads. The baseline is the same resolve in CPython in this process, taken in the same run.
+board; goal: each under 300 ms), the exact odds of every example (the heaviest named), the time the
+Judge page takes to its judged starting board (runtime cached), and the bytes a reader downloads. The
+baseline is the same resolve in CPython in this process, taken in the same run.
 
 Run: ``.venv/bin/python bench/bench_judge.py`` from the repository root (needs Debian's chromium and
 chromium-driver). It renders and builds the site with mkdocs into ``build/site-bench-judge/``.
@@ -100,7 +101,11 @@ def _judge_page(driver: Any, url: str) -> float:
     WebDriverWait(driver, 300, 0.02).until(
         lambda d: panel.get_attribute("data-state") not in (None, "", "running")
     )
-    return time.perf_counter() - started
+    elapsed = time.perf_counter() - started
+    state = panel.get_attribute("data-state")
+    if state not in ("resolved", "done"):  # a page that failed is no time to report
+        raise RuntimeError(f"the Judge page's starting board ended {state!r}, not judged")
+    return elapsed
 
 
 def main() -> int:

@@ -104,7 +104,6 @@ WORDS: dict[str | None, dict[str, str]] = {
         "judge-fires-at": "{weapon} fires at",
         "judge-main": "the target",
         "judge-nowhere": "nowhere (holds)",
-        "judge-declare": "Declare",
         "judge-move-legend": "Move a model",
         "judge-model": "model",
         "judge-move": "Move it",
@@ -131,6 +130,7 @@ WORDS: dict[str | None, dict[str, str]] = {
         "judge-seed": "seed",
         "judge-faces": "dice in Dice Order, such as 4, 6, 2",
         "judge-roll": "Roll",
+        "judge-not-a-number": "{value} is not a number: nothing was written",
     },
     "ru": {
         "defined": "Определено на этой странице",
@@ -204,7 +204,6 @@ WORDS: dict[str | None, dict[str, str]] = {
         "judge-fires-at": "{weapon} стреляет в",
         "judge-main": "цель",
         "judge-nowhere": "никуда (молчит)",
-        "judge-declare": "Объявить",
         "judge-move-legend": "Передвинуть модель",
         "judge-model": "модель",
         "judge-move": "Передвинуть",
@@ -229,6 +228,7 @@ WORDS: dict[str | None, dict[str, str]] = {
         "judge-seed": "зерно",
         "judge-faces": "кубики в Порядке кубиков, например 4, 6, 2",
         "judge-roll": "Бросить",
+        "judge-not-a-number": "«{value}» — не число: ничего не записано",
     },
 }
 

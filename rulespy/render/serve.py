@@ -33,10 +33,13 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from . import judge
+from .build import GENERATORS
 from .pages import RULE_FOLDERS
 from .stage import OUT, SCENARIOS, RenderError, render
 
 POLL_SECONDS = 0.5
+IDLE_SECONDS = 60
+"""How long the front server (Zensical) keeps a connection that sends nothing."""
 ADDRESS = "127.0.0.1:8000"
 
 
@@ -115,7 +118,9 @@ _HOP_BY_HOP = {
 
 class _Front(http.server.ThreadingHTTPServer):
     """In front of Zensical's server (at ``upstream``): the rules judge's runtime from ``pages``, with
-    its types (``application/wasm``), and everything else from Zensical."""
+    its types (``application/wasm``), and everything else from Zensical. Only the runtime's own paths
+    (``judge.RUNTIME_PATHS``) are read from disk; a request it cannot pass on is answered 400, and a
+    connection that sends nothing for ``IDLE_SECONDS`` is closed."""
 
     daemon_threads = True
 
@@ -123,9 +128,17 @@ class _Front(http.server.ThreadingHTTPServer):
         super().__init__(address, _FrontHandler)
         self.upstream, self.pages = upstream, pages
 
+    def handle_error(self, request: object, client_address: tuple[str, int]) -> None:
+        """A reader's browser that hangs up or goes quiet is no error of the preview; anything else is
+        said in one line, never with a traceback."""
+        error = sys.exc_info()[1]
+        if not isinstance(error, OSError):
+            print(f"rulespy serve: a request from {client_address[0]} failed: {error!r}", file=sys.stderr)
+
 
 class _FrontHandler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"  # keep-alive: each request of a connection is looked at here
+    timeout = IDLE_SECONDS  # a connection that sends nothing (or stops half-way) is closed, not kept
     server: _Front
 
     def do_GET(self) -> None:
@@ -164,10 +177,14 @@ class _FrontHandler(http.server.BaseHTTPRequestHandler):
         headers = {k: v for k, v in self.headers.items() if k.lower() not in _HOP_BY_HOP}
         upstream = http.client.HTTPConnection(*self.server.upstream, timeout=120)
         try:
-            upstream.request(self.command, self.path, headers=headers)
+            try:
+                upstream.request(self.command, self.path, headers=headers)
+            except (ValueError, http.client.InvalidURL):  # a control or non-ASCII character, a bad header
+                self.send_error(400, "the request has characters HTTP cannot carry on to Zensical's server")
+                return
             answer = upstream.getresponse()
             data = answer.read()
-        except OSError as error:
+        except (OSError, http.client.HTTPException) as error:
             self.send_error(502, f"Zensical's server does not answer: {error}")
             return
         finally:
@@ -191,6 +208,7 @@ class _FrontHandler(http.server.BaseHTTPRequestHandler):
             self.send_error(502)
             return
         upstream.settimeout(None)
+        self.connection.settimeout(None)  # live reload's socket is quiet between changes
         head = self.requestline + "\r\n" + "".join(f"{k}: {v}\r\n" for k, v in self.headers.items()) + "\r\n"
         with upstream:
             upstream.sendall(head.encode("latin-1"))
@@ -225,6 +243,9 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     generator = args[0] if args else "mkdocs"
     address = args[1] if len(args) > 1 else ADDRESS
+    if generator not in GENERATORS:
+        print(f"rulespy serve: no generator {generator!r}: {' or '.join(GENERATORS)}", file=sys.stderr)
+        return 2
     root = Path(".")
     rerender(root)
     with_judge = publish_judge(root)

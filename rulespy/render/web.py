@@ -186,12 +186,14 @@ def add_model(text: str, unit: str, side: str, x: float, y: float, weapon: str, 
     data = _mapping(text)
     if isinstance(data, str):
         return data
-    units = data.setdefault("units", [])
+    if not _shaped(data):
+        return text  # a model cannot be added to it: the loader names what is wrong
+    units = data["units"] = data.get("units") or []  # `units:` with nothing after it too
     found = next((u for u in units if isinstance(u, dict) and u.get("id") == unit), None)
     if found is None:
         found = {"id": unit, "side": side, "models": []}
         units.append(found)
-    models = found.setdefault("models", [])
+    models = found["models"] = found.get("models") or []
     taken = {str(m.get("id")) for u in units if isinstance(u, dict) for m in u.get("models") or []}
     number = 1
     while f"{unit}{number}" in taken:
@@ -201,11 +203,27 @@ def add_model(text: str, unit: str, side: str, x: float, y: float, weapon: str, 
         model["leader"] = True
     if weapon:
         model["weapons"] = [weapon]
-        weapons = data.setdefault("weapons", {})
+        weapons = data["weapons"] = data.get("weapons") or {}
         if weapon not in weapons and profile:
             weapons[weapon] = json.loads(profile)
     models.append(model)
     return str(yaml.safe_dump(data, sort_keys=False, default_flow_style=None, width=100, allow_unicode=True))
+
+
+def _shaped(data: dict[str, Any]) -> bool:
+    """``units`` a list of units, each one's ``models`` a list of models, and ``weapons`` a mapping, or
+    absent: what ``add_model`` can add to."""
+    units = data.get("units") or []
+    return (
+        isinstance(units, list)
+        and isinstance(data.get("weapons") or {}, dict)
+        and all(
+            isinstance(u, dict)
+            and isinstance(u.get("models") or [], list)
+            and all(isinstance(m, dict) for m in u.get("models") or [])
+            for u in units
+        )
+    )
 
 
 def roll(text: str, seed: int | None) -> str:
@@ -246,8 +264,8 @@ def weapon(text: str, name: str, fields: str) -> str:
     units: []
     """
     data = _mapping(text)
-    if isinstance(data, str):
-        return text
+    if isinstance(data, str) or not isinstance(data.get("weapons") or {}, dict):
+        return text  # nothing to write into: the loader names what is wrong
     profile: dict[str, object] = {}
     for key, value in json.loads(fields).items():
         if key == "traits":
@@ -256,8 +274,7 @@ def weapon(text: str, name: str, fields: str) -> str:
                 profile["traits"] = traits
         elif str(value).strip():
             profile[key] = _scalar(str(value))
-    weapons = data.get("weapons")
-    table = dict(weapons) if isinstance(weapons, dict) else {}
+    table = dict(data.get("weapons") or {})
     table[name] = profile
     block = "\n".join(["weapons:", *(f"  {_flow({n: p})}" for n, p in table.items())])
     return _set_top(text, ("weapons",), block, first=True)

@@ -27,8 +27,8 @@ from pathlib import Path
 import pytest
 
 from rulespy.render.build import GENERATORS, build_all, languages_staged
-from rulespy.render.pdf import CHROMIUM, print_rulebook
 from rulespy.render.pages import RULEBOOK
+from rulespy.render.pdf import CHROMIUM, print_rulebook
 from tests.browser import require_browser, serving
 
 ROOT = Path(__file__).resolve().parents[2]

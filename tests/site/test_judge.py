@@ -17,6 +17,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+import yaml
 
 from rulespy.coverage.diff import jobs
 from rulespy.render import judge, web
@@ -255,20 +256,24 @@ def test_scripted_roll_writes_the_dice_typed_in_place_of_the_seed() -> None:
 
 
 def test_judge_words_cover_every_word_the_page_says_in_every_language() -> None:
-    """``judge.js`` and ``judge-page.js`` take their words from the page (``assets/judge-words.js``, from ``languages.WORDS``):
-    every key it says is there in English, the Russian edition has every one of them, and its site
-    loads the English site's runtime."""
+    """``judge.js`` and ``judge-page.js`` take their words from the page (``assets/judge-words.js``, from
+    ``languages.WORDS``): every key they say (through ``say``, or the labels of ``button`` and
+    ``fieldset``) is there in English and nothing else is, the Russian edition has every one of them,
+    and its site loads the English site's runtime."""
     from rulespy.render.languages import WORDS
 
     script = "".join(
-        (ROOT / "rulespy/render/assets" / name).read_text(encoding="utf-8") for name in ("judge.js", "judge-page.js")
+        (ROOT / "rulespy/render/assets" / name).read_text(encoding="utf-8")
+        for name in ("judge.js", "judge-page.js")
     )
-    said = set(re.findall(r'say\("([\w-]+)"', script))
+    said = set(re.findall(r'(?:\bsay\(|\b(?:button|fieldset)\("[\w-]+", )"([\w-]+)"', script))
+    assert {"try", "run", "declare-legend", "roll", "write-weapon"} <= said  # each way of saying a word
     # said through a variable: the roll modes, the weapon keys, a casualty's removal, the loading status
     said |= {"seeded", "scripted", "random", "range", "dice", "lock", "damage", "traits", "resolving"}
     said |= {"loading", "immediate", "end_of_attack", "end_of_firefight"}
+    said |= {"title", "intro", "start", "empty"}  # the Judge page's markdown (judge.page)
     english, russian = judge.words(None), judge.words("ru")
-    assert len(said) > 40 and said <= set(english)
+    assert said == set(english)
     ru_keys = {k.removeprefix("judge-") for k in WORDS["ru"] if k.startswith("judge-")}
     assert set(english) - ru_keys <= {"x", "y"}
     assert all(russian[k] != english[k] for k in ru_keys if k not in ("x", "y"))
@@ -289,3 +294,27 @@ def test_form_helpers_leave_a_scenario_that_does_not_parse_as_the_reader_wrote_i
     assert web.script(broken, "6") == broken and web.roll(broken, 1) == broken
     assert web.move(broken, "m", 1, 1) == broken
     assert "error" in json.loads(web.form(broken))
+
+
+@pytest.mark.parametrize(
+    "shaped",
+    ["weapons: [lance]  # mine\nunits: []\n", "units: {a: 1}\n", "units: [{id: a, models: {x: 1}}]\n",
+     "units: [{id: a, models: [1]}]\n"],
+)  # fmt: skip
+def test_form_helpers_keep_a_scenario_of_the_wrong_shape_as_the_reader_wrote_it(shaped: str) -> None:
+    """A scenario that parses but whose ``weapons`` is no mapping, or whose ``units`` or ``models`` are
+    no lists of mappings, is kept as written by the forms that add to them (Run shows the loader's
+    message with its line), never replaced or answered with an exception."""
+    assert web.add_model(shaped, "a", "red", 1, 2, "gun", "") == shaped
+    if "weapons" in shaped:
+        assert web.weapon(shaped, "gun", '{"range": "3"}') == shaped
+    assert json.loads(web.resolve(shaped))["stderr"].startswith("scenario.yaml:1: ")
+
+
+def test_adding_a_model_to_empty_keys_fills_them() -> None:
+    """``units:`` or ``weapons:`` written with nothing after them (null in YAML) take the added model
+    and its weapon."""
+    text = web.add_model("weapons:\nunits:\n", "a", "red", 1, 2, "gun", '{"range": 3}')
+    assert yaml.safe_load(text)["units"][0]["models"] == [{"id": "a1", "at": [1, 2], "leader": True,
+                                                          "weapons": ["gun"]}]  # fmt: skip
+    assert yaml.safe_load(text)["weapons"] == {"gun": {"range": 3}}

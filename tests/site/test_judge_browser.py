@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from selenium.webdriver.support.ui import Select, WebDriverWait
 import yaml
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from rulespy.render import judge, web
 from rulespy.render.languages import WORDS
@@ -69,6 +69,14 @@ def _panel(driver: Any, box: Any) -> Any:
     """The editor "Try it" opens in ``box``: it appears once the scenario is decoded (asynchronously)."""
     WebDriverWait(driver, LOAD_SECONDS).until(lambda d: box.find_elements("css selector", ".vs-judge"))
     return box.find_element("css selector", ".vs-judge")
+
+
+def _judge_panel(driver: Any) -> Any:
+    """The Judge page's editor: it appears once the page has loaded its forms' script and decoded its
+    scenario (both asynchronously)."""
+    selector = ".vs-judge-page .vs-judge"
+    WebDriverWait(driver, LOAD_SECONDS).until(lambda d: d.find_elements("css selector", selector))
+    return driver.find_element("css selector", selector)
 
 
 def _run(driver: Any, panel: Any, text: str | None, states: tuple[str, ...]) -> str:
@@ -153,7 +161,7 @@ def test_a_permalink_reads_as_the_command_line_and_a_target_out_of_range_is_refu
     name = "examples/scenarios/armour.yaml"
     text = (ROOT / name).read_text(encoding="utf-8")
     judged.get(f"{base_url}judge/#s={web.encode(text)}")
-    panel = judged.find_element("css selector", ".vs-judge-page .vs-judge")
+    panel = _judge_panel(judged)
     assert _run(judged, panel, None, ("done", "failed")) == "done"
     record = recorded()[name]
     assert str(panel.get_attribute("data-json")).splitlines() == record["json"]["stdout"]
@@ -232,6 +240,28 @@ def test_a_permalink_reads_as_the_command_line_and_a_target_out_of_range_is_refu
     assert models["targets1"]["at"] == [40, 2] and models["t1"]["at"] == [12, 0]
     _refused_with_its_rule(judged, panel, base_url, typed)
 
+    # a position that is no number: the field says so and nothing is written (never a 0 in its place)
+    box = judged.find_element("css selector", ".vs-judge-moving .vs-judge-x")
+    box.clear()
+    box.send_keys("far")
+    _press(judged, panel, ".vs-judge-moving .vs-judge-move")  # the check runs in the click itself
+    assert box.get_attribute("validationMessage") == WORDS[None]["judge-not-a-number"].format(value="far")
+    assert panel.find_element("css selector", ".vs-judge-yaml").get_attribute("value") == typed
+    assert panel.get_attribute("data-state") == ""  # not judged again
+
+    # a firing unit and a target the YAML names wrongly stay as written when the form declares again
+    # (the loader says why)
+    wrong = typed.replace("attack:\n  unit: shooters\n", "attack:\n  unit: shooterz\n", 1)
+    wrong = wrong.replace("  targets:\n    - {unit: targets,", "  targets:\n    - {unit: targest,", 1)
+    assert wrong.count("shooterz") == wrong.count("targest") == 1
+    assert wrong != typed and _run(judged, panel, wrong, ("malformed", "illegal")) != ""
+    _choose(judged, panel, ".vs-judge-declare .vs-judge-command", "shoot")
+    _run(judged, panel, None, ("malformed", "illegal"))
+    declared = str(panel.find_element("css selector", ".vs-judge-yaml").get_attribute("value"))
+    assert yaml.safe_load(declared)["attack"]["targets"][0]["unit"] == "targest"
+    assert yaml.safe_load(declared)["attack"]["command"] == "shoot"
+    assert yaml.safe_load(declared)["attack"]["unit"] == "shooterz"
+
 
 def _press(driver: Any, panel: Any, selector: str) -> None:
     """Click the form's button at ``selector`` (scrolled into view by the script) and forget the state."""
@@ -278,7 +308,7 @@ def test_the_russian_site_shows_try_it_and_the_judge_page_in_russian_and_resolve
     assert box.find_element("css selector", ".vs-try-button").text == said["judge-try"]
 
     judged.get(f"{base_url}ru/judge/")
-    panel = judged.find_element("css selector", ".vs-judge-page .vs-judge")
+    panel = _judge_panel(judged)
     assert _run(judged, panel, None, ("done", "failed")) == "done"
     assert judged.find_element("css selector", "h1").text == said["judge-title"]
     assert panel.find_element("css selector", ".vs-judge-run").text == said["judge-run"]

@@ -133,3 +133,73 @@ def test_a_changed_rulespy_is_bundled_again(tmp_path: Path) -> None:
     assert serve.rebundle(tmp_path) is False
     assert set(judge.bundled_sources()) >= {"rulespy/render/web.py", "yaml/__init__.py"}
     assert str(judge.bundled_sources()["rulespy/render/web.py"]) in serve.engine_state()
+
+
+def test_the_front_server_answers_a_bad_request_and_serves_only_the_site(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """Zensical's front server (``serve._Front``): an address HTTP cannot carry on (a control or non-ASCII
+    character) is answered 400, a reader hanging up is no error, both without a traceback; a connection
+    that sends nothing is closed; only the runtime's own paths are read from the pages, any other path
+    (``..`` included) is Zensical's to answer."""
+    import http.server
+    import threading
+
+    class Upstream(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            body = f"zensical: {self.path}".encode()
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+    pages = tmp_path / "pages"
+    (pages / judge.SITE_FOLDER).mkdir(parents=True)
+    (pages / judge.SITE_FOLDER / judge.BUNDLE).write_bytes(b"the bundle")
+    (tmp_path / "secret").write_text("not the site")
+    monkeypatch.setattr(serve._FrontHandler, "timeout", 1)
+    upstream = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Upstream)
+    front = serve._Front(("127.0.0.1", 0), upstream.server_address[:2], pages)  # type: ignore[arg-type]
+    for server in (upstream, front):
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+
+    def ask(raw: bytes) -> bytes:
+        with socket.create_connection(front.server_address[:2], timeout=10) as connection:  # type: ignore[arg-type]
+            connection.sendall(raw + b" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            return b"".join(iter(lambda: connection.recv(65536), b""))
+
+    try:
+        assert ask(b"GET /judge/" + judge.BUNDLE.encode()).endswith(b"\r\n\r\nthe bundle")
+        assert ask(b"GET /core/melee/").endswith(b"zensical: /core/melee/")
+        assert ask(b"GET /judge/../secret").endswith(b"zensical: /judge/../secret")
+        for path in (b"/caf\xc3\xa9", b"/a\x01b"):
+            assert ask(b"GET " + path).startswith(b"HTTP/1.1 400 "), path
+        with socket.create_connection(front.server_address[:2], timeout=10) as connection:  # type: ignore[arg-type]
+            connection.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")  # and then nothing
+            started = time.monotonic()
+            assert connection.recv(65536) == b""  # closed by the front server, not kept waiting
+            assert time.monotonic() - started < 8
+        with socket.create_connection(front.server_address[:2], timeout=10) as connection:  # type: ignore[arg-type]
+            connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+            connection.sendall(b"GET /judge/" + judge.BUNDLE.encode() + b" HTTP/1.1\r\nHost: x\r\n\r\n")
+            time.sleep(0.2)  # a reset while the front server waits for the next request
+        time.sleep(0.3)
+    finally:
+        for server in (front, upstream):
+            server.shutdown()
+            server.server_close()
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_an_unknown_generator_is_refused_before_anything_is_rendered(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``make serve SERVE_GENERATOR=Zensical`` (a typo) says which generators there are, exit 2, instead
+    of serving with mkdocs."""
+    monkeypatch.chdir(tmp_path)
+    assert serve.main(["Zensical"]) == 2
+    assert capsys.readouterr().err == "rulespy serve: no generator 'Zensical': mkdocs or zensical\n"
+    assert not (tmp_path / "build").exists()

@@ -2,8 +2,10 @@
  * only. The forms (declare the attack, move a model, add a model with a weapon from the library or typed
  * in, roll seeded, scripted or random dice) are filled from the YAML after every judgement
  * (rulespy.render.web.form) and write each change back into it through rulespy.render.web (declare,
- * move, weapon, add_model, roll, script), which is then judged again. Their words come from the page
- * (window.vsJudgeSite, as for judge.js).
+ * move, weapon, add_model, roll, script), which is then judged again. A form writes only what the reader
+ * chose or typed: a number field that holds no number says so and nothing is written, and a name the YAML
+ * gives wrongly is offered as written. Their words come from the page (window.vsJudgeSite, as for
+ * judge.js).
  */
 (function () {
   "use strict";
@@ -32,6 +34,24 @@
     const node = element("select", className);
     options.forEach(([value, label]) => node.append(new Option(label, value, false, value === chosen)));
     return node;
+  }
+
+  /* The number typed in NODE ("12.5", or "12,5" as a Russian reader writes it; a WHOLE one when asked),
+   * or null once the field has said why not: a form never writes a value the reader did not type. */
+  function typedNumber(node, whole) {
+    const text = node.value.trim().replace(",", ".");
+    const value = text === "" ? NaN : Number(text);
+    const ok = Number.isFinite(value) && (!whole || Number.isInteger(value));
+    node.setCustomValidity(ok ? "" : say("not-a-number", { value: node.value }));
+    if (!ok) node.reportValidity();
+    return ok ? value : null;
+  }
+
+  /* OPTIONS with VALUE, as written in the YAML, added when it is none of them (a unit, a model or a
+   * command the scenario names wrongly): the form shows it and declaring again keeps it, for the loader
+   * or the engine to refuse with its line or rule, rather than putting another in its place. */
+  function kept(options, value) {
+    return value && !options.some(([known]) => known === value) ? [...options, [value, value]] : options;
   }
 
   function fieldset(className, legend) {
@@ -81,22 +101,22 @@
       declaring.querySelectorAll(":scope > :not(legend)").forEach((node) => node.remove());
       const attack = known.attack || {};
       const units = known.units.map((u) => [u.id, u.id]);
-      const commands = known.commands.map((c) => [c, c]);
-      if (attack.command && !known.commands.includes(attack.command)) commands.push([attack.command, attack.command]);
-      const firing = known.units.find((u) => u.id === attack.unit) || known.units[0] || { id: "", models: [] };
+      const commands = kept(known.commands.map((c) => [c, c]), attack.command);
+      const named = attack.unit ? { id: attack.unit, models: [] } : known.units[0]; // a unit the YAML lacks, kept
+      const firing = known.units.find((u) => u.id === attack.unit) || named || { id: "", models: [] };
       const others = units.filter(([id]) => id !== firing.id);
       // every unit may be chosen as the target: the engine refuses an illegal one with its rule
       declaring.append(
         field(say("command"), select("vs-judge-command", commands, attack.command)),
-        field(say("firing"), select("vs-judge-firing", units, firing.id)),
-        field(say("target"), select("vs-judge-main", units, attack.main)));
+        field(say("firing"), select("vs-judge-firing", kept(units, firing.id), firing.id)),
+        field(say("target"), select("vs-judge-main", kept(units, attack.main), attack.main)));
       const main = declaring.querySelector(".vs-judge-main").value;
       const split = attack.split || {};
       const choices = [["*", say("main")], ...others, ["", say("nowhere")]];
       firing.models.forEach((model) => model.weapons.forEach((name) => {
         const pair = `${model.id}/${name}`;
         const chosen = pair in split ? split[pair] : "*";
-        const node = select("vs-judge-split", choices, chosen);
+        const node = select("vs-judge-split", kept(choices, chosen), chosen);
         node.dataset.pair = pair;
         declaring.append(element("br"), field(say("fires-at", { weapon: pair }), node));
       }));
@@ -104,7 +124,7 @@
       targets.forEach((unit) => {
         const models = (known.units.find((u) => u.id === unit) || { models: [] }).models;
         const chosen = (attack.marks || {})[unit];
-        const node = select("vs-judge-mark", models.map((m) => [m.id, m.id]), chosen);
+        const node = select("vs-judge-mark", kept(models.map((m) => [m.id, m.id]), chosen), chosen);
         node.dataset.unit = unit;
         declaring.append(element("br"), field(say("mark", { unit }), node));
       });
@@ -133,7 +153,8 @@
     }
     model.addEventListener("change", showPosition);
     moveIt.addEventListener("click", () => {
-      change((web, text) => web.move(text, model.value, Number(moveX.value) || 0, Number(moveY.value) || 0));
+      const x = typedNumber(moveX), y = typedNumber(moveY);
+      if (x !== null && y !== null) change((web, text) => web.move(text, model.value, x, y));
     });
 
     /* Add a model, with a weapon from the library or typed in (the scenario format's weapon keys). */
@@ -165,10 +186,11 @@
     });
     add.addEventListener("click", () => {
       const name = weaponName.value.trim();
+      const x = typedNumber(addX), y = typedNumber(addY);
+      if (x === null || y === null) return;
       change((web, text) => {
         const armed = name && typed.range.value.trim() ? web.weapon(text, name, profile()) : text;
-        return web.add_model(armed, unit.value.trim() || "targets", side.value,
-          Number(addX.value) || 0, Number(addY.value) || 0, name, "");
+        return web.add_model(armed, unit.value.trim() || "targets", side.value, x, y, name, "");
       });
     });
 
@@ -185,10 +207,11 @@
     const rollIt = button("vs-judge-roll", "roll");
     rolling.append(mode, typedDice, rollIt);
     rollIt.addEventListener("click", () => {
+      typedDice.setCustomValidity("");
       if (mode.value === "scripted") return change((web, text) => web.script(text, typedDice.value));
-      const typedSeed = parseInt(typedDice.value, 10);
-      const seed = mode.value === "seeded" && !Number.isNaN(typedSeed) ? typedSeed : Math.floor(Math.random() * 1000000);
-      return change((web, text) => web.roll(text, seed));
+      let seed = Math.floor(Math.random() * 1000000); // random, or seeded with no seed typed
+      if (mode.value === "seeded" && typedDice.value.trim()) seed = typedNumber(typedDice, true);
+      return seed === null ? null : change((web, text) => web.roll(text, seed));
     });
 
     holder.append(declaring, moving, adding, rolling);
