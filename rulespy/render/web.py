@@ -12,8 +12,9 @@ The Judge page's forms (``assets/judge-page.js``) edit the YAML through the help
 again: ``form`` reads the scenario back into the forms (the loader's own list of ``commands``, the units
 and models, the declared attack), ``declare`` writes the attack, ``move`` a model's position (typed or
 dragged), ``weapon`` a weapon typed in, ``add_model`` a model, ``roll`` seeded dice and ``script``
-scripted dice. Each rewrites only its own part of the text (``add_model`` excepted, which writes the
-whole scenario again) and leaves any error in the reader's values to the loader, which names its line.
+scripted dice. Each rewrites only its own part of the text (``add_model`` the ``units`` block and, for
+a new profile, ``weapons``; a scenario in flow style whole) and leaves any error in the reader's values
+to the loader, which names its line.
 
 ```python
 import json
@@ -169,7 +170,8 @@ def add_model(text: str, unit: str, side: str, x: float, y: float, weapon: str, 
     """The Judge page's "Add a model" form: ``text`` with a model at ``[x, y]`` added to ``unit`` (a new
     unit of ``side`` when there is none; its first model is its leader), armed with ``weapon`` (its
     profile, a JSON object, added to ``weapons`` when the scenario lacks it; "" for an unarmed model).
-    The scenario is written out again by PyYAML (comments are not kept); an answer starting
+    Only the ``units`` block (and ``weapons``, when a profile is added) is written again, by PyYAML
+    (comments inside it are not kept); the rest stays as the reader wrote it. An answer starting
     ``scenario.yaml:`` is the loader's message when ``text`` does not parse.
 
     >>> print(add_model("units: []\\n", "scouts", "red", 3, 4, "", ""), end="")
@@ -181,7 +183,6 @@ def add_model(text: str, unit: str, side: str, x: float, y: float, weapon: str, 
         at: [3, 4]
         leader: true
     """
-    import yaml
 
     data = _mapping(text)
     if isinstance(data, str):
@@ -201,12 +202,25 @@ def add_model(text: str, unit: str, side: str, x: float, y: float, weapon: str, 
     model: dict[str, object] = {"id": f"{unit}{number}", "at": [x, y]}
     if not models:
         model["leader"] = True
+    weapons = dict(data.get("weapons") or {})
     if weapon:
         model["weapons"] = [weapon]
-        weapons = data["weapons"] = data.get("weapons") or {}
-        if weapon not in weapons and profile:
-            weapons[weapon] = json.loads(profile)
     models.append(model)
+    written = _set_top(text, ("units",), _block({"units": units}).rstrip("\n"))
+    if weapon and weapon not in weapons and profile:
+        weapons[weapon] = json.loads(profile)
+        written = _set_top(written, ("weapons",), _weapons_block(weapons), first=True)
+    if written == text:  # not a block mapping (a scenario in flow style): write it all again
+        if weapons:
+            data["weapons"] = weapons
+        written = _block(data)
+    return written
+
+
+def _block(data: dict[str, Any]) -> str:
+    """``data`` as block YAML, its innermost collections in flow style."""
+    import yaml
+
     return str(yaml.safe_dump(data, sort_keys=False, default_flow_style=None, width=100, allow_unicode=True))
 
 
@@ -276,8 +290,12 @@ def weapon(text: str, name: str, fields: str) -> str:
             profile[key] = _scalar(str(value))
     table = dict(data.get("weapons") or {})
     table[name] = profile
-    block = "\n".join(["weapons:", *(f"  {_flow({n: p})}" for n, p in table.items())])
-    return _set_top(text, ("weapons",), block, first=True)
+    return _set_top(text, ("weapons",), _weapons_block(table), first=True)
+
+
+def _weapons_block(table: dict[str, Any]) -> str:
+    """The ``weapons`` block of ``table``: one line of YAML for each profile."""
+    return "\n".join(["weapons:", *(f"  {_flow({n: p})}" for n, p in table.items())])
 
 
 def commands() -> tuple[str, ...]:

@@ -318,3 +318,22 @@ def test_adding_a_model_to_empty_keys_fills_them() -> None:
     assert yaml.safe_load(text)["units"][0]["models"] == [{"id": "a1", "at": [1, 2], "leader": True,
                                                           "weapons": ["gun"]}]  # fmt: skip
     assert yaml.safe_load(text)["weapons"] == {"gun": {"range": 3}}
+
+
+def test_adding_a_model_writes_only_the_units_and_weapons_blocks() -> None:
+    """Add a model rewrites the ``units`` block (and ``weapons`` when it defines a profile); the reader's
+    comments and every other block stay as written, and the result judges as the whole scenario written
+    again would. A scenario in flow style is written again whole."""
+    first, seed = judge.STARTER.splitlines()[0], "seed: 1   # or scripted dice"
+    assert first.startswith("#") and seed in judge.STARTER
+    lance = '{"range": 36, "dice": 1, "lock": 3, "damage": 3}'
+    text = web.add_model(judge.STARTER, "walkers", "red", 12, 4, "lance", lance)
+    assert text.splitlines()[0] == first and seed in text
+    data = yaml.safe_load(text)
+    assert data["units"][-1]["models"] == [{"id": "walkers1", "at": [12, 4], "leader": True,
+                                           "weapons": ["lance"]}]  # fmt: skip
+    assert data["weapons"]["lance"] == json.loads(lance) and "rifle" in data["weapons"]
+    whole = yaml.safe_dump(data, sort_keys=False)
+    assert json.loads(web.resolve(text)) == json.loads(web.resolve(whole))
+    flow = "{units: [], attack: {unit: a, command: shoot, targets: [{unit: b}]}}\n"
+    assert yaml.safe_load(web.add_model(flow, "a", "blue", 0, 0, "", ""))["units"][0]["id"] == "a"
