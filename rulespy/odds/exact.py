@@ -52,6 +52,7 @@ from rulespy.core.target_lock import LockChance, LockResult, die_probabilities
 from rulespy.errors import InvalidInput
 from rulespy.odds import joint, pool
 from rulespy.odds.deal import DealId, Round
+from rulespy.sequences.rounds import critical_casualties
 from rulespy.sequences.shooting_sequence import ShootingSequence, State
 from rulespy.sequences.steps import Phase
 
@@ -270,8 +271,6 @@ def _critical_end(
 
     Rule: sequences/shooting_sequence.md#step-critical-round
     """
-    from rulespy.sequences.rounds import critical_casualties
-
     if not table.started(deal):
         return before
     return critical_casualties(sequence, table.settle(before, deal), target, [])
