@@ -52,6 +52,7 @@ from rulespy.core.target_lock import LockChance, LockResult, die_probabilities
 from rulespy.errors import InvalidInput
 from rulespy.odds import joint, pool
 from rulespy.odds.deal import DealId, Round
+from rulespy.sequences.rounds import critical_casualties
 from rulespy.sequences.shooting_sequence import ShootingSequence, State
 from rulespy.sequences.steps import Phase
 
@@ -270,8 +271,6 @@ def _critical_end(
 
     Rule: sequences/shooting_sequence.md#step-critical-round
     """
-    from rulespy.sequences.rounds import critical_casualties
-
     if not table.started(deal):
         return before
     return critical_casualties(sequence, table.settle(before, deal), target, [])
@@ -373,16 +372,21 @@ def _at_once(
 
             weapons = [(crit.weapons[name], dice) for name, *_, dice in groups]
             crits = joint.layers(crit, crit.start(before), weapons, crit_end, limits)
-            # The state each critical end leaves, and the normal round it starts (one per guess).
+            # The state each critical end leaves, and the normal round it starts (one per guess, started
+            # from the first end that makes that guess).
             ended: list[State] = []
             guesses: dict[tuple[object, ...], int] = {}
             guess: list[int] = []
+            firsts: list[State] = []
             for deal in crits.finals:
                 after = _critical_end(sequence, crit, before, deal, plan.targets[index])
                 ended.append(after)
-                guess.append(guesses.setdefault((after.removed, after.wounds), len(guesses)))
+                made = guesses.setdefault((after.removed, after.wounds), len(guesses))
+                if made == len(firsts):
+                    firsts.append(after)
+                guess.append(made)
             can_reach = joint.reach(crits, guess)
-            for number, first in enumerate(ended[guess.index(g)] for g in range(len(guesses))):
+            for number, first in enumerate(firsts):
                 table = _round(sequence, first, attack, index, False, rounds)
 
                 def normal_end(deal: DealId, table: Round = table) -> object:

@@ -88,10 +88,10 @@ def _weapon_traits(f: s.Fields) -> dict[str, object]:
 
 def _trait(text: str, item: Node, f: s.Fields) -> tuple[Trait, object]:
     """The trait ``text`` names (``TRAITS``) and the value it gives its field."""
+    word, _, raw = text.rpartition(" ")
     for trait in TRAITS:
         if trait.number is None and text == trait.written:
             return trait, True
-        word, _, raw = text.rpartition(" ")
         if trait.number is not None and word == trait.word:
             return trait, _trait_number(raw, item, f, trait)
     raise InvalidInput(

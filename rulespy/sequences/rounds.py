@@ -24,9 +24,9 @@ Geometry = tuple[dict[str, frozenset[str]], dict[str, int]]
 
 class Memo:
     """What one sequence remembers while it runs: the geometry of each target and firing group, worked
-    out once (models do not move during an attack). A driver that explores many states, such as the odds
-    engine, passes a subclass that also remembers whole steps (``rulespy/odds/memo.py``); ``resolve``
-    runs every step."""
+    out once (models do not move during an attack). A driver that plays the sequence's own steps over
+    many outcomes, such as the seeded simulation of ``bench/bench_odds.py``, passes a subclass that also
+    remembers whole steps (``rulespy/odds/memo.py``); ``resolve`` and the exact engine use this one."""
 
     def __init__(self) -> None:
         self._geometry: dict[tuple[str, object], Geometry] = {}

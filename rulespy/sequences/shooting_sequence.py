@@ -146,7 +146,7 @@ class ShootingSequence:
         self.battlefield = scenario.battlefield
         self.attacks, self.opening = declare(scenario)
         self.firefight = len(self.attacks) == 2
-        # What the deterministic steps may remember (the odds engine passes one that remembers more).
+        # What the deterministic steps may remember (a driver may pass a ``rounds.Memo`` that remembers more).
         self.memo = memo if memo is not None else rounds.Memo()
         self._modifiers_of: dict[tuple[str, int, str, bool], tuple[Modifier, ...]] = {}
 
