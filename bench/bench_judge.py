@@ -10,15 +10,12 @@ chromium-driver). It renders and builds the site with mkdocs into ``build/site-b
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 import statistics
 import sys
 import tempfile
-import threading
 import time
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -41,11 +38,6 @@ vsJudge.judge().then(w => done(arguments[0].map(t => {
 })));"""
 
 
-class _Quiet(SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
-        pass
-
-
 def _examples() -> list[tuple[str, str]]:
     pages = ROOT / "build" / "pages"
     found = []
@@ -53,20 +45,6 @@ def _examples() -> list[tuple[str, str]]:
         for code in TRY.findall(page.read_text(encoding="utf-8")):
             found.append((page.relative_to(pages).with_suffix("").as_posix() + "/", code))
     return found
-
-
-def _browser(profile: str) -> Any:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--window-size=1280,1000"):
-        options.add_argument(flag)
-    options.add_argument(f"--user-data-dir={profile}")
-    driver = webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
-    driver.set_script_timeout(600)
-    return driver
 
 
 def _try_it(driver: Any, url: str) -> tuple[float, float, int, int]:
@@ -123,20 +101,17 @@ def main() -> int:
         web.resolve(text)
         web.board(text)
         baseline.append(time.perf_counter() - started)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{server.server_address[1]}/"
-    page = base + examples[0][0]
-    with tempfile.TemporaryDirectory(prefix="vs-bench-judge-") as profile:
-        driver = _browser(profile)
-        try:
+    sys.path.insert(0, str(ROOT))
+    from tests.browser import chromium, serving  # the tests' static server and headless Chromium
+
+    with serving(site) as base, tempfile.TemporaryDirectory(prefix="vs-bench-judge-") as profile:
+        with chromium(Path(profile)) as driver:
+            driver.set_script_timeout(600)
+            page = base + examples[0][0]
             cold = _try_it(driver, page)
             cached = _try_it(driver, page)
             judge_page = _judge_page(driver, base + "judge/")
             times = driver.execute_async_script(TIMES, texts, True)
-        finally:
-            driver.quit()
-    server.shutdown()
     recompute = [t[0] for t in times]
     odds = [t[1] for t in times]
     heaviest = max(range(len(odds)), key=lambda i: odds[i])

@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from rulespy.render.build import build
+from rulespy.render.build import GENERATORS, build
 from rulespy.render.pdf import CHROMIUM, print_rulebook
 from rulespy.render.stage import render
 
@@ -65,7 +65,7 @@ def main() -> int:
 
         rows.append(("render, one file changed", min(timed(one_changed, args.runs)), ""))
         rows.append(("render, nothing changed", min(timed(lambda: render(repo), args.runs)), ""))
-        for generator in ("mkdocs", "zensical"):
+        for generator in GENERATORS:
             site = repo / "build" / f"site-{generator}" if generator == "zensical" else Path(work) / "site"
 
             def whole(generator: str = generator, site: Path = site) -> None:

@@ -20,7 +20,8 @@ from typing import Any
 
 import pytest
 
-CHROMIUM = Path("/usr/bin/chromium")
+from rulespy.render.pdf import CHROMIUM  # the same Chromium prints the rulebook
+
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
 INSTALL = "apt-get install chromium chromium-driver"
 FLAGS = (

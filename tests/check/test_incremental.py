@@ -14,22 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from rulespy.check.runner import CheckOptions, Report, run_check
+from rulespy.check.runner import CheckOptions, run_check
 
-from .helpers import write
+from .helpers import COLD, agree, codes, write
 
-COLD = CheckOptions(use_cache=False)
 FOLDERS = ("core", "sequences", "timing", "commands")
-
-
-def _agree(root: Path, warm: CheckOptions) -> Report:
-    cached, cold = run_check(root, warm), run_check(root, COLD)
-    assert cached == cold
-    return cached
-
-
-def _codes(report: Report) -> list[tuple[str, str]]:
-    return [(f.path, f.code) for f in report.findings]
 
 
 @pytest.fixture
@@ -43,7 +32,7 @@ def repo(tmp_path: Path) -> tuple[Path, CheckOptions]:
     }
     write(root, files)
     options = CheckOptions(cache_dir=tmp_path / "cache")
-    assert _agree(root, options).findings == ()
+    assert agree(root, options).findings == ()
     return root, options
 
 
@@ -51,27 +40,27 @@ def test_renaming_a_linked_heading_reports_the_file_that_links_to_it(repo: tuple
     root, options = repo
     page = root / "core" / "cover.md"
     page.write_text(page.read_text().replace("{#light-cover}", "{#soft-cover}"))
-    assert ("commands/shoot.md", "RS003") in _codes(_agree(root, options))
+    assert ("commands/shoot.md", "RS003") in codes(agree(root, options))
     page.write_text(page.read_text().replace("{#soft-cover}", "{#light-cover}"))
-    assert _agree(root, options).findings == ()
+    assert agree(root, options).findings == ()
 
 
 def test_adding_the_missing_target_file_clears_the_finding(repo: tuple[Path, CheckOptions]) -> None:
     root, options = repo
     write(root, {"commands/shoot.md": "# Shoot {#shoot}\n\nSee [melee](../core/melee.md#melee).\n"})
-    assert _codes(_agree(root, options)) == [("commands/shoot.md", "RS001")]
+    assert codes(agree(root, options)) == [("commands/shoot.md", "RS001")]
     write(root, {"core/melee.md": "# Melee {#melee}\n"})
-    assert _codes(_agree(root, options)) == []
+    assert codes(agree(root, options)) == []
     (root / "core" / "melee.md").unlink()
-    assert _codes(_agree(root, options)) == [("commands/shoot.md", "RS001")]
+    assert codes(agree(root, options)) == [("commands/shoot.md", "RS001")]
 
 
 def test_a_file_differing_only_in_case_changes_the_hint(repo: tuple[Path, CheckOptions]) -> None:
     root, options = repo
     write(root, {"commands/shoot.md": "# Shoot {#shoot}\n\nMentions core/Melee.md here.\n"})
-    before = _agree(root, options)
+    before = agree(root, options)
     write(root, {"core/melee.md": "# Melee {#melee}\n\n[home](../index.md)\n"})
-    after = _agree(root, options)
+    after = agree(root, options)
     assert [f.message for f in after.findings if f.code == "RS004"] != [
         f.message for f in before.findings if f.code == "RS004"
     ]
@@ -80,11 +69,11 @@ def test_a_file_differing_only_in_case_changes_the_hint(repo: tuple[Path, CheckO
 def test_editing_concepts_yml_is_seen(repo: tuple[Path, CheckOptions]) -> None:
     root, options = repo
     write(root, {"commands/shoot.md": "# Shoot {#shoot}\n\n## Light Cover {#lc}\n\nRestated here.\n"})
-    assert ("commands/shoot.md", "RS013") in _codes(_agree(root, options))
+    assert ("commands/shoot.md", "RS013") in codes(agree(root, options))
     write(root, {"concepts.yml": "owners:\n  core/cover.md:\n    - {concept: Cover, anchor: cover}\n"})
-    assert ("commands/shoot.md", "RS013") not in _codes(_agree(root, options))
+    assert ("commands/shoot.md", "RS013") not in codes(agree(root, options))
     (root / "concepts.yml").unlink()
-    _agree(root, options)
+    agree(root, options)
 
 
 def test_moving_a_concept_to_another_owner_keeps_names_but_changes_claims(
@@ -92,18 +81,18 @@ def test_moving_a_concept_to_another_owner_keeps_names_but_changes_claims(
 ) -> None:
     root, options = repo  # the concept names (the parser's terms) stay the same: only ownership moves
     write(root, {"commands/shoot.md": "# Shoot {#shoot}\n\nLight Cover is owned by `core/cover.md`.\n"})
-    assert _codes(_agree(root, options)) == []
+    assert codes(agree(root, options)) == []
     owners = "owners:\n  commands/shoot.md:\n    - {concept: Light Cover, anchor: shoot}\n"
     write(root, {"concepts.yml": owners})
-    assert ("commands/shoot.md", "RS012") in _codes(_agree(root, options))
+    assert ("commands/shoot.md", "RS012") in codes(agree(root, options))
 
 
 def test_bytes_that_change_nothing_keep_the_findings(repo: tuple[Path, CheckOptions]) -> None:
     root, options = repo
     write(root, {"commands/shoot.md": "# Shoot {#shoot}\n\n[gone](../core/gone.md)\n"})
-    first = _agree(root, options)
+    first = agree(root, options)
     write(root, {"commands/shoot.md": "# Shoot {#shoot}\n\n[gone](../core/gone.md)   \n\n\n"})
-    assert _agree(root, options) == first
+    assert agree(root, options) == first
 
 
 def test_moving_the_section_that_explains_a_retired_term(repo: tuple[Path, CheckOptions]) -> None:
@@ -114,9 +103,9 @@ def test_moving_the_section_that_explains_a_retired_term(repo: tuple[Path, Check
     )
     write(root, {"concepts.yml": registry})
     write(root, {"core/cover.md": "# Cover {#cover}\n\n## Light Cover {#light-cover}\n\nOnce soft cover.\n"})
-    assert _codes(_agree(root, options)) == []
+    assert codes(agree(root, options)) == []
     write(root, {"core/cover.md": "# Cover {#cover}\n\nOnce soft cover.\n\n## Light Cover {#light-cover}\n"})
-    assert _codes(_agree(root, options)) == [("core/cover.md", "RS031")]
+    assert codes(agree(root, options)) == [("core/cover.md", "RS031")]
 
 
 def test_no_cache_writes_nothing(repo: tuple[Path, CheckOptions], tmp_path: Path) -> None:
@@ -213,7 +202,7 @@ def test_random_edits_never_leave_the_cache_stale(tmp_path: Path, seed: int) -> 
     root = tmp_path / "repo"
     names = _tree(root, rng)
     options = CheckOptions(cache_dir=tmp_path / "cache")
-    _agree(root, options)
+    agree(root, options)
     done = []
     for _ in range(40):
         done.append(_edit(root, rng, names))

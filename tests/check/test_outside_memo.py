@@ -9,17 +9,9 @@ from pathlib import Path
 import pytest
 
 from rulespy.check import incremental
-from rulespy.check.runner import CheckOptions, Report, run_check
+from rulespy.check.runner import CheckOptions, run_check
 
-from .helpers import write
-
-COLD = CheckOptions(use_cache=False)
-
-
-def _agree(root: Path, warm: CheckOptions) -> Report:
-    cached, cold = run_check(root, warm), run_check(root, COLD)
-    assert cached == cold
-    return cached
+from .helpers import agree, write
 
 
 @pytest.fixture
@@ -32,7 +24,7 @@ def repo(tmp_path: Path) -> tuple[Path, CheckOptions]:
     }
     root = write(tmp_path / "repo", files)
     options = CheckOptions(cache_dir=tmp_path / "cache")
-    assert _agree(root, options).findings == ()
+    assert agree(root, options).findings == ()
     return root, options
 
 
@@ -52,20 +44,20 @@ def test_outside_answers_that_change_are_seen(repo: tuple[Path, CheckOptions]) -
     root, options = repo
     example, notes = root / "examples" / "attack.md", root / ".notes.md"
     example.write_text("# Attack\n\n## Set-up {#set-up}\n", encoding="utf-8")  # excluded, not checked
-    assert [f.code for f in _agree(root, options).findings] == ["RS003"]
+    assert [f.code for f in agree(root, options).findings] == ["RS003"]
     example.write_text("# Attack\n\n## Setup {#setup}\n", encoding="utf-8")
-    assert _agree(root, options).findings == ()
+    assert agree(root, options).findings == ()
     notes.write_text("# Notes\n", encoding="utf-8")  # a hidden page: walked, never checked itself
-    assert [f.code for f in _agree(root, options).findings] == ["RS003"]
+    assert [f.code for f in agree(root, options).findings] == ["RS003"]
     notes.write_text("# Notes\n\n## Why {#why}\n", encoding="utf-8")
-    assert _agree(root, options).findings == ()
+    assert agree(root, options).findings == ()
     example.unlink()
-    assert {f.code for f in _agree(root, options).findings} == {"RS001"}
+    assert {f.code for f in agree(root, options).findings} == {"RS001"}
     write(root, {"examples/attack.md": "# Attack\n\n## Setup {#setup}\n"})
-    assert _agree(root, options).findings == ()
+    assert agree(root, options).findings == ()
     (root / "examples" / "attack.md").unlink()
     (root / "examples").rmdir()
-    assert {f.code for f in _agree(root, options).findings} == {"RS001"}
+    assert {f.code for f in agree(root, options).findings} == {"RS001"}
 
 
 def test_a_folder_the_walk_skips_appearing_beside_checked_files_is_seen(tmp_path: Path) -> None:
@@ -76,10 +68,10 @@ def test_a_folder_the_walk_skips_appearing_beside_checked_files_is_seen(tmp_path
         {"index.md": "# Home\n\n[drafts](core/.drafts/), [cover](core/cover.md)\n", "core/cover.md": "# C\n"},
     )
     options = CheckOptions(cache_dir=tmp_path / "cache")
-    assert [f.code for f in _agree(root, options).findings] == ["RS001"]
+    assert [f.code for f in agree(root, options).findings] == ["RS001"]
     (root / "core" / ".drafts").mkdir()
-    assert _agree(root, options).findings == ()
+    assert agree(root, options).findings == ()
     (root / "core" / ".drafts").rmdir()
     (root / "core" / "drafts").mkdir()
     (root / "core" / ".drafts").symlink_to("drafts")
-    assert _agree(root, options).findings == ()
+    assert agree(root, options).findings == ()

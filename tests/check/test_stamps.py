@@ -16,9 +16,8 @@ from rulespy.check import runner, stamps
 from rulespy.check.files import Tree
 from rulespy.check.runner import CheckOptions, run_check
 
-from .helpers import write
+from .helpers import agree, codes, write
 
-COLD = CheckOptions(use_cache=False)
 FILES = {
     "index.md": "# Home\n\n[cover](core/cover.md) and [shoot](commands/shoot.md)\n",
     "core/cover.md": "# Cover {#cover}\n\n## Light Cover {#light-cover}\n\nText.\n",
@@ -46,12 +45,6 @@ def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return seen
 
 
-def _agree(root: Path, options: CheckOptions) -> list[tuple[str, str]]:
-    cached, cold = run_check(root, options), run_check(root, COLD)
-    assert cached == cold
-    return [(f.path, f.code) for f in cached.findings]
-
-
 def test_unchanged_files_are_known_by_their_stamps(
     repo: tuple[Path, CheckOptions], reads: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -74,7 +67,7 @@ def test_an_edit_that_keeps_size_and_modification_time_is_seen(
     modification time set back as ``touch -d`` or ``cp -p`` would: the change time still differs."""
     root, options = repo
     monkeypatch.setattr(stamps, "RACY_NS", 0)
-    assert _agree(root, options) == []
+    assert codes(agree(root, options)) == []
     page = root / "core" / "cover.md"
     before = page.stat()
     written = page.with_suffix(".new") if atomic_save else page
@@ -84,7 +77,7 @@ def test_an_edit_that_keeps_size_and_modification_time_is_seen(
         os.replace(written, page)
     after = page.stat()
     assert (after.st_size, after.st_mtime_ns) == (before.st_size, before.st_mtime_ns)
-    assert _agree(root, options) == [("commands/shoot.md", "RS003")]
+    assert codes(agree(root, options)) == [("commands/shoot.md", "RS003")]
 
 
 def _still_clock(monkeypatch: pytest.MonkeyPatch, now: int, stamped: int) -> None:
@@ -134,7 +127,7 @@ def test_a_file_changed_while_the_run_reads_it_restarts_the_run(
     monkeypatch.setattr(runner, "read_checked", changed_once)
     for stale in (root / "..").resolve().joinpath("cache").glob("*[0-9a-f].pickle"):
         stale.unlink()  # the parsed documents: unchanged files must now be read again
-    assert _agree(root, options) == []
+    assert codes(agree(root, options)) == []
     assert calls, "the run should have read a file known only by its stamp"
 
 

@@ -13,18 +13,11 @@ from pathlib import Path
 import pytest
 
 from rulespy.check import translations
-from rulespy.check.runner import CheckOptions, Report, run_check
+from rulespy.check.runner import CheckOptions, run_check
 
-from .helpers import write
+from .helpers import agree, codes, write
 
 FIXTURES = Path(__file__).parent / "fixtures"
-COLD = CheckOptions(use_cache=False)
-
-
-def _agree(root: Path, warm: CheckOptions) -> Report:
-    cached, cold = run_check(root, warm), run_check(root, COLD)
-    assert cached == cold
-    return cached
 
 
 def _replace(path: Path, old: str, new: str) -> None:
@@ -33,15 +26,11 @@ def _replace(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new), encoding="utf-8")
 
 
-def _codes(report: Report) -> list[tuple[str, str]]:
-    return [(f.path, f.code) for f in report.findings]
-
-
 @pytest.fixture
 def edition(tmp_path: Path) -> tuple[Path, CheckOptions]:
     shutil.copytree(FIXTURES / "translated", tmp_path / "repo")
     options = CheckOptions(cache_dir=tmp_path / "cache")
-    assert _agree(tmp_path / "repo", options).findings == ()
+    assert agree(tmp_path / "repo", options).findings == ()
     return tmp_path / "repo", options
 
 
@@ -61,7 +50,7 @@ def test_translation_cache_unchanged_pages_are_not_read_again(
     assert read == []
     english = root / "core" / "damage.md"
     _replace(english, "| 3 | 1 | 2 |", "| 4 | 1 | 3 |")
-    assert ("ru/core/damage.md", "RS071") in _codes(run_check(root, options))
+    assert ("ru/core/damage.md", "RS071") in codes(run_check(root, options))
     assert read == ["ru/core/damage.md", "core/damage.md"]  # only the pair whose English page changed
 
 
@@ -72,32 +61,32 @@ def test_translation_cache_follows_every_edit_of_either_page_and_of_the_tree(
     english, russian = root / "core" / "damage.md", root / "ru" / "core" / "damage.md"
     # a number of the English table changes: RS071 on the translation
     _replace(english, "| 3 | 1 | 2 |", "| 4 | 1 | 2 |")
-    assert ("ru/core/damage.md", "RS071") in _codes(_agree(root, options))
+    assert ("ru/core/damage.md", "RS071") in codes(agree(root, options))
     # the translation follows: the table agrees again (its stamp is stale now: RS074)
     _replace(russian, "| 3 | 1 | 2 |", "| 4 | 1 | 2 |")
-    assert ("ru/core/damage.md", "RS071") not in _codes(_agree(root, options))
+    assert ("ru/core/damage.md", "RS071") not in codes(agree(root, options))
     # a link from the translation to an English page that has no translation yet: no RS072
     write(root, {"core/rules.md": "# Rules {#rules}\n"})
     _replace(russian, "## Броня", "[правила](../../core/rules.md)\n\n## Броня")
-    assert ("ru/core/damage.md", "RS072") not in _codes(_agree(root, options))
+    assert ("ru/core/damage.md", "RS072") not in codes(agree(root, options))
     # the mirror appears and neither page of the pair changes: the link must now be RS072
     mirror = "# Правила {#rules}\n<!-- translates: core/rules.md#rules sha256:0 -->\n"
     write(root, {"ru/core/rules.md": mirror})
-    assert ("ru/core/damage.md", "RS072") in _codes(_agree(root, options))
+    assert ("ru/core/damage.md", "RS072") in codes(agree(root, options))
     (root / "ru" / "core" / "rules.md").unlink()
-    assert ("ru/core/damage.md", "RS072") not in _codes(_agree(root, options))
+    assert ("ru/core/damage.md", "RS072") not in codes(agree(root, options))
     # the English twin disappears, then comes back unchanged
     text = english.read_bytes()
     english.unlink()
-    assert ("ru/core/damage.md", "RS070") in _codes(_agree(root, options))
+    assert ("ru/core/damage.md", "RS070") in codes(agree(root, options))
     english.write_bytes(text)
-    assert ("ru/core/damage.md", "RS070") not in _codes(_agree(root, options))
+    assert ("ru/core/damage.md", "RS070") not in codes(agree(root, options))
     # the translation stops being UTF-8 text, then is restored
     saved = russian.read_bytes()
     russian.write_bytes(saved + b"\xff")
-    _agree(root, options)
+    agree(root, options)
     russian.write_bytes(saved)
-    _agree(root, options)
+    agree(root, options)
 
 
 def test_step_drift_is_cached_by_the_files_it_compares(
@@ -111,7 +100,7 @@ def test_step_drift_is_cached_by_the_files_it_compares(
 
     root = _tree(tmp_path / "repo")
     options = CheckOptions(cache_dir=tmp_path / "cache")
-    before = _agree(root, options)  # the tree holds only the step files: their links are broken
+    before = agree(root, options)  # the tree holds only the step files: their links are broken
     assert "RS060" not in {f.code for f in before.findings}
     parsed: list[str] = []
     original = drift.engine_steps
@@ -121,7 +110,7 @@ def test_step_drift_is_cached_by_the_files_it_compares(
     assert run_check(root, options) == before
     assert parsed == []
     _replace(root / STEPS_FILE, '"step-removal",', '"step-remove-casualties",')
-    assert "RS060" in {f.code for f in _agree(root, options).findings}
+    assert "RS060" in {f.code for f in agree(root, options).findings}
     assert parsed  # compared again
     _replace(root / STEPS_FILE, '"step-remove-casualties",', '"step-removal",')
-    assert _agree(root, options) == before
+    assert agree(root, options) == before
