@@ -163,7 +163,7 @@ def resolve_tree(root: Path, with_odds: bool = False, borrowed: Iterable[dict[st
     ``where``, ``shown`` and ``exercises`` describe its own jobs only."""
     todo, where = jobs(root)
     own = {job["id"] for job in todo}
-    answer = run_engine(root, "resolve", todo + [j for j in borrowed if j["id"] not in own], odds=with_odds)
+    answer = run_engine(root, todo + [j for j in borrowed if j["id"] not in own], odds=with_odds)
     return Resolved(
         dict(answer.get("results", {})),
         where,
