@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from rulespy.check.doc import Document
+from rulespy.check.files import within
 
 #: module -> distribution name prefix (lower case) of the libraries whose version changes what is parsed
 _LIBRARIES = {"markdown_it": "markdown_it_py-", "markdown": "markdown-", "yaml": "pyyaml-"}
@@ -199,7 +200,7 @@ class DocumentCache:
         real_root = os.path.realpath(root)
         directory = directory or default_cache_dir()
         real_dir = os.path.realpath(directory)
-        if real_dir == real_root or real_dir.startswith(real_root + os.sep):
+        if within(real_dir, real_root):
             self.enabled = False  # the cache must never land inside the repository
         name = hashlib.sha256(real_root.encode("utf-8", "surrogateescape")).hexdigest()[:24]
         self.file = directory / f"{name}.pickle"

@@ -5,7 +5,7 @@ Concept names and aliases are compared case-insensitively with runs of spaces ma
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 
 from rulespy.check.checks_links import Anchors
@@ -58,16 +58,11 @@ def check_registry(graph: LinkGraph, registry: Registry, anchors: Anchors) -> It
         if tree.kind(requirement.target) != "file":
             message = f"{requirement.file} must link to {requirement.target}, which does not exist"
             yield Finding(REGISTRY, requirement.line, requirement.column, "RS001", message)
-    first: dict[str, Concept] = {}
-    for concept in registry.concepts:
-        for name in dict.fromkeys(norm(n) for n in concept.names):
-            earlier = first.setdefault(name, concept)
-            if earlier is concept:
-                continue
-            where = "again by the same file" if earlier.file == concept.file else f"also by {earlier.file}"
-            message = f"concept {name!r} has two owners: claimed here by {concept.file} and {where}"
-            message += f" (line {earlier.line})"
-            yield Finding(REGISTRY, concept.line, concept.column, "RS010", message)
+    for concept, name, earlier in _names_given_twice((c, c.names) for c in registry.concepts):
+        where = "again by the same file" if earlier.file == concept.file else f"also by {earlier.file}"
+        message = f"concept {name!r} has two owners: claimed here by {concept.file} and {where}"
+        message += f" (line {earlier.line})"
+        yield Finding(REGISTRY, concept.line, concept.column, "RS010", message)
     yield from _translated_names(registry)
     by_name = owners_by_name(registry)
     for retired in registry.retired:
@@ -87,18 +82,30 @@ def _translated_names(registry: Registry) -> Iterator[Finding]:
     """RS010 for a name of one translation (``ru:``) that two concepts give: its pages could not tell
     which owner a mention means."""
     for language in LANGUAGES:
-        first: dict[str, Concept] = {}
-        for concept in registry.concepts:
-            if not any(lang == language for lang, _ in concept.translated):
-                continue
-            for name in dict.fromkeys(norm(n) for n in concept.names_in(language)):
-                earlier = first.setdefault(name, concept)
-                if earlier is not concept:
-                    message = (
-                        f"{language} name {name!r} is given to two concepts: {concept.name} here and "
-                        f"{earlier.name} (line {earlier.line})"
-                    )
-                    yield Finding(REGISTRY, concept.line, concept.column, "RS010", message)
+        names = [
+            (c, c.names_in(language))
+            for c in registry.concepts
+            if any(t[0] == language for t in c.translated)
+        ]
+        for concept, name, earlier in _names_given_twice(names):
+            message = (
+                f"{language} name {name!r} is given to two concepts: {concept.name} here and "
+                f"{earlier.name} (line {earlier.line})"
+            )
+            yield Finding(REGISTRY, concept.line, concept.column, "RS010", message)
+
+
+def _names_given_twice(
+    named: Iterable[tuple[Concept, Iterable[str]]],
+) -> Iterator[tuple[Concept, str, Concept]]:
+    """``(concept, name, earlier concept)`` for each (normalised) name a concept gives that an earlier
+    concept gave already: the English names and each translation's are checked alike."""
+    first: dict[str, Concept] = {}
+    for concept, names in named:
+        for name in dict.fromkeys(norm(n) for n in names):
+            earlier = first.setdefault(name, concept)
+            if earlier is not concept:
+                yield concept, name, earlier
 
 
 def _links_to(graph: LinkGraph, document: Document, owner: str, start: int, end: int) -> bool:

@@ -112,7 +112,7 @@ class Tree:
                     if name.startswith(".") or name in SKIP_ANYWHERE or (not rel and name in excluded):
                         continue  # like the folders of those names: outside what is checked
                     target = os.path.realpath(entry.path)
-                    if target != real_root and not target.startswith(real_root + os.sep):
+                    if not within(target, real_root):
                         self.outside.append((path, _readlink(entry.path)))
                         continue
                     if not os.path.isfile(target):
@@ -198,9 +198,7 @@ class Tree:
 
     def inside(self, full: str) -> bool:
         """Whether ``full`` resolves (symlinks followed) inside the repository."""
-        real_root = self._real_root or os.path.realpath(self.root)
-        real = os.path.realpath(full)
-        return real == real_root or real.startswith(real_root + os.sep)
+        return within(os.path.realpath(full), self._real_root or os.path.realpath(self.root))
 
     def fingerprint(self) -> str:
         """Every walked file and folder name (and symlink left out), so that any change of them changes it."""
@@ -220,6 +218,11 @@ class Tree:
                 return data
         except OSError:
             return None
+
+
+def within(real: str, real_root: str) -> bool:
+    """Whether the resolved path ``real`` is the resolved repository root ``real_root`` or inside it."""
+    return real == real_root or real.startswith(real_root + os.sep)
 
 
 def _readlink(path: str) -> str:

@@ -38,7 +38,7 @@ import hashlib
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -136,7 +136,9 @@ class Page:
     text: str
     document: Document
 
+    @cached_property
     def sections(self) -> list[Section]:
+        """Its sections, computed once: ``compare`` and the fence check both walk them."""
         return sections(self.text, self.document)
 
 
@@ -245,7 +247,7 @@ class Pairs:
 
 def compare(tree: Tree, page: Page, twin: Page) -> Iterator[Finding]:
     """The findings of translated ``page`` against its English ``twin``."""
-    ours, theirs = page.sections(), twin.sections()
+    ours, theirs = page.sections, twin.sections
     english = {s.anchor: s for s in theirs}
     translated = {s.anchor: s for s in ours}
     for section in theirs:
@@ -333,7 +335,7 @@ def _python_fences(page: Page) -> list[tuple[int, str, str, str]]:
     """(line, section id, info, content) of each python fence of the page, in order."""
     from rulespy.check.examples import PYTHON, fence_info
 
-    section_at = [(s.line, s.anchor) for s in page.sections()]
+    section_at = [(s.line, s.anchor) for s in page.sections]
     found = []
     for token in _md().parse(page.text):
         if token.type != "fence" or token.map is None or fence_info(token.info)[0] not in PYTHON:
@@ -418,8 +420,8 @@ def stamp(root: Path, target: str) -> list[str]:
         raise StampError(f"{path}:1: no such translated page (or not UTF-8 text)")
     if twin is None:
         raise StampError(f"{path}:1: its English twin {english} does not exist (or is not UTF-8 text)")
-    originals = {s.anchor: s for s in twin.sections()}
-    chosen = [s for s in page.sections() if s.anchor in originals and (not only or s.anchor == only)]
+    originals = {s.anchor: s for s in twin.sections}
+    chosen = [s for s in page.sections if s.anchor in originals and (not only or s.anchor == only)]
     if only and not chosen:
         raise StampError(f"{path}:1: no section #{only} here that {english} also has")
     lines = page.text.split("\n")

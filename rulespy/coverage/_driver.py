@@ -4,7 +4,7 @@ It is passed to ``python -c`` as source text, so it imports nothing from the rul
 the standard library and the engine of the tree whose root comes first on ``sys.path``. It reads one JSON
 request on standard input and writes one JSON answer on standard output.
 
-- ``{"root": R, "mode": "resolve", "jobs": [{"id", "yaml", "path"}]}``: parses and resolves each scenario
+- ``{"root": R, "jobs": [{"id", "yaml", "path"}]}``: parses and resolves each scenario
   with its own dice. Answer ``{"results": {id: OUTCOME}, "cited": {id: [PATH#ANCHOR, ...]}}``, OUTCOME
   as ``outcome()`` below, ``cited`` the rules the account cites (sorted). With ``"odds": true`` in the
   request, also ``"odds": {id: ODDS}``: the ``odds --json --fractions`` dict of each legal scenario

@@ -134,13 +134,13 @@ def jobs(root: Path) -> tuple[list[dict[str, Any]], dict[str, str]]:
         for example in rule.examples:
             section = example.sections[-1] if example.sections else ""
             exercises = [f"{rule.path}#{s}" for s in example.sections]
-            exercises += [f"{rule.path}{m}" if m.startswith("#") else m for m in example.markers]
-            for text in scenario_texts(example.code):
+            exercises += [example.marker_target(m) for m in example.markers]
+            path, code = f"{rule.path}:{example.line}", example.code
+            for text in scenario_texts(code):
                 seen[section] = seen.get(section, 0) + 1
                 name = f"{rule.path}#{section}[{seen[section]}]" if section else f"{rule.path}[{seen['']}]"
-                job = {"id": name, "yaml": text, "path": f"{rule.path}:{example.line}", "shown": example.code}
-                found.append({**job, "exercises": exercises})
-                where[name] = f"{rule.path}:{example.line}"
+                found.append({"id": name, "yaml": text, "path": path, "shown": code, "exercises": exercises})
+                where[name] = path
     return found, where
 
 
@@ -163,7 +163,7 @@ def resolve_tree(root: Path, with_odds: bool = False, borrowed: Iterable[dict[st
     ``where``, ``shown`` and ``exercises`` describe its own jobs only."""
     todo, where = jobs(root)
     own = {job["id"] for job in todo}
-    answer = run_engine(root, "resolve", todo + [j for j in borrowed if j["id"] not in own], odds=with_odds)
+    answer = run_engine(root, todo + [j for j in borrowed if j["id"] not in own], odds=with_odds)
     return Resolved(
         dict(answer.get("results", {})),
         where,

@@ -149,10 +149,6 @@ def _exists(root: Path, files: dict[str, RuleFile], target: str) -> bool:
     return not anchor or anchor in rule.anchors()
 
 
-def _marker_target(example: Example, marker: str) -> str:
-    return f"{example.path}{marker}" if marker.startswith("#") else marker
-
-
 def _run_examples(sandbox: Sandbox, root: Path, examples: list[Example]) -> dict[str, dict[str, Any]]:
     """Each example run contained by the engine of the tree at ``root``, with the rules its trace cites
     and its error (``None`` when it passed). Each file's examples run in one sandboxed child
@@ -248,7 +244,7 @@ def _build(root: Path, sandbox: Sandbox | None) -> Report:
     for example in examples:
         ways = [(f"{example.path}#{a}", "section") for a in example.sections]
         for marker in example.markers:
-            target = _marker_target(example, marker)
+            target = example.marker_target(marker)
             ways.append((target, "marker"))
             if target not in entries and not _exists(root, files, target):
                 problems.append(

@@ -70,6 +70,10 @@ class Example:
     def name(self) -> str:
         return f"{self.path}:{self.line}"
 
+    def marker_target(self, marker: str) -> str:
+        """The ``PATH#ANCHOR`` an ``# exercises:`` marker names (``#anchor`` alone: in this file)."""
+        return f"{self.path}{marker}" if marker.startswith("#") else marker
+
 
 @dataclass(frozen=True)
 class RuleFile:

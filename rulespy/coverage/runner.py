@@ -23,14 +23,14 @@ TIMEOUT = 300.0
 
 
 def run_engine(
-    root: Path, mode: str, jobs: list[dict[str, Any]], timeout: float = TIMEOUT, odds: bool = False
+    root: Path, jobs: list[dict[str, Any]], timeout: float = TIMEOUT, odds: bool = False
 ) -> dict[str, Any]:
     """The driver's answer for ``jobs`` run by the engine of the tree at ``root`` (see ``_driver.py``);
     with ``odds``, each legal scenario's exact odds too."""
     if not jobs:
         return {"results": {}}
     source = Path(__file__).with_name("_driver.py").read_text(encoding="utf-8")
-    request = json.dumps({"root": str(root.resolve()), "mode": mode, "jobs": jobs, "odds": odds})
+    request = json.dumps({"root": str(root.resolve()), "jobs": jobs, "odds": odds})
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONSTARTUP")}
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     try:

@@ -562,23 +562,11 @@ class Sandbox:
 
     def run(self, code: str, filename: str, limit: float = DEFAULT_LIMIT, trace: bool = False) -> Outcome:
         """Run one example's ``code`` as if it were the file ``filename``, for at most ``limit`` s."""
-        process = self._process if self._process and self._process.poll() is None else self._start()
-        assert process.stdin is not None and process.stdout is not None
-        request = {"code": code, "filename": filename, "limit": limit, "token": os.urandom(16).hex()}
-        request["trace"] = trace
-        try:
-            process.stdin.write(json.dumps(request) + "\n")
-            process.stdin.flush()
-            ready = select.select([process.stdout], [], [], limit + _SPARE)[0]
-            line = process.stdout.readline() if ready else ""
-            answer = json.loads(line) if line else None
-        except (OSError, ValueError):
-            answer = None
+        request = {"code": code, "filename": filename, "limit": limit, "trace": trace}
+        answer = self._ask(request, limit + _SPARE)
         if not isinstance(answer, dict):
             why = f"the example runner stopped before answering ({self._stopped()})"
             return Outcome(False, why, error=why)
-        if answer.get("engine_error"):
-            raise EngineError(str(answer["engine_error"]))
         return Outcome(
             answer.get("ok") is True,
             str(answer.get("report", "")),
@@ -626,9 +614,8 @@ class Sandbox:
                         rules=tuple(str(rule) for rule in result.get("rules", ())),
                     )
                 )
-            if len(outcomes) < len(
-                steps
-            ):  # the child stopped at this step: it and the rest of its chain fail
+            # the child stopped at this step: it and the rest of its chain fail
+            if len(outcomes) < len(steps):
                 why = str(answer.get("stopped") or "the example ended before it finished")
                 outcomes.append(Outcome(False, why, error=why))
                 while len(outcomes) < len(steps) and steps[len(outcomes)][2]:
