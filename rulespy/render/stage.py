@@ -34,6 +34,7 @@ from rulespy.check.graph import LinkGraph, build_graph
 from rulespy.check.publish import publishable
 from rulespy.editions.page import PAGE as CHANGES
 from rulespy.editions.page import TITLE as CHANGES_TITLE
+from rulespy.editions.page import Changes
 from rulespy.editions.page import changes as edition_changes
 from rulespy.editions.site import versions_json
 
@@ -228,6 +229,7 @@ def render(
     nav_file: Path | None = None,
     language: str | None = None,
     unreleased: bool = True,
+    changes: Changes | None = None,
 ) -> Report:
     """Render the repository at ``root`` into ``out`` (default ``root/build/pages``) and its navigation
     into ``nav_file`` (default ``root/build/nav.yml``). Raises ``RenderError`` for input it cannot publish.
@@ -236,7 +238,8 @@ def render(
     ``root/build/ru/pages`` and ``root/build/ru/nav.yml`` by default (``rulespy/render/languages.py``).
     Without: the English site, with a switcher to each page's translation where one exists, and the
     "What changed" page (``rulespy.editions.page``) last; ``unreleased=False`` leaves out its entry of
-    unreleased changes, which takes seconds."""
+    unreleased changes, which takes seconds. ``changes``: that page as ``rulespy.editions.page.changes``
+    made it already (``render_all`` makes it once for every edition)."""
     root = Path(root)
     edition = root / language if language else root
     out = Path(out) if out is not None else (root / "build" / language / "pages" if language else root / OUT)
@@ -264,7 +267,8 @@ def render(
     if language:
         texts = {p: languages.scenario_links(t, p, language, published) for p, t in texts.items()}
     previews = Previews(texts, concepts)
-    changes = edition_changes(root, unreleased)  # every edition lists them; English pages carry the marks
+    if changes is None:  # every edition lists them; English pages carry the marks
+        changes = edition_changes(root, unreleased)
     graph = build_graph(edition)
     site_pages = frozenset(texts) | {pages.GLOSSARY}
     # the scenario files rule pages link to, published beside them (never one resolving outside)
@@ -360,10 +364,11 @@ def _english_text(root: Path, path: str) -> str | None:
 
 def render_all(root: Path) -> Report:
     """The English site and every translation there is (a ``ru/`` folder with pages), one report."""
-    report = render(root)
+    changes = edition_changes(root)
+    report = render(root, changes=changes)
     for language in languages.LANGUAGES:
         if (Path(root) / language / "index.md").is_file():
-            done = render(root, language=language)
+            done = render(root, language=language, changes=changes)
             for name in ("written", "rendered", "removed", "warnings"):
                 getattr(report, name).extend(f"{language}/{item}" for item in getattr(done, name))
         elif (Path(root) / "build" / language).is_dir():  # the translation is gone: so is its site
