@@ -42,8 +42,12 @@ from . import examples, judge, languages, pages
 from .linker import PageContext, link_markdown
 from .registry import Concept, Previews, RegistryError, load_concepts
 
-#: The Judge and What changed pages in each translation's navigation (their text is English).
-EXTRA_TITLES = {"ru": (("Судья", judge.PAGE), ("Что изменилось (англ.)", CHANGES))}
+#: The Judge and What changed pages at the end of each edition's navigation, by language (None: English;
+#: the What changed page's text is English in every edition).
+EXTRA_TITLES = {
+    None: (("Judge", judge.PAGE), (CHANGES_TITLE, CHANGES)),
+    "ru": (("Судья", judge.PAGE), ("Что изменилось (англ.)", CHANGES)),
+}
 
 OUT = Path("build") / "pages"
 NAV = Path("build") / "nav.yml"
@@ -343,11 +347,7 @@ def render(
                 report.removed.append(rel)
     _write(manifest_path, json.dumps(fresh, indent=1, sort_keys=True).encode("utf-8"))
     nav_entries = pages.navigation(site_pages, graph, language)
-    if language is None:
-        nav_entries = [*nav_entries, {"Judge": judge.PAGE}, {CHANGES_TITLE: CHANGES}]
-    else:
-        nav_entries = [*nav_entries, *({title: page} for title, page in EXTRA_TITLES[language])]
-    nav = {"nav": nav_entries}
+    nav = {"nav": [*nav_entries, *({title: page} for title, page in EXTRA_TITLES[language])]}
     header = "# Written by `rulespy render` (mkdocs.yml INHERITs it): the site's navigation. Never edit.\n"
     if _write(nav_file, (header + yaml.safe_dump(nav, sort_keys=False, allow_unicode=True)).encode("utf-8")):
         report.written.append(nav_file.name)
