@@ -76,6 +76,7 @@ class Report:
     rendered: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    changes: Changes | None = None  # the What changed page staged (``render_all`` hands it on)
 
 
 def publishable_sources(root: Path) -> tuple[list[str], list[str]]:
@@ -243,14 +244,14 @@ def render(
     Without: the English site, with a switcher to each page's translation where one exists, and the
     "What changed" page (``rulespy.editions.page``) last; ``unreleased=False`` leaves out its entry of
     unreleased changes, which takes seconds. ``changes``: that page as ``rulespy.editions.page.changes``
-    made it already (``render_all`` makes it once for every edition)."""
+    made it already (``render_all`` hands the English render's to each translation)."""
     root = Path(root)
     edition = root / language if language else root
     out = Path(out) if out is not None else (root / "build" / language / "pages" if language else root / OUT)
     if nav_file is None:
         nav_file = root / "build" / language / "nav.yml" if language else root / NAV
     nav_file = Path(nav_file)
-    report = Report()
+    report = Report(changes=changes)
     sources, skipped = publishable_sources(edition)
     report.warnings += skipped
     problems = _one_page_per_url(sources)
@@ -272,7 +273,7 @@ def render(
         texts = {p: languages.scenario_links(t, p, language, published) for p, t in texts.items()}
     previews = Previews(texts, concepts)
     if changes is None:  # every edition lists them; English pages carry the marks
-        changes = edition_changes(root, unreleased)
+        changes = report.changes = edition_changes(root, unreleased)
     graph = build_graph(edition)
     site_pages = frozenset(texts) | {pages.GLOSSARY}
     # the scenario files rule pages link to, published beside them (never one resolving outside)
@@ -364,11 +365,10 @@ def _english_text(root: Path, path: str) -> str | None:
 
 def render_all(root: Path) -> Report:
     """The English site and every translation there is (a ``ru/`` folder with pages), one report."""
-    changes = edition_changes(root)
-    report = render(root, changes=changes)
+    report = render(root)
     for language in languages.LANGUAGES:
         if (Path(root) / language / "index.md").is_file():
-            done = render(root, language=language, changes=changes)
+            done = render(root, language=language, changes=report.changes)
             for name in ("written", "rendered", "removed", "warnings"):
                 getattr(report, name).extend(f"{language}/{item}" for item in getattr(done, name))
         elif (Path(root) / "build" / language).is_dir():  # the translation is gone: so is its site
