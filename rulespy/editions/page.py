@@ -26,7 +26,7 @@ from pathlib import Path
 
 from rulespy.coverage.rules import CoverageError
 from rulespy.editions.report import markdown
-from rulespy.editions.sections import tree_sections
+from rulespy.editions.sections import tree_refs
 from rulespy.editions.summary import summarise
 from rulespy.editions.versions import Release, head, releases
 
@@ -141,7 +141,7 @@ def changes(root: Path, unreleased: bool = True) -> Changes:
     if not found:
         return Changes("\n".join([*intro, "No edition has been released yet: the first will be v1.0.0.", ""]))
     try:
-        current = set(tree_sections(root))
+        current = tree_refs(root)
     except CoverageError:
         current = set()  # the checker names what is wrong; no marks and no links
     result = Changes("")

@@ -76,6 +76,17 @@ def tree_sections(root: Path, texts: dict[str, str] | None = None) -> dict[str, 
     return found
 
 
+def tree_refs(root: Path) -> set[str]:
+    """The ``PATH#ANCHOR`` of every rule section of the tree at ``root``: the keys of ``tree_sections``,
+    from the headings alone (one parse a file, no prose cut out)."""
+    found: set[str] = set()
+    for path in rule_paths(root):
+        text = _read(root / path)
+        if text is not None:
+            found.update(f"{path}#{anchor}" for anchor in parse_rule_file(path, text).anchors())
+    return found
+
+
 def _read(file: Path) -> str | None:
     try:
         return file.read_text(encoding="utf-8").replace("\r\n", "\n")

@@ -36,6 +36,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from rulespy.check.files import page_url
 from rulespy.editions.versions import Release, editions, releases
 
 CURRENT = ".."  # the selector links to ../VERSION/ from a site's base: ../../ is the root, from either
@@ -46,25 +47,15 @@ class EditionError(Exception):
     """An edition that cannot be built: its tag, and why."""
 
 
-def page_url(path: str) -> str:
-    """The directory URL of a staged page (``core/cover.md`` -> ``core/cover/``, ``index.md`` -> ``""``)."""
-    stem = path[: -len(".md")]
-    if stem == "index" or stem.endswith("/index"):
-        stem = stem[: -len("index")]
-        return stem
-    return stem + "/"
-
-
 def banner(path: str, release: Release, latest: Release, current: set[str], generator: str) -> list[str]:
     """The banner of one staged page of ``release``'s edition: links up to the current rules.
 
     The links lead out of the edition's site, so they are raw HTML. mkdocs leaves a raw ``href`` as
     written: relative to the page's URL (``SITE/v1.0/core/cover/``). Zensical rewrites it as it does a
     markdown link: written relative to the page's file (``core/cover.md``), it comes out right."""
-    url = page_url(path) if generator == "mkdocs" else posixpath.dirname(path) + "/"
-    up = "../" * (url.count("/") + (1 if url != "/" else 0))  # from the edition's page to SITE/
-    url = page_url(path)
-    here = up + (url if path in current else "")
+    base = page_url(path) if generator == "mkdocs" else posixpath.dirname(path) + "/"
+    up = "../" * (base.count("/") + (1 if base != "/" else 0))  # from the edition's page to SITE/
+    here = up + (page_url(path) if path in current else "")
     changes = up + "changes/"
     if release == latest:
         return [

@@ -15,6 +15,7 @@ site needs no network when it runs: serve the site folder with any static file s
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import shutil
@@ -160,13 +161,26 @@ def library(root: Path, scenario_files: list[str]) -> dict[str, object]:
     found: dict[str, object] = {}
     for path in scenario_files:
         try:
-            data = yaml.safe_load((root / path).read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, yaml.YAMLError):
+            text = (root / path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
             continue
-        weapons = data.get("weapons") if isinstance(data, dict) else None
-        for name, profile in (weapons or {}).items() if isinstance(weapons, dict) else ():
-            found.setdefault(str(name), profile)
+        for name, profile in _weapons(text):
+            found.setdefault(name, profile)
     return dict(sorted(found.items()))
+
+
+@functools.lru_cache(maxsize=256)
+def _weapons(text: str) -> tuple[tuple[str, object], ...]:
+    """The ``weapons`` of one scenario's text, in order. Kept by text: each edition's Judge page, and
+    each re-render of ``make serve``, asks again for the same files, and parsing them is the slow part."""
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return ()
+    weapons = data.get("weapons") if isinstance(data, dict) else None
+    if not isinstance(weapons, dict):
+        return ()
+    return tuple((str(name), profile) for name, profile in weapons.items())
 
 
 WORDS_SCRIPT = "assets/judge-words.js"

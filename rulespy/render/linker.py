@@ -59,13 +59,14 @@ class PageContext:
 
     def resolve(self, href: str) -> str:
         """The repository path (with ``#anchor``) that a relative ``href`` on this page points at."""
-        path, _, anchor = href.partition("#")
-        full = (
-            posixpath.normpath(posixpath.join(posixpath.dirname(self.src_uri), path))
-            if path
-            else self.src_uri
-        )
-        return f"{full}#{anchor}" if anchor else full
+        return resolve_href(self.src_uri, href)
+
+
+def resolve_href(page: str, href: str) -> str:
+    """The repository path (with ``#anchor``) that a relative ``href`` on ``page`` points at."""
+    path, _, anchor = href.partition("#")
+    full = posixpath.normpath(posixpath.join(posixpath.dirname(page), path)) if path else page
+    return f"{full}#{anchor}" if anchor else full
 
 
 class _Concepts:

@@ -14,7 +14,6 @@ folded. Deterministic input; the PDF itself carries Chromium's creation date.
 from __future__ import annotations
 
 import os
-import posixpath
 import re
 import shutil
 import subprocess
@@ -31,6 +30,7 @@ from markdown.treeprocessors import Treeprocessor
 
 from .judge import PAGE as JUDGE_PAGE
 from .languages import words
+from .linker import resolve_href
 from .pages import RULEBOOK
 from .stage import NAV, OUT
 
@@ -84,12 +84,7 @@ class _BookLinks(Treeprocessor):
             href = element.get("href") if element.tag == "a" else None
             if href is None or "://" in href:
                 continue
-            target, _, anchor = href.partition("#")
-            full = (
-                posixpath.normpath(posixpath.join(posixpath.dirname(self.path), target))
-                if target
-                else self.path
-            )
+            full, _, anchor = resolve_href(self.path, href).partition("#")
             if full in self.pages:
                 element.set("href", f"#{page_key(full)}--{anchor}" if anchor else f"#page-{page_key(full)}")
             else:

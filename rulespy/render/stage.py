@@ -34,6 +34,7 @@ from rulespy.check.graph import LinkGraph, build_graph
 from rulespy.check.publish import publishable
 from rulespy.editions.page import PAGE as CHANGES
 from rulespy.editions.page import TITLE as CHANGES_TITLE
+from rulespy.editions.page import Changes
 from rulespy.editions.page import changes as edition_changes
 from rulespy.editions.site import versions_json
 
@@ -41,8 +42,12 @@ from . import examples, judge, languages, pages
 from .linker import PageContext, link_markdown
 from .registry import Concept, Previews, RegistryError, load_concepts
 
-#: The Judge and What changed pages in each translation's navigation (their text is English).
-EXTRA_TITLES = {"ru": (("Судья", judge.PAGE), ("Что изменилось (англ.)", CHANGES))}
+#: The Judge and What changed pages at the end of each edition's navigation, by language (None: English;
+#: the What changed page's text is English in every edition).
+EXTRA_TITLES = {
+    None: (("Judge", judge.PAGE), (CHANGES_TITLE, CHANGES)),
+    "ru": (("Судья", judge.PAGE), ("Что изменилось (англ.)", CHANGES)),
+}
 
 OUT = Path("build") / "pages"
 NAV = Path("build") / "nav.yml"
@@ -71,6 +76,7 @@ class Report:
     rendered: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    changes: Changes | None = None  # the What changed page staged (``render_all`` hands it on)
 
 
 def publishable_sources(root: Path) -> tuple[list[str], list[str]]:
@@ -228,6 +234,7 @@ def render(
     nav_file: Path | None = None,
     language: str | None = None,
     unreleased: bool = True,
+    changes: Changes | None = None,
 ) -> Report:
     """Render the repository at ``root`` into ``out`` (default ``root/build/pages``) and its navigation
     into ``nav_file`` (default ``root/build/nav.yml``). Raises ``RenderError`` for input it cannot publish.
@@ -236,14 +243,15 @@ def render(
     ``root/build/ru/pages`` and ``root/build/ru/nav.yml`` by default (``rulespy/render/languages.py``).
     Without: the English site, with a switcher to each page's translation where one exists, and the
     "What changed" page (``rulespy.editions.page``) last; ``unreleased=False`` leaves out its entry of
-    unreleased changes, which takes seconds."""
+    unreleased changes, which takes seconds. ``changes``: that page as ``rulespy.editions.page.changes``
+    made it already (``render_all`` hands the English render's to each translation)."""
     root = Path(root)
     edition = root / language if language else root
     out = Path(out) if out is not None else (root / "build" / language / "pages" if language else root / OUT)
     if nav_file is None:
         nav_file = root / "build" / language / "nav.yml" if language else root / NAV
     nav_file = Path(nav_file)
-    report = Report()
+    report = Report(changes=changes)
     sources, skipped = publishable_sources(edition)
     report.warnings += skipped
     problems = _one_page_per_url(sources)
@@ -264,7 +272,8 @@ def render(
     if language:
         texts = {p: languages.scenario_links(t, p, language, published) for p, t in texts.items()}
     previews = Previews(texts, concepts)
-    changes = edition_changes(root, unreleased)  # every edition lists them; English pages carry the marks
+    if changes is None:  # every edition lists them; English pages carry the marks
+        changes = report.changes = edition_changes(root, unreleased)
     graph = build_graph(edition)
     site_pages = frozenset(texts) | {pages.GLOSSARY}
     # the scenario files rule pages link to, published beside them (never one resolving outside)
@@ -339,11 +348,7 @@ def render(
                 report.removed.append(rel)
     _write(manifest_path, json.dumps(fresh, indent=1, sort_keys=True).encode("utf-8"))
     nav_entries = pages.navigation(site_pages, graph, language)
-    if language is None:
-        nav_entries = [*nav_entries, {"Judge": judge.PAGE}, {CHANGES_TITLE: CHANGES}]
-    else:
-        nav_entries = [*nav_entries, *({title: page} for title, page in EXTRA_TITLES[language])]
-    nav = {"nav": nav_entries}
+    nav = {"nav": [*nav_entries, *({title: page} for title, page in EXTRA_TITLES[language])]}
     header = "# Written by `rulespy render` (mkdocs.yml INHERITs it): the site's navigation. Never edit.\n"
     if _write(nav_file, (header + yaml.safe_dump(nav, sort_keys=False, allow_unicode=True)).encode("utf-8")):
         report.written.append(nav_file.name)
@@ -363,7 +368,7 @@ def render_all(root: Path) -> Report:
     report = render(root)
     for language in languages.LANGUAGES:
         if (Path(root) / language / "index.md").is_file():
-            done = render(root, language=language)
+            done = render(root, language=language, changes=report.changes)
             for name in ("written", "rendered", "removed", "warnings"):
                 getattr(report, name).extend(f"{language}/{item}" for item in getattr(done, name))
         elif (Path(root) / "build" / language).is_dir():  # the translation is gone: so is its site
