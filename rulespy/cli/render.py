@@ -24,6 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from rulespy.check.findings import CheckError
     from rulespy.render.stage import RenderError, render, render_all
 
     started = time.perf_counter()
@@ -36,6 +37,9 @@ def run(args: argparse.Namespace) -> int:
         for problem in error.problems:
             print(problem, file=sys.stderr)
         print(f"rulespy render: {len(error.problems)} input error(s): nothing published", file=sys.stderr)
+        return 2
+    except CheckError as error:  # the tree cannot be read at all (no such folder, a bad concepts.yml)
+        print(f"rulespy render: {error.located()}", file=sys.stderr)
         return 2
     for warning in report.warnings:
         print(f"warning: {warning}", file=sys.stderr)

@@ -159,6 +159,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pdf", action="store_true", help="also print the rulebook PDF into the site")
     args = parser.parse_args(argv)
     root, site_dir = Path(args.root), Path(args.site_dir)
+    if not root.is_dir():
+        print(f"{parser.prog}: {root}: no such folder", file=sys.stderr)
+        return 2
     try:
         builds = build_all(args.generator, root, site_dir)
     except ValueError as error:

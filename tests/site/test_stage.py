@@ -160,3 +160,19 @@ def test_rule_files_and_folders_linked_from_outside_never_reach_the_site(
     assert done.returncode == 0, done.stderr
     leaked = [p for p in (repo / "site").rglob("*") if p.is_file() and SECRET.encode() in p.read_bytes()]
     assert leaked == []
+
+
+def test_render_and_build_of_a_folder_that_does_not_exist_say_so_without_a_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``rulespy render`` and ``python -m rulespy.render.build`` on a missing folder: one line naming it,
+    exit 2 (the render used to answer "internal error: CheckError", the build a traceback)."""
+    from rulespy.cli import main
+    from rulespy.render import build
+
+    missing = tmp_path / "nowhere"
+    assert main(["render", str(missing)]) == 2
+    said = capsys.readouterr().err
+    assert said.startswith(f"rulespy render: {missing}") and "internal error" not in said
+    assert build.main(["mkdocs", "--root", str(missing)]) == 2
+    assert capsys.readouterr().err == f"python -m rulespy.render.build: {missing}: no such folder\n"
