@@ -434,24 +434,12 @@ DECLARE_CHECKS = (
         ("core/target_selection.md#marked-model",),
     ),
     DeclareCheck(
-        "a response may answer this attack: Snap Fire, never against Covering Fire or an Assault that "
-        "shoots nothing",
+        "a response may answer this attack (Snap Fire, never against Covering Fire or an Assault that "
+        "shoots nothing); then the response's own declaration goes through checks 1 to 7",
         (
             "timing/command_timing.md#responding-command",
             "commands/command_covering_fire.md#covering-fire",
             "commands/command_snap_fire.md#snap-fire",
-        ),
-    ),
-    DeclareCheck(
-        "the response's own declaration, by checks 1 to 7",
-        (
-            "core/statuses.md#shaken",
-            "core/statuses.md#fleeing",
-            f"{OWNER}#target-legality",
-            "core/target_selection.md#unit-with-a-leader",
-            "core/target_selection.md#unit-without-a-leader",
-            f"{OWNER}#which-weapons-fire",
-            "core/target_selection.md#marked-model",
         ),
     ),
 )
