@@ -256,7 +256,8 @@ def test_split_target_weapon_declared_against_no_target_does_not_fire() -> None:
     """core/shooting.md#split-target: a weapon the lists give to no target does not fire, as if held."""
     lines = _step(_steps(SPLIT_ONE_LEFT_OUT), "the squad declares Shoot")
     undeclared = [line for line in lines if line.endswith("[core/shooting.md#split-target]")]
-    assert undeclared == ["s3's rifle does not fire: declared against no target  [core/shooting.md#split-target]"]
+    said = "s3's rifle does not fire: declared against no target  [core/shooting.md#split-target]"
+    assert undeclared == [said]
 
 
 def test_firefight_reply_criticals_says_when_there_are_none() -> None:

@@ -82,7 +82,8 @@ def _rule(text: str) -> str:
 
 def test_r8_check_1_shaken_before_fleeing_and_before_split_fire() -> None:
     """Checks 1 and 2: a Shaken and Fleeing unit without a leader that declares two targets is Shaken."""
-    assert _rule("""
+    assert (
+        _rule("""
 units:
   - id: militia
     side: blue
@@ -94,12 +95,15 @@ attack:
   unit: militia
   command: shoot
   targets: [{unit: a, mark: a1, models: [m1]}, {unit: b, mark: b1, models: [m2]}]
-""") == "core/statuses.md#shaken"
+""")
+        == "core/statuses.md#shaken"
+    )
 
 
 def test_r8_check_2_the_command_before_the_leader_before_swarm() -> None:
     """Inside check 2: an Assault by a leaderless Swarm at two units names the Assault first."""
-    assert _rule("""
+    assert (
+        _rule("""
 units:
   - id: gaunts
     side: red
@@ -111,12 +115,15 @@ attack:
   unit: gaunts
   command: assault
   targets: [{unit: a, mark: a1, models: [g1]}, {unit: b, mark: b1, models: [g2]}]
-""") == "commands/command_assault.md#assault"
+""")
+        == "commands/command_assault.md#assault"
+    )
 
 
 def test_r8_check_2_before_check_3() -> None:
     """A leaderless unit splitting its fire at a friendly unit and an enemy: Leader's Split Fire."""
-    assert _rule("""
+    assert (
+        _rule("""
 units:
   - id: militia
     side: blue
@@ -127,34 +134,41 @@ attack:
   unit: militia
   command: shoot
   targets: [{unit: allies, mark: a1, models: [m1]}, {unit: b, mark: b1, models: [m2]}]
-""") == "core/target_selection.md#leaders-split-fire"
+""")
+        == "core/target_selection.md#leaders-split-fire"
+    )
 
 
 def test_r8_check_3_before_check_4() -> None:
     """A friendly unit the leader cannot see: Target Legality, not the leader's sight."""
-    assert _rule("""
+    assert _rule(
+        """
 units:
   - {id: squad, side: blue, models: [{id: s1, at: [0, 0], leader: true, weapons: [rifle]}]}
   - {id: allies, side: blue, models: [{id: a1, at: [10, 0]}]}
-""" + WALL + "attack: {unit: squad, command: shoot, targets: [{unit: allies, mark: a1}]}\n") == (
-        "core/shooting.md#target-legality"
-    )
+"""
+        + WALL
+        + "attack: {unit: squad, command: shoot, targets: [{unit: allies, mark: a1}]}\n"
+    ) == ("core/shooting.md#target-legality")
 
 
 def test_r8_check_4_before_check_5() -> None:
     """An enemy the leader cannot see and no weapon reaches: the leader's sight is named."""
-    assert _rule("""
+    assert _rule(
+        """
 units:
   - {id: squad, side: blue, models: [{id: s1, at: [0, 0], leader: true, weapons: [carbine]}]}
   - {id: far, side: red, models: [{id: f1, at: [30, 0]}]}
-""" + WALL + "attack: {unit: squad, command: shoot, targets: [{unit: far, mark: f1}]}\n") == (
-        "core/target_selection.md#unit-with-a-leader"
-    )
+"""
+        + WALL
+        + "attack: {unit: squad, command: shoot, targets: [{unit: far, mark: f1}]}\n"
+    ) == ("core/target_selection.md#unit-with-a-leader")
 
 
 def test_r8_check_5_before_check_6() -> None:
     """A leaderless unit declaring a far unit out of every weapon's range while a closer candidate exists."""
-    assert _rule("""
+    assert (
+        _rule("""
 units:
   - id: militia
     side: blue
@@ -162,40 +176,53 @@ units:
   - {id: near, side: red, models: [{id: n1, at: [10, 0]}]}
   - {id: far, side: red, models: [{id: f1, at: [40, 0]}]}
 attack: {unit: militia, command: shoot, targets: [{unit: far, mark: f1}]}
-""") == "core/shooting.md#which-weapons-fire"
+""")
+        == "core/shooting.md#which-weapons-fire"
+    )
 
 
 def test_r8_check_6_before_check_7() -> None:
     """A leaderless unit declaring a farther unit, marking a model no militia sees: the closest candidate."""
-    assert _rule("""
+    assert _rule(
+        """
 units:
   - id: militia
     side: blue
     models: [{id: m1, at: [0, 0], weapons: [rifle]}, {id: m2, at: [0, 2], weapons: [rifle]}]
   - {id: near, side: red, models: [{id: n1, at: [-8, 0]}]}
   - {id: far, side: red, models: [{id: f1, at: [15, 0]}, {id: f2, at: [15, 20]}]}
-""" + WALL + "attack: {unit: militia, command: shoot, targets: [{unit: far, mark: f1}]}\n") == (
-        "core/target_selection.md#unit-without-a-leader"
-    )
+"""
+        + WALL
+        + "attack: {unit: militia, command: shoot, targets: [{unit: far, mark: f1}]}\n"
+    ) == ("core/target_selection.md#unit-without-a-leader")
 
 
 def test_r8_check_7_before_check_8() -> None:
     """An attack whose mark its leader cannot see, answered by a Shaken unit's Snap Fire: the mark."""
-    assert _rule("""
+    assert (
+        _rule(
+            """
 units:
   - {id: squad, side: blue, models: [{id: s1, at: [0, 0], leader: true, weapons: [rifle]}]}
   - id: raiders
     side: red
     status: [shaken]
     models: [{id: x1, at: [15, 0], leader: true, weapons: [rifle]}, {id: x2, at: [15, 20], weapons: [rifle]}]
-""" + WALL + """attack: {unit: squad, command: shoot, targets: [{unit: raiders, mark: x1}]}
+"""
+            + WALL
+            + """attack: {unit: squad, command: shoot, targets: [{unit: raiders, mark: x1}]}
 response: {command: snap_fire, mark: s1}
-""") == "core/target_selection.md#marked-model"
+"""
+        )
+        == "core/target_selection.md#marked-model"
+    )
 
 
 def test_r8_all_checks_of_the_first_target_before_the_second() -> None:
     """Target 1 breaks check 7 and target 2 check 3: target 1's Marked Model is named."""
-    assert _rule("""
+    assert (
+        _rule(
+            """
 units:
   - id: squad
     side: blue
@@ -204,8 +231,13 @@ units:
       - {id: s2, at: [0, 20], weapons: [rifle]}
   - {id: raiders, side: red, models: [{id: x1, at: [15, 0]}, {id: x2, at: [15, 20]}]}
   - {id: allies, side: blue, models: [{id: a1, at: [0, 30]}]}
-""" + WALL + """attack:
+"""
+            + WALL
+            + """attack:
   unit: squad
   command: shoot
   targets: [{unit: raiders, mark: x1, models: [s1]}, {unit: allies, mark: a1, models: [s2]}]
-""") == "core/target_selection.md#marked-model"
+"""
+        )
+        == "core/target_selection.md#marked-model"
+    )
