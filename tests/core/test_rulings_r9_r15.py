@@ -13,36 +13,19 @@ from rulespy.state import Model, ModelStatus
 
 ROOT = Path(__file__).resolve().parents[2]
 
-LEADERLESS = """
-weapons:
-  rifle: {range: 12, dice: 1, lock: 4, damage: 1}
-units:
-  - id: militia
-    side: blue
-    models:
-      - {id: m1, at: [0, 0], weapons: [rifle]M1}
-      - {id: m2, at: [0, 20], weapons: [rifle]}
-  - id: raiders
-    side: red
-    models: [{id: x1, at: [9, 0]}]
-  - id: walker
-    side: red
-    models: [{id: w1, at: [10, 20]}]
-attack: {unit: militia, command: shoot, targets: [{unit: walker, mark: w1}]}
-dice: [4]
-"""
+READING = ROOT / "examples" / "scenarios" / "reading"
 
 
 def test_r9_holding_fire_keeps_a_closer_unit_a_candidate() -> None:
     """core/target_selection.md#unit-without-a-leader: only m1's held rifle reaches the Raiders."""
-    refusal = refused(LEADERLESS.replace("M1", ", holds_fire: true"))
-    assert refusal.rule == "core/target_selection.md#unit-without-a-leader"
+    text = (READING / "06_leaderless_held_fire_keeps_candidate.yaml").read_text(encoding="utf-8")
+    assert refused(text).rule == "core/target_selection.md#unit-without-a-leader"
 
 
 def test_r9_an_abandoned_models_weapons_never_make_a_candidate() -> None:
     """The same, with m1 Abandoned: the Raiders are no candidate, so the Walker may be shot."""
-    result = play(LEADERLESS.replace("M1", ", status: [abandoned]"))
-    assert result.removed == {"w1": "end_of_attack"}
+    text = (READING / "07_leaderless_abandoned_only_reacher.yaml").read_text(encoding="utf-8")
+    assert play(text).removed == {"w1": "end_of_attack"}
 
 
 def test_r9_an_abandoned_models_weapon_never_makes_a_mark_legal() -> None:
