@@ -61,7 +61,7 @@ _WHEN = {
 }
 _WIDTH = 100
 # A line that opens with one of these words starts a sentence (a line opening with a model id does not).
-_SENTENCE_OPENERS = frozenset({"the", "no", "normal", "every", "a"})
+_SENTENCE_OPENERS = frozenset({"the", "no", "nothing", "normal", "every", "a"})
 
 
 @frozen
