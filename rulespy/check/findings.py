@@ -198,6 +198,20 @@ FINDING_CODES: tuple[FindingCode, ...] = (
         "older English text",
         severity="warning",
     ),
+    FindingCode(
+        "RS080",
+        "raw-html",
+        "raw HTML in a page other than comments and ``<a>``, ``<abbr>``, ``<br>``, ``<kbd>``, ``<sub>``, "
+        "``<sup>`` with their few attributes (``rulespy/check/markup.py``): ``<iframe>``, ``<script>``, "
+        "``<img>``, an ``on*`` event handler, ``style``...; ``rulespy render`` refuses the page",
+    ),
+    FindingCode(
+        "RS081",
+        "unsafe-address",
+        "a link, image or ``href`` with a scheme other than http, https, mailto (``javascript:``, "
+        "``data:``, ``file:``), a ``//host`` address, or in raw HTML a ``/path`` or a path climbing out "
+        "of the site; ``rulespy render`` refuses the page",
+    ),
 )
 
 #: The short name of each finding code.

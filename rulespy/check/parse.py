@@ -28,6 +28,7 @@ from markdown_it.token import Token
 from rulespy.check import budget
 from rulespy.check.doc import Claim, Document, Heading, Link, Mention, TermUse
 from rulespy.check.files import MAX_BYTES
+from rulespy.check.markup import unsafe_address, unsafe_html
 from rulespy.check.slugs import page_anchors, split_attr_list
 
 MENTION_RE = re.compile(
@@ -97,6 +98,10 @@ def build_parser(shortcut: bool = True) -> MarkdownIt:
     md.inline.ruler.at("link", _positioned(rules["link"], ("link_open",)))
     md.inline.ruler.at("image", _positioned(rules["image"], ("image",)))
     md.inline.ruler.at("backticks", _positioned(rules["backticks"], ("code_inline",)))
+    md.inline.ruler.at("html_inline", _positioned(rules["html_inline"], ("html_inline",)))
+    # every address becomes a link, ``javascript:`` ones included, so that RS081 sees what the
+    # generators (which do not drop them) would publish
+    md.validateLink = lambda url: True  # type: ignore[method-assign]
     md.inline.ruler2.at("fragments_join", budget.fragments_join)
     md.core.ruler.before("inline", "budget", budget.check_inline)
     if shortcut:
@@ -229,6 +234,22 @@ class _Block:
         return line + 1, self._prefix[row] + column + 1
 
 
+def _block_place(first_line: int) -> Callable[[int, int], tuple[int, int]]:
+    """Where ``(row, column)`` (0-based) of an HTML block at 0-based ``first_line`` is in the file."""
+    return lambda row, column: (first_line + row + 1, column + 1)
+
+
+def _inline_place(block: _Block, html: str, start: int) -> Callable[[int, int], tuple[int, int]]:
+    """Where ``(row, column)`` (0-based) of inline HTML ``html``, at offset ``start`` of ``block``, is."""
+
+    def place(row: int, column: int) -> tuple[int, int]:
+        if start < 0:
+            return block.position(-1)
+        return block.position(start + sum(len(r) + 1 for r in html.split("\n")[:row]) + column)
+
+    return place
+
+
 class _Reader:
     """One pass over the token stream, collecting everything a ``Document`` holds."""
 
@@ -241,10 +262,15 @@ class _Reader:
         self.claims: list[Claim] = []
         self.html_ids: list[str] = []
         self.code_lines: set[int] = set()
+        self.problems: list[tuple[int, int, str, str]] = []  # raw HTML outside the allowed set
         self.term_re, self.names, self.longest = _prepare(terms)
 
-    def html(self, content: str) -> None:
-        """Anchors raw HTML makes: any element's ``id``, and ``name`` on ``<a>`` (comments ignored)."""
+    def html(self, content: str, at: Callable[[int, int], tuple[int, int]]) -> None:
+        """Anchors raw HTML makes: any element's ``id``, and ``name`` on ``<a>`` (comments ignored); and
+        each tag, attribute or address outside the allowed set (RS080, RS081; ``markup.py``), placed in
+        the file by ``at(row, column)`` (0-based, within ``content``)."""
+        for row, column, code, message in unsafe_html(content, self.path):
+            self.problems.append((*at(row, column), code, message))
         lowered = content.lower()
         if "id" in lowered or "name" in lowered:  # attribute names are case-insensitive in HTML
             for tag in _HTML_TAG_RE.finditer(_COMMENT_RE.sub("", content)):
@@ -298,7 +324,7 @@ class _Reader:
                     line, column = block.position(offset)
                     self.links.append(Link(target, line, column, "image" if kind == "image" else "link"))
             elif kind == "html_inline":
-                self.html(child.content)
+                self.html(child.content, _inline_place(block, child.content, child.meta.get("offset", -1)))
         text = "".join(plain)
         if text:
             self._prose(text, pieces, block, link_starts)
@@ -415,9 +441,15 @@ def parse_markdown(path: str, text: str, terms: Terms = NO_TERMS) -> Document:
             if token.map is not None:
                 reader.code_lines.update(range(token.map[0], token.map[1]))
         elif kind == "html_block":
-            reader.html(token.content)
+            first = last_line
+            reader.html(token.content, _block_place(first))
     if env.get("references"):
         reader.definitions(env["references"])
+    unsafe = reader.problems
+    for link in reader.links:
+        why = unsafe_address(link.target, path, raw_html=False)
+        if why is not None:
+            unsafe.append((link.line, link.column, "RS081", f"{link.kind} to {link.target!r}: {why}"))
     if deepest:
         message = f"nested {MAX_NESTING - 1} or more levels deep (lists, quotes): links there are not checked"
         problems.append((deepest, 1, "RS006", message))
@@ -441,4 +473,5 @@ def parse_markdown(path: str, text: str, terms: Terms = NO_TERMS) -> Document:
         claims=tuple(reader.claims),
         problems=tuple(problems),
         anchors=anchor_lines,
+        unsafe=tuple(sorted(unsafe)),
     )

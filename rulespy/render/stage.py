@@ -136,6 +136,26 @@ def read_text(root: Path, path: str) -> str:
     return text
 
 
+#: What the checker finds in a page that makes it unpublishable: raw HTML outside the allowed set and
+#: unsafe addresses (RS080, RS081; ``rulespy/check/markup.py``), nesting deeper than the parser reads
+#: (RS006: the strict mkdocs build ends in a recursion error there) and markup over the parse budget.
+REFUSED_CODES = frozenset({"RS006", "RS044", "RS080", "RS081"})
+
+
+def refused_markup(path: str, text: str) -> list[str]:
+    """A ``path:line: message`` problem for each thing in page ``text`` that must never be published,
+    found by the checker's own parser (``rulespy check`` reports the same, with the same lines), so that
+    a render run without the check publishes nothing of it either."""
+    from rulespy.check.parse import parse_markdown
+
+    document = parse_markdown(path, text)
+    return [
+        f"{path}:{line}: {code} {message}: not published"
+        for line, _, code, message in sorted((*document.problems, *document.unsafe))
+        if code in REFUSED_CODES
+    ]
+
+
 def _check_headings(path: str, text: str) -> None:
     """``RenderError`` at the first heading past ``MAX_PAGE_HEADINGS``; the block parse only (linear,
     and it knows fences and setext headings), before any generator sees the page."""
@@ -261,6 +281,8 @@ def render(
             texts[path] = read_text(edition, path)
         except RenderError as error:
             problems += error.problems
+        else:
+            problems += refused_markup(f"{language}/{path}" if language else path, texts[path])
     try:
         concepts = languages.localized(load_concepts(root / "concepts.yml"), language)
     except RegistryError as error:

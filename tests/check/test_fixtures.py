@@ -35,6 +35,8 @@ EXPECTED: dict[str, list[tuple[str, int, str]]] = {
     "RS043": [("core/notes.md", 1, "RS043")],  # a symlink to ../../RS001/index.md, outside this fixture
     "RS044": [("core/links.md", 5, "RS044")],
     "RS050": [("core/cover.md", 7, "RS050")],
+    "RS080": [("index.md", 5, "RS080")],  # an <iframe>, where <br> and <sub> are allowed
+    "RS081": [("index.md", 5, "RS081")],  # a javascript: link, where an https: one is allowed
     "RS051": [("rulespy/core/cover.py", 10, "RS051")],
     # a step only the engine runs is reported at line 1; a step only the rules number, at its heading
     "RS060": [

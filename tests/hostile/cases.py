@@ -154,3 +154,36 @@ def counting_chain(fences: int) -> str:
         )
         lines += [f"## Step {k} {{#step-{k}}}", "", "```{.python continuation}", code, "```", ""]
     return "\n".join(lines)
+
+
+# --- markup a rule page must not publish (issue 29) --------------------------------------------------
+
+#: One line of each class of markup a hostile pull request could put in a rule page, and the finding
+#: ``rulespy check`` gives it (``rulespy render`` refuses the page with the same line).
+UNSAFE_MARKUP: dict[str, tuple[str, str]] = {
+    "iframe of a local file": ('<iframe src="file:///etc/os-release"></iframe>', "RS080"),
+    "object of the clone's git config": ('<object data="../.git/config"></object>', "RS080"),
+    "embed": ('<embed src="../../id_rsa">', "RS080"),
+    "script": ("<script>document.body.innerHTML = ''</script>", "RS080"),
+    "style": ("<style>body { display: none }</style>", "RS080"),
+    "link": ('<link rel="stylesheet" href="file:///etc/x.css">', "RS080"),
+    "meta refresh": ('<meta http-equiv="refresh" content="0; url=file:///etc/passwd">', "RS080"),
+    "base": ('<base href="file:///">', "RS080"),
+    "form": ('<form action="https://example.org/"><input name="x"></form>', "RS080"),
+    "img of a local file": ('<img src="file:///etc/os-release">', "RS080"),
+    "svg with a script": ("<svg><script>alert(1)</script></svg>", "RS080"),
+    "event handler inline": ('Read <a id="x" onmouseover="alert(1)">this</a>.', "RS080"),
+    "unfinished tag": ('<iframe src="file:///etc/os-release"', "RS080"),
+    "javascript: in raw HTML, written with an entity": ('<a href="&#106;avascript:alert(1)">x</a>', "RS081"),
+    "javascript: link": ("A [link](javascript:alert(1)).", "RS081"),
+    "data: image": ("An ![image](data:text/html;base64,PHNjcmlwdD4=).", "RS081"),
+    "file: image": ("An ![image](file:///etc/os-release).", "RS081"),
+    "protocol-relative link": ("A [link](//example.org/x).", "RS081"),
+    "raw HTML climbing out of the site": ('<a href="../../../../.git/config">config</a>', "RS081"),
+    "raw HTML at the disk root": ('<a href="/etc/os-release">config</a>', "RS081"),
+}
+
+
+def page_with(line: str) -> str:
+    """A rule page whose line 5 is ``line``, between allowed markup (a comment, ``<br>``, a link)."""
+    return f"# Page\n\nText<br>more, <!-- a comment -->, [home](../index.md).\n\n{line}\n\nThe end.\n"

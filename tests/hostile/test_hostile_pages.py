@@ -1,0 +1,59 @@
+"""Markup a hostile pull request could put in a rule page (issue 29): each class is a finding of
+``rulespy check`` at its line, and ``rulespy render`` refuses the page at that line, publishing nothing
+(so that no generator and no printer ever reads it, even when the check was skipped)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rulespy.check.runner import CheckOptions, check_tree
+from rulespy.cli import main
+from rulespy.render.stage import RenderError, render
+from tests.check.helpers import write
+
+from . import cases
+
+HOME = "# Home\n\n[page](core/page.md)\n"
+
+
+@pytest.mark.parametrize("name", sorted(cases.UNSAFE_MARKUP))
+def test_unsafe_markup_is_found_by_check_and_refused_by_render(name: str, tmp_path: Path) -> None:
+    line, code = cases.UNSAFE_MARKUP[name]
+    root = write(tmp_path / "repo", {"index.md": HOME, "core/page.md": cases.page_with(line)})
+    found = [(f.path, f.line, f.code) for f in check_tree(root, CheckOptions(use_cache=False))]
+    assert ("core/page.md", 5, code) in found
+    assert {c for _, _, c in found} <= {"RS080", "RS081"}, found
+    with pytest.raises(RenderError) as refused:
+        render(root, unreleased=False)
+    assert any(p.startswith(f"core/page.md:5: {code} ") for p in refused.value.problems)
+    assert not (root / "build" / "pages").exists()  # nothing staged for a generator to publish
+
+
+def test_the_allowed_markup_alone_passes_and_is_published(tmp_path: Path) -> None:
+    page = cases.page_with('See <a id="here" href="../index.md#home" title="Home">home</a>, H<sub>2</sub>O.')
+    root = write(tmp_path / "repo", {"index.md": HOME, "core/page.md": page})
+    assert check_tree(root, CheckOptions(use_cache=False)) == []
+    render(root, unreleased=False)
+    assert "<sub>2</sub>" in (root / "build" / "pages" / "core" / "page.md").read_text(encoding="utf-8")
+
+
+def test_a_translated_page_is_refused_under_its_own_path(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    line = cases.UNSAFE_MARKUP["script"][0]
+    root = write(
+        tmp_path / "repo",
+        {
+            "index.md": HOME,
+            "core/page.md": cases.page_with("Fine."),
+            "ru/index.md": HOME,
+            "ru/core/page.md": cases.page_with(line),
+        },
+    )
+    assert ("ru/core/page.md", 5, "RS080") in [
+        (f.path, f.line, f.code) for f in check_tree(root, CheckOptions(use_cache=False))
+    ]
+    assert main(["render", str(root)]) == 2
+    assert "ru/core/page.md:5: RS080 raw HTML <script>" in capsys.readouterr().err
