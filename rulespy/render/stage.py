@@ -29,6 +29,8 @@ from pathlib import Path
 import yaml
 from markdown_it import MarkdownIt
 
+from rulespy.check import outputs
+from rulespy.check.atomic import WriteError, locked_folder, write_atomic
 from rulespy.check.files import same_url
 from rulespy.check.graph import LinkGraph, build_graph
 from rulespy.check.publish import publishable
@@ -241,10 +243,13 @@ def _write(path: Path, data: bytes) -> bool:
             return False
     except OSError:
         pass
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.tmp")
-    temporary.write_bytes(data)
-    os.replace(temporary, path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(path, data)  # whole or not at all, nothing left behind
+    except WriteError as error:
+        raise RenderError([f"{path}: cannot write: {error.reason}"]) from None
+    except OSError as error:
+        raise RenderError([f"{path.parent}: cannot make the folder: {error.strerror or error}"]) from None
     return True
 
 
@@ -271,7 +276,28 @@ def render(
     if nav_file is None:
         nav_file = root / "build" / language / "nav.yml" if language else root / NAV
     nav_file = Path(nav_file)
-    report = Report(changes=changes)
+    for folder in (out, nav_file.parent):  # before anything is written or deleted there
+        refused = outputs.refusal(root, folder, "rulespy render")
+        if refused is not None:
+            raise RenderError([refused])
+    try:  # one render at a time writes a staging folder (two would remove each other's files)
+        with locked_folder(out.parent):
+            return _render(root, edition, out, nav_file, language, unreleased, Report(changes=changes))
+    except WriteError as error:
+        raise RenderError([f"{error.path}: cannot write: {error.reason}"]) from None
+
+
+def _render(
+    root: Path,
+    edition: Path,
+    out: Path,
+    nav_file: Path,
+    language: str | None,
+    unreleased: bool,
+    report: Report,
+) -> Report:
+    """``render``, with the staging folder's lock held."""
+    changes = report.changes
     sources, skipped = publishable_sources(edition)
     report.warnings += skipped
     problems = _one_page_per_url(sources)
@@ -366,7 +392,10 @@ def render(
         for name in sorted(files):
             rel = (Path(current) / name).relative_to(out).as_posix()
             if rel not in produced and rel not in judge.RUNTIME_PATHS:  # `make serve` put the runtime there
-                (Path(current) / name).unlink()
+                try:
+                    (Path(current) / name).unlink()
+                except OSError as error:
+                    raise RenderError([f"{out / rel}: cannot remove: {error.strerror or error}"]) from None
                 report.removed.append(rel)
     _write(manifest_path, json.dumps(fresh, indent=1, sort_keys=True).encode("utf-8"))
     nav_entries = pages.navigation(site_pages, graph, language)
@@ -394,6 +423,9 @@ def render_all(root: Path) -> Report:
             for name in ("written", "rendered", "removed", "warnings"):
                 getattr(report, name).extend(f"{language}/{item}" for item in getattr(done, name))
         elif (Path(root) / "build" / language).is_dir():  # the translation is gone: so is its site
+            refused = outputs.refusal(root, Path(root) / "build" / language, "rulespy render")
+            if refused is not None:
+                raise RenderError([refused])
             shutil.rmtree(Path(root) / "build" / language)
             report.removed.append(f"{language}/")
     return report
