@@ -138,7 +138,7 @@ class _Reader:
                     self.file(inherited)
         elif key in _ADDRESS_KEYS:
             for node in _scalars(value, "path"):
-                why = unsafe_address(Y.scalar(node) or "", "index.md", raw_html=True)
+                why = unsafe_address(Y.scalar(node) or "", "index.md", raw_html=True, schemes=frozenset())
                 if why is not None:
                     self._add(path, node, "RS084", f"{key} {Y.scalar(node)!r}: {why}")
 

@@ -55,12 +55,15 @@ _C0_AND_SPACE = "".join(map(chr, range(0x21)))
 _SCHEME_RE = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*):")
 
 
-def unsafe_address(address: str, page: str, raw_html: bool) -> str | None:
+def unsafe_address(
+    address: str, page: str, raw_html: bool, schemes: frozenset[str] = ALLOWED_SCHEMES
+) -> str | None:
     """Why ``address`` (a link or image target on repository page ``page``) must not be published, or
     None. ``raw_html``: the address is in a tag, where no generator checks where a relative path leads.
+    ``schemes``: those allowed (none, for an address the site loads as a script or a style).
 
     >>> unsafe_address("java\\tscript:alert(1)", "core/x.md", raw_html=False)
-    "the scheme 'javascript:' (only http, https and mailto may be linked)"
+    "the scheme 'javascript:' (allowed here: http, https, mailto)"
     >>> unsafe_address("../../etc/os-release", "core/x.md", raw_html=True)
     'climbs out of the site'
     >>> unsafe_address("damage.md#armour", "core/x.md", raw_html=True) is None
@@ -71,8 +74,9 @@ def unsafe_address(address: str, page: str, raw_html: bool) -> str | None:
     scheme = _SCHEME_RE.match(decoded) or _SCHEME_RE.match(cleaned)
     if scheme is not None:
         name = scheme.group(1).lower()
-        if name not in ALLOWED_SCHEMES:
-            return f"the scheme '{name}:' (only http, https and mailto may be linked)"
+        if name not in schemes:
+            allowed = ", ".join(sorted(schemes)) or "none"
+            return f"the scheme '{name}:' (allowed here: {allowed})"
         return None
     if decoded.startswith("//"):
         return "a protocol-relative address (//host): write https://"

@@ -187,3 +187,32 @@ UNSAFE_MARKUP: dict[str, tuple[str, str]] = {
 def page_with(line: str) -> str:
     """A rule page whose line 5 is ``line``, between allowed markup (a comment, ``<br>``, a link)."""
     return f"# Page\n\nText<br>more, <!-- a comment -->, [home](../index.md).\n\n{line}\n\nThe end.\n"
+
+
+# --- a hostile mkdocs.yml (issue 29) -----------------------------------------------------------------
+
+#: One line of each class of configuration that would run code, read the build machine or publish
+#: outside files, appended to a small mkdocs.yml (at line ``CONFIG_LINE``), and its finding.
+UNSAFE_CONFIG: dict[str, tuple[str, str]] = {
+    "hooks": ("hooks: [evil.py]", "RS082"),
+    "python name tag": ("x: !!python/name:os.system", "RS082"),
+    "python object tag": ("x: !!python/object/apply:os.system [id]", "RS082"),
+    "environment tag": ("site_author: !ENV GITHUB_TOKEN", "RS082"),
+    "plugin not used": ("plugins: [search, macros]", "RS083"),
+    "a local module as an extension": ("markdown_extensions: [evil]", "RS083"),
+    "snippets": ("markdown_extensions: [{pymdownx.snippets: {base_path: [.]}}]", "RS083"),
+    "theme not used": ("theme: {name: readthedocs}", "RS083"),
+    "docs_dir outside": ("docs_dir: ..", "RS084"),
+    "site_dir outside": ("site_dir: /tmp/elsewhere", "RS084"),
+    "custom_dir outside": ("theme: {name: material, custom_dir: ../../}", "RS084"),
+    "INHERIT outside": ("INHERIT: ../outside.yml", "RS084"),
+    "watch outside": ("watch: [/etc]", "RS084"),
+    "a script from elsewhere": ("extra_javascript: ['https://example.org/x.js']", "RS084"),
+    "a style from the disk": ("extra_css: ['file:///etc/x.css']", "RS084"),
+}
+CONFIG_LINE = 3
+
+
+def config_with(line: str) -> str:
+    """A mkdocs.yml whose line ``CONFIG_LINE`` is ``line``."""
+    return f"site_name: Hostile\nnav: [index.md]\n{line}\n"
