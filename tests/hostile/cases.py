@@ -216,3 +216,13 @@ CONFIG_LINE = 3
 def config_with(line: str) -> str:
     """A mkdocs.yml whose line ``CONFIG_LINE`` is ``line``."""
     return f"site_name: Hostile\nnav: [index.md]\n{line}\n"
+
+
+def mentions(count: int) -> str:
+    """One paragraph of ``count`` mentions of ``core/cover.md`` (40,000: 560 KB)."""
+    return "# Mentions\n\n" + "core/cover.md " * count + "\n"
+
+
+def nested_markers(count: int) -> str:
+    """One line of ``count`` nested list markers (2,000: 4 KB), deeper than any parser should follow."""
+    return "# Nested\n\n" + "- " * count + "x\n"

@@ -16,6 +16,7 @@ from tests.check.helpers import write
 from . import cases
 
 HOME = "# Home\n\n[page](core/page.md)\n"
+pytestmark = pytest.mark.timeout(60)  # only a guard against a hang; bench/bench_hostile.py times them
 
 
 @pytest.mark.parametrize("name", sorted(cases.UNSAFE_MARKUP))
@@ -24,7 +25,7 @@ def test_unsafe_markup_is_found_by_check_and_refused_by_render(name: str, tmp_pa
     root = write(tmp_path / "repo", {"index.md": HOME, "core/page.md": cases.page_with(line)})
     found = [(f.path, f.line, f.code) for f in check_tree(root, CheckOptions(use_cache=False))]
     assert ("core/page.md", 5, code) in found
-    assert {c for _, _, c in found} <= {"RS080", "RS081"}, found
+    assert {c for _, _, c in found} <= {"RS006", "RS080", "RS081"}, found
     with pytest.raises(RenderError) as refused:
         render(root, unreleased=False)
     assert any(p.startswith(f"core/page.md:5: {code} ") for p in refused.value.problems)
@@ -57,3 +58,23 @@ def test_a_translated_page_is_refused_under_its_own_path(
     ]
     assert main(["render", str(root)]) == 2
     assert "ru/core/page.md:5: RS080 raw HTML <script>" in capsys.readouterr().err
+
+
+def test_a_line_of_nested_list_markers_is_refused_by_check_and_render_at_its_line(tmp_path: Path) -> None:
+    # 2,000 markers on one 4 KB line: the strict mkdocs build ended in a RecursionError
+    root = write(tmp_path / "repo", {"index.md": HOME, "core/page.md": cases.nested_markers(2_000)})
+    assert ("core/page.md", 3, "RS006") in [
+        (f.path, f.line, f.code) for f in check_tree(root, CheckOptions(use_cache=False))
+    ]
+    with pytest.raises(RenderError) as refused:
+        render(root, unreleased=False)
+    assert refused.value.problems[0].startswith("core/page.md:3: RS006 nested 49 or more levels deep")
+
+
+def test_render_links_the_mentions_of_one_paragraph_in_linear_time(tmp_path: Path) -> None:
+    # 20,000 mentions in one paragraph: about 20 s when each edit rebuilt the whole line (40,000: 56 s)
+    page = cases.mentions(20_000)
+    root = write(tmp_path / "repo", {"index.md": HOME, "core/page.md": page, "core/cover.md": "# Cover\n"})
+    render(root, unreleased=False)
+    staged = (root / "build" / "pages" / "core" / "page.md").read_text(encoding="utf-8")
+    assert staged.count("[core/cover.md](cover.md)") == 20_000
