@@ -226,3 +226,25 @@ def mentions(count: int) -> str:
 def nested_markers(count: int) -> str:
     """One line of ``count`` nested list markers (2,000: 4 KB), deeper than any parser should follow."""
     return "# Nested\n\n" + "- " * count + "x\n"
+
+
+def many_profiles(models: int, profiles: int, targets: int) -> str:
+    """``models`` models each carrying ``profiles`` two-dice weapons of different lock, damage and
+    critical, at ``targets`` models of varied wounds and armour: inside the odds limits judged from the
+    scenario, but its allocation rounds need more deals than the engine makes (3, 10, 3: refused after
+    333,000 deals and 1.7 s of CPU when a deal counted only its models)."""
+    lines = ["weapons:"]
+    for k in range(profiles):
+        traits = f"traits: [critical {4 + k % 3}]"
+        profile = f"range: 24, dice: 2, lock: {2 + k % 4}, damage: {1 + k % 5}, {traits}"
+        lines.append(f"  w{k}: {{{profile}}}")
+    carried = ", ".join(f"w{k}" for k in range(profiles))
+    lines += ["units:", "  - id: squad", "    side: blue", "    models:"]
+    for i in range(models):
+        lead = ", leader: true" if i == 0 else ""
+        lines.append(f"      - {{id: a{i}, at: [0, {i * 1.5}], weapons: [{carried}]{lead}}}")
+    lines += ["  - id: foes", "    side: red", "    models:"]
+    for i in range(targets):
+        lines.append(f"      - {{id: t{i}, at: [14, {i * 1.5}], wounds: {2 + i % 6}, armour: {i % 3}}}")
+    lines.append("attack: {unit: squad, command: shoot, targets: [{unit: foes, mark: t0}]}")
+    return "\n".join(lines) + "\n"
