@@ -239,6 +239,13 @@ FINDING_CODES: tuple[FindingCode, ...] = (
         "``watch``, a ``base_path``) leads outside the repository, or an ``extra_css``/"
         "``extra_javascript`` entry is not a file of the site (a URL, ``/path``, ``../``)",
     ),
+    FindingCode(
+        "RS085",
+        "example-rebinds-scenario",
+        "a worked example rebinds the name of its scenario text in a way the site cannot follow "
+        "(``S = S.replace(...)``, ``S += ...``, a loop): the board, summary and Try it would show another "
+        "scenario than the one it runs; ``rulespy render`` refuses the page",
+    ),
 )
 
 #: The short name of each finding code.

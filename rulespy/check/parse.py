@@ -27,6 +27,7 @@ from markdown_it.token import Token
 
 from rulespy.check import budget
 from rulespy.check.doc import Claim, Document, Heading, Link, Mention, TermUse
+from rulespy.check.examples import is_worked_example, unfollowed_rebindings
 from rulespy.check.files import MAX_BYTES
 from rulespy.check.markup import unsafe_address, unsafe_html
 from rulespy.check.slugs import page_anchors, split_attr_list
@@ -440,6 +441,14 @@ def parse_markdown(path: str, text: str, terms: Terms = NO_TERMS) -> Document:
         elif kind == "fence" or kind == "code_block":
             if token.map is not None:
                 reader.code_lines.update(range(token.map[0], token.map[1]))
+                if kind == "fence" and is_worked_example(token.info):
+                    for line, name in unfollowed_rebindings(token.content):
+                        message = (
+                            f"the example rebinds {name!r}, which held its scenario, in a way the site "
+                            "cannot follow: its board, summary and Try it would show the old scenario; "
+                            "give the new scenario a name of its own"
+                        )
+                        reader.problems.append((token.map[0] + 1 + line, 1, "RS085", message))
         elif kind == "html_block":
             first = last_line
             reader.html(token.content, _block_place(first))

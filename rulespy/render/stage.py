@@ -140,8 +140,9 @@ def read_text(root: Path, path: str) -> str:
 
 #: What the checker finds in a page that makes it unpublishable: raw HTML outside the allowed set and
 #: unsafe addresses (RS080, RS081; ``rulespy/check/markup.py``), nesting deeper than the parser reads
-#: (RS006: the strict mkdocs build ends in a recursion error there) and markup over the parse budget.
-REFUSED_CODES = frozenset({"RS006", "RS044", "RS080", "RS081"})
+#: (RS006: the strict mkdocs build ends in a recursion error there), markup over the parse budget, and
+#: an example whose scenario the site cannot follow (RS085: its board would show another scenario).
+REFUSED_CODES = frozenset({"RS006", "RS044", "RS080", "RS081", "RS085"})
 
 
 def refused_markup(path: str, text: str) -> list[str]:

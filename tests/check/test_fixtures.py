@@ -41,6 +41,7 @@ EXPECTED: dict[str, list[tuple[str, int, str]]] = {
     "RS082": [("mkdocs.yml", 6, "RS082")],  # !ENV
     "RS083": [("mkdocs.yml", 8, "RS083")],  # a plugin the site does not use
     "RS084": [("mkdocs.yml", 6, "RS084")],  # theme.custom_dir out of the repository
+    "RS085": [("index.md", 19, "RS085")],  # S = S.replace(...) in an example
     "RS051": [("rulespy/core/cover.py", 10, "RS051")],
     # a step only the engine runs is reported at line 1; a step only the rules number, at its heading
     "RS060": [

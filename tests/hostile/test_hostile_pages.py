@@ -78,3 +78,58 @@ def test_render_links_the_mentions_of_one_paragraph_in_linear_time(tmp_path: Pat
     render(root, unreleased=False)
     staged = (root / "build" / "pages" / "core" / "page.md").read_text(encoding="utf-8")
     assert staged.count("[core/cover.md](cover.md)") == 20_000
+
+
+REBINDING = (
+    """# Page
+
+```{.python}
+from rulespy.play import play
+
+S = """
+    + '"""'
+    + """
+weapons:
+  rifle: {range: 24, dice: 1, lock: 4, damage: 1}
+units:
+  - {id: a, side: blue, models: [{id: a1, at: [0, 0], leader: true, weapons: [rifle]}]}
+  - {id: b, side: red, models: [{id: b1, at: [10, 0]}]}
+attack: {unit: a, command: shoot, targets: [{unit: b, mark: b1}]}
+dice: [6]
+"""
+    + '"""'
+    + """
+REBIND
+assert play(S).removed == {}
+```
+"""
+)
+
+
+@pytest.mark.parametrize(
+    "rebind",
+    ['S = S.replace("dice: [6]", "dice: [1]")', 'S += "seed: 3"', "for S in [S]: pass", "import S"],
+)
+def test_an_example_that_rebinds_its_scenario_is_refused_and_never_drawn_stale(
+    rebind: str, tmp_path: Path
+) -> None:
+    from rulespy.render.examples import find_examples
+
+    page = REBINDING.replace("REBIND", rebind)
+    root = write(tmp_path / "repo", {"index.md": HOME, "core/page.md": page})
+    line = page.split("\n").index(rebind) + 1
+    assert ("core/page.md", line, "RS085") in [
+        (f.path, f.line, f.code) for f in check_tree(root, CheckOptions(use_cache=False))
+    ]
+    with pytest.raises(RenderError, match=f"core/page.md:{line}: RS085 "):
+        render(root, unreleased=False)
+    # even asked directly, the site's reader of examples draws no board of the old dice
+    assert [e.scenarios for e in find_examples(page)] in ([], [()])
+
+
+def test_an_example_that_names_its_new_scenario_is_drawn_with_it(tmp_path: Path) -> None:
+    from rulespy.render.examples import find_examples
+
+    page = REBINDING.replace("REBIND", 'T = S.replace("dice: [6]", "dice: [1]")')
+    [example] = find_examples(page)
+    assert example.scenarios[0].dice == (6,)  # the scenario it plays: S, unchanged
