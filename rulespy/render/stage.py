@@ -32,6 +32,7 @@ from markdown_it import MarkdownIt
 from rulespy.check import outputs
 from rulespy.check.atomic import WriteError, locked_folder, write_atomic
 from rulespy.check.files import same_url
+from rulespy.check.findings import CheckError
 from rulespy.check.graph import LinkGraph, build_graph
 from rulespy.check.publish import publishable
 from rulespy.editions.page import PAGE as CHANGES
@@ -277,6 +278,8 @@ def render(
     if nav_file is None:
         nav_file = root / "build" / language / "nav.yml" if language else root / NAV
     nav_file = Path(nav_file)
+    if not edition.is_dir():  # before the lock below makes any folder
+        raise CheckError(f"{edition}: no such folder")
     for folder in (out, nav_file.parent):  # before anything is written or deleted there
         refused = outputs.refusal(root, folder, "rulespy render")
         if refused is not None:
