@@ -57,8 +57,9 @@ ALLOWED_EXTENSIONS = frozenset(
     }
 )
 ALLOWED_THEMES = frozenset({"material"})
+_YAML = "tag:yaml.org,2002:"
 _PLAIN_TAGS = frozenset(
-    "tag:yaml.org,2002:" + name
+    _YAML + name
     for name in ("str", "int", "float", "bool", "null", "map", "seq", "timestamp", "binary", "merge")
     + ("set", "omap", "pairs")
 )
@@ -98,7 +99,8 @@ class _Reader:
             return
         seen.add(id(node))
         if node.tag not in _PLAIN_TAGS:
-            self._add(path, node, "RS082", f"YAML tag {node.tag!r}: it runs code or reads the build machine")
+            tag = "!!" + node.tag.removeprefix(_YAML) if node.tag.startswith(_YAML) else node.tag
+            self._add(path, node, "RS082", f"YAML tag {tag!r}: it runs code or reads the build machine")
         for child in Y.items(node):
             self._tags(path, child, seen)
         for key, value in Y.pairs(node):
