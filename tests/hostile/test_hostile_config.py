@@ -13,7 +13,7 @@ import pytest
 
 from rulespy.check.runner import CheckOptions, check_tree
 from rulespy.cli import main
-from rulespy.render.build import UnsafeBuild, build, refuse_unsafe
+from rulespy.render.build import GENERATORS, UnsafeBuild, build, refuse_unsafe
 from tests.check.helpers import write
 
 from . import cases
@@ -26,14 +26,17 @@ def _found(root: Path) -> list[tuple[str, int, str]]:
     return [(f.path, f.line, f.code) for f in check_tree(root, CheckOptions(use_cache=False))]
 
 
+@pytest.mark.parametrize("generator", GENERATORS)
 @pytest.mark.parametrize("name", sorted(cases.UNSAFE_CONFIG))
-def test_unsafe_configuration_is_found_and_the_build_refuses_it(name: str, tmp_path: Path) -> None:
+def test_unsafe_configuration_is_found_and_the_build_refuses_it(
+    name: str, generator: str, tmp_path: Path
+) -> None:
     line, code = cases.UNSAFE_CONFIG[name]
     root = write(tmp_path / "repo", {"index.md": HOME, "mkdocs.yml": cases.config_with(line)})
     assert ("mkdocs.yml", cases.CONFIG_LINE, code) in _found(root)
     with pytest.raises(UnsafeBuild, match=f"mkdocs.yml:{cases.CONFIG_LINE}:[0-9]+: {code} "):
-        build("mkdocs", root, root / "site")  # refused before the generator starts
-    assert not (root / "site").exists()
+        build(generator, root, root / "site")  # refused before the generator starts
+    assert not (root / "site").exists() and not (root / "build").exists()
 
 
 def test_an_inherited_file_is_checked_at_its_own_lines(tmp_path: Path) -> None:
@@ -73,6 +76,12 @@ def victim(tmp_path: Path) -> Path:
     return folder
 
 
+def _site_step(module: str, root: Path) -> subprocess.CompletedProcess[str]:
+    """``make site``'s step ``module`` (the site build or the editions build) with mkdocs, into ``site``."""
+    command = [sys.executable, "-m", module, "mkdocs", "--root", str(root), "--site-dir", str(root / "site")]
+    return subprocess.run(command, capture_output=True, text=True, check=False)
+
+
 def _repo(tmp_path: Path) -> Path:
     return write(tmp_path / "repo", {"index.md": HOME, "mkdocs.yml": (ROOT / "mkdocs.yml").read_text()})
 
@@ -87,21 +96,7 @@ def test_an_output_folder_linked_out_of_the_repository_is_refused_and_nothing_is
     found = _found(root)
     assert (folder, 1, "RS045") in found
     assert main(["render", str(root)]) == (2 if folder.startswith("build") else 0)
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "rulespy.render.build",
-            "mkdocs",
-            "--root",
-            str(root),
-            "--site-dir",
-            str(root / "site"),
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    done = _site_step("rulespy.render.build", root)
     assert done.returncode == 2 and f"{folder} -> {victim}" in done.stderr, done.stderr
     assert "Traceback" not in done.stderr
     assert sorted(p.name for p in victim.iterdir()) == ["precious.txt"]  # nothing written or deleted
@@ -110,21 +105,7 @@ def test_an_output_folder_linked_out_of_the_repository_is_refused_and_nothing_is
 def test_the_editions_build_refuses_a_linked_site_folder(tmp_path: Path, victim: Path) -> None:
     root = _repo(tmp_path)
     (root / "site").symlink_to(victim, target_is_directory=True)
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "rulespy.editions.site",
-            "mkdocs",
-            "--root",
-            str(root),
-            "--site-dir",
-            str(root / "site"),
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    done = _site_step("rulespy.editions.site", root)
     assert done.returncode == 2 and "site -> " in done.stderr
     assert sorted(p.name for p in victim.iterdir()) == ["precious.txt"]
 
