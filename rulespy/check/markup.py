@@ -50,7 +50,7 @@ _ADDRESS_ATTRIBUTES = frozenset({"href"})
 #: and C0 controls and spaces at either end (the WHATWG URL parser).
 _URL_NOISE = re.compile(r"[\t\n\r]")
 _COMMENT_RE = re.compile(r"<!--.*?(?:-->|$)", re.DOTALL)
-_TAG_NAME_RE = re.compile(r"</?([A-Za-z][\w:.-]*)")
+_TAG_NAME_RE = re.compile(r"<([A-Za-z][\w:.-]*)")
 _C0_AND_SPACE = "".join(map(chr, range(0x21)))
 _SCHEME_RE = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*):")
 

@@ -235,6 +235,50 @@ class _Block:
         return line + 1, self._prefix[row] + column + 1
 
 
+@lru_cache(maxsize=1)
+def _admonition_parser() -> MarkdownIt:
+    """The shared parser with Python-Markdown's admonitions (``!!!``, and ``???`` of
+    ``pymdownx.details``), whose indented content the site renders as markdown while CommonMark reads
+    it as an indented code block; used only to look for markup there (``_admonition_markup``)."""
+    from mdit_py_plugins.admon import admon_plugin
+
+    md = MarkdownIt("commonmark", {"html": True, "maxNesting": MAX_NESTING}).enable("table").use(admon_plugin)
+    md.validateLink = lambda url: True  # type: ignore[method-assign]
+    md.core.ruler.before("inline", "budget", budget.check_inline)
+    return md
+
+
+def _admonition_markup(path: str, text: str, known: set[int]) -> list[tuple[int, int, str, str]]:
+    """RS080 and RS081 inside admonitions and collapsible blocks, at the line of the block or paragraph
+    that holds them (lines already reported left out)."""
+    try:
+        tokens = _admonition_parser().parse(text)
+    except budget.TooComplex:
+        return []  # the main parse reported it (RS044)
+    found: list[tuple[int, int, str, str]] = []
+    depth = 0
+    for token in tokens:
+        if token.type in ("admonition_open", "admonition_close"):
+            depth += 1 if token.type == "admonition_open" else -1
+            continue
+        if not depth or token.map is None or token.map[0] + 1 in known:
+            continue
+        line = token.map[0] + 1
+        pieces: list[tuple[str, str | None]] = [(token.content, None)] if token.type == "html_block" else []
+        for child in token.children or () if token.type == "inline" else ():
+            if child.type == "html_inline":
+                pieces.append((child.content, None))
+            elif child.type in ("link_open", "image"):
+                pieces.append(("", str(child.attrs.get("src" if child.type == "image" else "href", ""))))
+        for html, address in pieces:
+            for _, _, code, message in unsafe_html(html, path) if address is None else ():
+                found.append((line, 1, code, message))
+            why = None if address is None else unsafe_address(address, path, raw_html=False)
+            if why is not None:
+                found.append((line, 1, "RS081", f"link to {address!r}: {why}"))
+    return sorted(set(found))
+
+
 def _block_place(first_line: int) -> Callable[[int, int], tuple[int, int]]:
     """Where ``(row, column)`` (0-based) of an HTML block at 0-based ``first_line`` is in the file."""
     return lambda row, column: (first_line + row + 1, column + 1)
@@ -455,6 +499,8 @@ def parse_markdown(path: str, text: str, terms: Terms = NO_TERMS) -> Document:
     if env.get("references"):
         reader.definitions(env["references"])
     unsafe = reader.problems
+    if ("!!!" in text or "???" in text) and ("<" in text or ":" in text):
+        unsafe += _admonition_markup(path, text, {line for line, _, _, _ in unsafe})
     for link in reader.links:
         why = unsafe_address(link.target, path, raw_html=False)
         if why is not None:

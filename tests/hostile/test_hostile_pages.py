@@ -133,3 +133,23 @@ def test_an_example_that_names_its_new_scenario_is_drawn_with_it(tmp_path: Path)
     page = REBINDING.replace("REBIND", 'T = S.replace("dice: [6]", "dice: [1]")')
     [example] = find_examples(page)
     assert example.scenarios[0].dice == (6,)  # the scenario it plays: S, unchanged
+
+
+@pytest.mark.parametrize("opener", ["!!! note", '??? example "Open me"', "???+ warning"])
+def test_markup_inside_an_admonition_is_found_although_commonmark_reads_it_as_code(
+    opener: str, tmp_path: Path
+) -> None:
+    # the site renders an admonition's indented body as markdown; CommonMark alone sees a code block there
+    body = '    <iframe src="file:///etc/os-release"></iframe>\n\n    A [link](javascript:x).\n'
+    page = f"# Page\n\n{opener}\n\n{body}"
+    root = write(tmp_path / "repo", {"index.md": HOME, "core/page.md": page})
+    found = [(f.path, f.line, f.code) for f in check_tree(root, CheckOptions(use_cache=False))]
+    assert found == [("core/page.md", 5, "RS080"), ("core/page.md", 7, "RS081")]
+    with pytest.raises(RenderError, match="core/page.md:5: RS080 raw HTML <iframe>"):
+        render(root, unreleased=False)
+
+
+def test_html_shown_as_code_in_a_plain_indented_block_is_no_finding(tmp_path: Path) -> None:
+    page = '# Page\n\nThe tag to avoid:\n\n    <iframe src="x"></iframe>\n'
+    root = write(tmp_path / "repo", {"index.md": HOME, "core/page.md": page})
+    assert check_tree(root, CheckOptions(use_cache=False)) == []
