@@ -153,3 +153,21 @@ def test_html_shown_as_code_in_a_plain_indented_block_is_no_finding(tmp_path: Pa
     page = '# Page\n\nThe tag to avoid:\n\n    <iframe src="x"></iframe>\n'
     root = write(tmp_path / "repo", {"index.md": HOME, "core/page.md": page})
     assert check_tree(root, CheckOptions(use_cache=False)) == []
+
+
+@pytest.mark.parametrize(
+    "name", ["Cover <iframe src='file:///etc/passwd'></iframe>", "Cover [x](javascript:y)", "Cover | x"]
+)
+def test_a_concept_name_with_markup_is_refused_where_it_is_written(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the site writes concept names into every page, tooltip and the glossary as they are
+    concepts = f'owners:\n  core/page.md:\n    - {{concept: "{name}", anchor: page}}\n'
+    root = write(
+        tmp_path / "repo", {"index.md": HOME, "core/page.md": "# Page {#page}\n", "concepts.yml": concepts}
+    )
+    assert main(["check", str(root), "--no-cache"]) == 2
+    assert main(["render", str(root)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("concepts.yml:3: concept ") == 2 and "a name is plain words" in err
+    assert not (root / "build" / "pages").exists()
