@@ -131,6 +131,31 @@ class _Scanner(HTMLParser):
 _ALLOWED_TEXT = "allowed: comments and " + ", ".join(f"<{tag}>" for tag in ALLOWED_TAGS)
 
 
+#: The keys an attribute list (``attr_list``: ``# Title {#id .class key=value}``) may set with ``=``.
+ALLOWED_ATTR_LIST_KEYS = frozenset({"title", "lang"})
+_ATTR_LIST_RE = re.compile(r"\{:?([^{}\n]*)\}")
+_ATTR_KEY_RE = re.compile(r"(?:^|\s)([^\s=#.'\"]+)\s*=")
+
+
+def unsafe_attr_lists(text: str) -> list[tuple[int, str]]:
+    """``(offset, message)`` of each key an attribute list in ``text`` sets beyond ``#id``, ``.class``
+    and ``ALLOWED_ATTR_LIST_KEYS``: the site's ``attr_list`` writes any ``key=value`` onto the element,
+    ``onclick`` and ``style`` included.
+
+    >>> unsafe_attr_lists('# Title {#title onclick="alert(1)"}')
+    [(8, "attribute list sets 'onclick': only #id, .class, title and lang may be set")]
+    >>> unsafe_attr_lists("Text { .vs-concept title='Cover' }")
+    []
+    """
+    found = []
+    for block in _ATTR_LIST_RE.finditer(text):
+        for key in _ATTR_KEY_RE.finditer(block.group(1)):
+            if key.group(1).lower() not in ALLOWED_ATTR_LIST_KEYS:
+                message = f"attribute list sets {key.group(1)!r}: only #id, .class, title and lang may be set"
+                found.append((block.start(), message))
+    return found
+
+
 def unsafe_html(content: str, page: str) -> list[tuple[int, int, str, str]]:
     """Each ``(row, column, code, message)`` of raw HTML ``content`` outside the allowed set, ``row``
     0-based and ``column`` 0-based within ``content``.

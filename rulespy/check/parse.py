@@ -29,7 +29,7 @@ from rulespy.check import budget
 from rulespy.check.doc import Claim, Document, Heading, Link, Mention, TermUse
 from rulespy.check.examples import is_worked_example, unfollowed_rebindings
 from rulespy.check.files import MAX_BYTES
-from rulespy.check.markup import unsafe_address, unsafe_html
+from rulespy.check.markup import unsafe_address, unsafe_attr_lists, unsafe_html
 from rulespy.check.slugs import page_anchors, split_attr_list
 
 MENTION_RE = re.compile(
@@ -323,6 +323,13 @@ class _Reader:
                     if m.group(1).lower() == "id" or tag.group(1).lower() == "a":
                         self.html_ids.append(m.group(2) or m.group(3) or m.group(4) or "")
 
+    def _attr_lists(self, text: str, content: str, block: _Block, at: int) -> None:
+        """RS080 for an attribute list in ``text`` (found at offset ``at`` of ``content``) that sets an
+        attribute beyond ids, classes, ``title`` and ``lang`` (``markup.unsafe_attr_lists``)."""
+        for offset, message in unsafe_attr_lists(text):
+            line, column = block.position(at + offset)
+            self.problems.append((line, column, "RS080", message))
+
     def inline(self, token: Token, first_line: int) -> tuple[str, _Block]:
         """Plain text of an inline token (what the site's toc sees), recording links and prose facts."""
         content = token.content
@@ -330,6 +337,8 @@ class _Reader:
         children = token.children
         if children and len(children) == 1 and children[0].type == "text":  # no markup (most cells)
             text = children[0].content
+            if "=" in text and "{" in text:
+                self._attr_lists(text, content, block, 0)
             if text:
                 self._prose(text, [(0, content.find(text))], block, {})
             return text, block
@@ -346,6 +355,8 @@ class _Reader:
                     continue
                 start = child.meta.get("offset", cursor) if kind == "code_inline" else cursor
                 at = content.find(text, start)
+                if kind == "text" and "=" in text and "{" in text:
+                    self._attr_lists(text, content, block, max(at, 0))
                 if at >= 0:
                     cursor = at + len(text)
                 pieces.append((size, at))
