@@ -118,6 +118,12 @@ class _Scanner(HTMLParser):
 
     handle_startendtag = handle_starttag
 
+    def handle_comment(self, data: str) -> None:
+        # a browser ends a comment at "--!>", and "<!-->" or "<!--->" is a whole empty one: what
+        # follows there would be markup to a reader while this parser still reads a comment
+        if "--!>" in data or data.startswith((">", "->")):
+            self._add("RS080", "a comment a browser ends early (--!>, <!-->): write a plain <!-- ... -->")
+
     def handle_pi(self, data: str) -> None:
         self._add("RS080", "a processing instruction (<?...>) is not allowed in a rule page")
 

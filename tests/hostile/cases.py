@@ -174,6 +174,7 @@ UNSAFE_MARKUP: dict[str, tuple[str, str]] = {
     "svg with a script": ("<svg><script>alert(1)</script></svg>", "RS080"),
     "event handler inline": ('Read <a id="x" onmouseover="alert(1)">this</a>.', "RS080"),
     "unfinished tag": ('<iframe src="file:///etc/os-release"', "RS080"),
+    "a comment a browser ends early": ("<!-- x --!><script>alert(1)</script> -->", "RS080"),
     "event handler in an attribute list": ('A [link](../index.md){ onmouseover="alert(1)" }.', "RS080"),
     "style in a heading's attribute list": ('## Part {#part style="display: none"}', "RS080"),
     "javascript: in raw HTML, written with an entity": ('<a href="&#106;avascript:alert(1)">x</a>', "RS081"),
