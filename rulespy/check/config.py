@@ -13,6 +13,9 @@ what the build machine does. What the site needs is small, and everything else i
   request adds beside ``mkdocs.yml`` would be run), a theme other than ``material``. The lists are the
   ones the site uses; ``pymdownx.snippets`` is not among them (no page includes a file, and it would
   publish any file of the clone, ``.git/config`` included).
+- **RS080** for a value that holds raw HTML (``copyright: <script>...``): the theme writes such
+  values into every page unescaped.
+- **RS083** also for ``extra.analytics`` and ``extra.consent``, which load scripts from elsewhere.
 - **RS084, a path out of the repository**: ``docs_dir``, ``site_dir``, ``theme.custom_dir``,
   ``INHERIT``, ``watch`` and snippets' ``base_path`` (read relative to the file that names them, symlinks
   followed) must stay inside it; ``extra_css`` and ``extra_javascript`` are addresses on the site, which
@@ -27,6 +30,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -63,6 +67,9 @@ _PLAIN_TAGS = frozenset(
     for name in ("str", "int", "float", "bool", "null", "map", "seq", "timestamp", "binary", "merge")
     + ("set", "omap", "pairs")
 )
+#: Material's ``extra`` settings that make every page load a script from another site.
+_EXTRA_LOADING = frozenset({"analytics", "consent"})
+_TAG_START = re.compile(r"<[A-Za-z!/?]")
 #: Keys whose value is a folder or file of the build machine, read relative to the file naming them.
 _PATH_KEYS = ("docs_dir", "site_dir", "INHERIT", "watch")
 #: Keys whose value is an address on the site.
@@ -101,6 +108,10 @@ class _Reader:
         if node.tag not in _PLAIN_TAGS:
             tag = "!!" + node.tag.removeprefix(_YAML) if node.tag.startswith(_YAML) else node.tag
             self._add(path, node, "RS082", f"YAML tag {tag!r}: it runs code or reads the build machine")
+        text = Y.scalar(node)
+        if text is not None and _TAG_START.search(text):
+            # the theme writes values such as site_name and copyright into every page unescaped
+            self._add(path, node, "RS080", f"{text[:40]!r} holds raw HTML, which the theme would publish")
         for child in Y.items(node):
             self._tags(path, child, seen)
         for key, value in Y.pairs(node):
@@ -123,6 +134,11 @@ class _Reader:
                 for option, option_value in Y.pairs(options) if options is not None else ():
                     if Y.scalar(option) == "base_path":
                         self._paths(path, option_value)
+        elif key == "extra":
+            for option, _ in Y.pairs(value):
+                if Y.scalar(option) in _EXTRA_LOADING:
+                    message = f"extra.{Y.scalar(option)} loads scripts from elsewhere on every page"
+                    self._add(path, option, "RS083", message)
         elif key == "theme":
             for option, option_value in Y.pairs(value):
                 name = Y.scalar(option) or ""

@@ -210,7 +210,9 @@ FINDING_CODES: tuple[FindingCode, ...] = (
         "raw-html",
         "raw HTML in a page other than comments and ``<a>``, ``<abbr>``, ``<br>``, ``<kbd>``, ``<sub>``, "
         "``<sup>`` with their few attributes (``rulespy/check/markup.py``): ``<iframe>``, ``<script>``, "
-        "``<img>``, an ``on*`` event handler, ``style``...; ``rulespy render`` refuses the page",
+        "``<img>``, an ``on*`` event handler, ``style``, an attribute list setting more than ``#id``, "
+        "``.class``, ``title``, ``lang``; also a ``mkdocs.yml`` value the theme would print as raw HTML; "
+        "``rulespy render`` refuses the page",
     ),
     FindingCode(
         "RS081",
@@ -230,7 +232,8 @@ FINDING_CODES: tuple[FindingCode, ...] = (
         "RS083",
         "config-not-allowed",
         "a plugin, markdown extension or theme in ``mkdocs.yml`` that the site does not use (the allowed "
-        "lists: ``rulespy/check/config.py``; ``pymdownx.snippets`` is not allowed)",
+        "lists: ``rulespy/check/config.py``; ``pymdownx.snippets`` is not allowed), or ``extra.analytics`` "
+        "and ``extra.consent``, which load scripts from elsewhere",
     ),
     FindingCode(
         "RS084",

@@ -212,6 +212,8 @@ UNSAFE_CONFIG: dict[str, tuple[str, str]] = {
     "watch outside": ("watch: [/etc]", "RS084"),
     "a script from elsewhere": ("extra_javascript: ['https://example.org/x.js']", "RS084"),
     "a style from the disk": ("extra_css: ['file:///etc/x.css']", "RS084"),
+    "raw HTML in a value the theme prints": ("copyright: <script>alert(1)</script>", "RS080"),
+    "analytics": ("extra: {analytics: {provider: google, property: G-X}}", "RS083"),
 }
 CONFIG_LINE = 3
 
