@@ -40,7 +40,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from . import judge
-from .build import GENERATORS
+from .build import GENERATORS, UnsafeBuild, refuse_unsafe
 from .pages import RULE_FOLDERS
 from .stage import OUT, SCENARIOS, RenderError, render
 
@@ -297,6 +297,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"rulespy serve: no generator {generator!r}: {' or '.join(GENERATORS)}", file=sys.stderr)
         return 2
     root = Path(".")
+    try:  # the generator's server reads mkdocs.yml: refused like the build's (RS082-RS084, RS045)
+        refuse_unsafe(root, root / "site")
+    except UnsafeBuild as error:
+        print(f"rulespy serve: {error}", file=sys.stderr)
+        return 2
     rerender(root)
     with_judge = publish_judge(root)
     upstream = _free_address()

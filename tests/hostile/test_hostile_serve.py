@@ -80,3 +80,14 @@ def test_a_tunnel_for_another_host_is_refused(front: serve._Front) -> None:
 def test_only_its_own_address_is_its_host(front: serve._Front, host: str, own: bool) -> None:
     port = front.server_address[1]
     assert front.own_host(host.format(port=port, other=port + 1)) is own
+
+
+def test_serve_refuses_an_unsafe_configuration_before_any_server_starts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "index.md").write_text("# Home\n", encoding="utf-8")
+    (tmp_path / "mkdocs.yml").write_text("site_name: x\nhooks: [evil.py]\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert serve.main(["mkdocs", "127.0.0.1:0"]) == 2
+    assert "mkdocs.yml:2:1: RS082 hooks" in capsys.readouterr().err
+    assert not (tmp_path / "build").exists()  # nothing rendered, no generator started
