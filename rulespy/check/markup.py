@@ -91,7 +91,8 @@ def unsafe_address(
 
 
 class _Scanner(HTMLParser):
-    """Collects ``(offset, message)`` for everything in one piece of raw HTML outside the allowed set."""
+    """Collects ``(line, column, code, message)`` for everything in one piece of raw HTML outside the
+    allowed set."""
 
     def __init__(self, page: str) -> None:
         super().__init__(convert_charrefs=True)
