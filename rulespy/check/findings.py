@@ -200,6 +200,12 @@ FINDING_CODES: tuple[FindingCode, ...] = (
         severity="warning",
     ),
     FindingCode(
+        "RS075",
+        "forbidden-term",
+        "a translated page uses a word that ``concepts.yml`` forbids for a concept in its language "
+        "(``ru_forbidden: [законн*]``, a ``*`` ending a stem): write the concept's term (``ru:``) instead",
+    ),
+    FindingCode(
         "RS076",
         "translation-decimal-point",
         "a number with a decimal point (``11.5``) in the words or a table of a Russian page, where Russian "
