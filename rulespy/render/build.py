@@ -22,6 +22,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 GENERATORS = ("mkdocs", "zensical")
 _ABORT = "Aborted because --strict flag is set"
@@ -111,6 +112,7 @@ def language_config(generator: str, root: Path, language: str) -> Path:
         "theme": {"language": language},
         "plugins": [{"search": {"lang": [language, "en"]}}],
         "nav": nav,
+        **_translated_settings(root, language),
     }
     if generator == "zensical":
         config["site_dir"] = f"site-{language}"
@@ -118,6 +120,43 @@ def language_config(generator: str, root: Path, language: str) -> Path:
     header = f"# Written by rulespy.render.build: the {language} site, mkdocs.yml with its own pages.\n"
     path.write_text(header + yaml.safe_dump(config, sort_keys=False, allow_unicode=True), encoding="utf-8")
     return path
+
+
+def _translated_settings(root: Path, language: str) -> dict[str, Any]:
+    """The settings of ``mkdocs.yml`` that carry words, in ``language`` (``WORDS`` of
+    ``rulespy/render/languages.py``): the site's name and description, the footer's credit line, the
+    palette toggles' names (the theme shows them as titles), and the heading permalinks' title. Lists
+    replace their parent's under INHERIT, so the palette and the extensions are copied from
+    ``mkdocs.yml`` with only their words changed; a setting ``mkdocs.yml`` lacks is left out."""
+    import yaml
+
+    from rulespy.render.languages import words
+
+    said = words(language)
+    base = yaml.safe_load((root / "mkdocs.yml").read_text(encoding="utf-8")) or {}
+    settings: dict[str, Any] = {
+        "site_name": said["title"],
+        "site_description": said["description"],
+        # the theme's "Made with ..." line has no translation: the edition says it in its own words
+        "copyright": said["made-with"],
+        "extra": {"generator": False},
+    }
+    palette = (base.get("theme") or {}).get("palette")
+    if isinstance(palette, list):
+        toggles = {"Switch to dark mode": said["dark-mode"], "Switch to light mode": said["light-mode"]}
+        for scheme in palette:
+            toggle = scheme.get("toggle") if isinstance(scheme, dict) else None
+            if isinstance(toggle, dict) and toggle.get("name") in toggles:
+                toggle["name"] = toggles[toggle["name"]]
+        settings["theme"] = {"language": language, "palette": palette}
+    extensions = base.get("markdown_extensions")
+    if isinstance(extensions, list):
+        for index, extension in enumerate(extensions):
+            if extension == "toc" or (isinstance(extension, dict) and "toc" in extension):
+                options = dict(extension["toc"] or {}) if isinstance(extension, dict) else {}
+                extensions[index] = {"toc": {**options, "permalink_title": said["permalink"]}}
+        settings["markdown_extensions"] = extensions
+    return settings
 
 
 def build_language(

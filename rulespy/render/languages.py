@@ -58,6 +58,11 @@ WORDS: dict[str | None, dict[str, str]] = {
         "not-written": "Not yet written in its owner file.",
         "also": "Also written",
         "title": "VoidSiege Rules",
+        "description": "The VoidSiege shooting rules, with worked examples checked by the reference engine.",
+        "dark-mode": "Switch to dark mode",
+        "light-mode": "Switch to light mode",
+        "permalink": "Permanent link",
+        "made-with": "Made with Material for MkDocs",
         "cover": "The shooting rules of VoidSiege, with every worked example drawn as a board.",
         "cover-2": (
             "Printed from the rules repository: the rule files are the source of truth, and every worked\n"
@@ -152,6 +157,11 @@ WORDS: dict[str | None, dict[str, str]] = {
         "not-written": "Ещё не написано в файле-владельце.",
         "also": "Также пишут",
         "title": "Правила VoidSiege",
+        "description": "Правила стрельбы VoidSiege; каждый разобранный пример проверен эталонным движком.",
+        "dark-mode": "Включить тёмную тему",
+        "light-mode": "Включить светлую тему",
+        "permalink": "Постоянная ссылка на раздел",
+        "made-with": "Сайт собран с помощью Material for MkDocs",
         "cover": "Правила стрельбы VoidSiege; каждый разобранный пример нарисован на поле.",
         "cover-2": (
             "Напечатано из репозитория правил: файлы правил — первоисточник, и каждый разобранный\n"

@@ -208,7 +208,7 @@ def render_page(
             if example.start >= after
             else (example.start, example.end)
         )
-        lines[start:end] = examples.example_block(example, lines[start:end], f"vs-board-{number}")
+        lines[start:end] = examples.example_block(example, lines[start:end], f"vs-board-{number}", language)
     if path == "index.md":
         lines += ["", pages.rulebook_link(language)]
     return "\n".join(lines).rstrip("\n") + "\n"
