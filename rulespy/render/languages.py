@@ -63,6 +63,7 @@ WORDS: dict[str | None, dict[str, str]] = {
         "light-mode": "Switch to light mode",
         "permalink": "Permanent link",
         "made-with": "Made with Material for MkDocs",
+        "current-rules": "current rules",
         "cover": "The shooting rules of VoidSiege, with every worked example drawn as a board.",
         "cover-2": (
             "Printed from the rules repository: the rule files are the source of truth, and every worked\n"
@@ -162,6 +163,7 @@ WORDS: dict[str | None, dict[str, str]] = {
         "light-mode": "Включить светлую тему",
         "permalink": "Постоянная ссылка на раздел",
         "made-with": "Сайт собран с помощью Material for MkDocs",
+        "current-rules": "текущие правила",
         "cover": "Правила стрельбы VoidSiege; каждый разобранный пример нарисован на поле.",
         "cover-2": (
             "Напечатано из репозитория правил: файлы правил — первоисточник, и каждый разобранный\n"
@@ -284,11 +286,15 @@ def _other_site(path: str, language: str | None, other: str | None, anchor: str 
 
 
 def switcher(path: str, language: str | None, other: str | None) -> str:
-    """The raw HTML link from page ``path`` of edition ``language`` to the same page of ``other``."""
+    """The raw HTML link from page ``path`` of edition ``language`` to the same page of ``other``. On a
+    translation it also carries the edition's name for the current rules in the theme's version
+    selector (``data-vs-current-rules``), which ``assets/language.js`` writes there, and the selector's
+    links then lead to this edition's pages of each release (``vX.Y/ru/...``)."""
     attributes = _other_site(path, language, other)
     label = NAMES.get(other, other or "")
+    current = f' data-vs-current-rules="{words(language)["current-rules"]}"' if language else ""
     return (
-        f'<p class="vs-language"><a class="vs-language-link" {attributes} lang="{other or "en"}">'
+        f'<p class="vs-language"{current}><a class="vs-language-link" {attributes} lang="{other or "en"}">'
         f"{label}</a></p>"
     )
 

@@ -10,7 +10,8 @@ What is not English prose, and so not counted:
 - scenario values: the unit, model and weapon ids, sides, statuses and traits of the pages' own example
   scenarios, which the boards and summaries quote (read from the scenarios themselves, not listed);
 - a deliberate gloss in brackets, the English term at its definition: ``Захват цели (Target Lock)``;
-- file paths and addresses (``ru/core/damage.md``);
+- file paths and addresses (``ru/core/damage.md``), and words the pages write as inline code (a
+  tooltip repeats its owner's first paragraph as plain text: ``её значение wounds``);
 - ``ALLOWED``: the game's and the tools' names and the other language's own name on the switcher.
 
 The count is printed (``-s`` shows it; the goal and the assertion: 0).
@@ -33,11 +34,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.timeout(900)
 
-#: Names, not English words: the game, the tools a reader is told to run or that made the site, the
-#: formats, the dice, and "English", the name the switcher gives the other edition.
+#: Names, not English words: the game, the tools a reader is told to run or that made the site
+#: ("Material for MkDocs"), the formats, the dice, "English" (the name the switcher gives the other
+#: edition) and "en" (the language code of each heading's link to its English twin section).
 ALLOWED = frozenset(
-    {"VoidSiege", "rulespy", "Material", "MkDocs", "Zensical", "Pyodide", "PDF", "YAML", "JSON", "English"}
-    | {"D6", "2D6"}
+    {"VoidSiege", "rulespy", "Material", "MkDocs", "Zensical", "Pyodide", "PDF", "YAML", "JSON"}
+    | {"D6", "2D6", "English", "en"}
 )
 
 #: Pages left out, and why (each is a known gap, printed by the test): the What changed page is generated
@@ -66,9 +68,21 @@ for (const element of document.querySelectorAll("[title], [aria-label], [alt], [
 return found;
 """
 
-_GLOSS = re.compile(r"\([A-Za-z][\w .,'’/-]*\)")
+#: the English term in brackets at its definition, alone or before more words: (Target Lock), (Critical N;
+_GLOSS = re.compile(r"\([A-Za-z][\w .,'’/-]*(?=[);])")
+_PHRASES = re.compile(r"Material for MkDocs")
 _PATH = re.compile(r"\S*[/\\]\S*|\S+\.(?:md|ya?ml|pdf|html|js|json)\b|https?://\S+")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’]*")
+
+
+def code_words(folder: Path) -> frozenset[str]:
+    """Every word written as inline code on the pages under ``folder`` (``wounds``, ``ld``): a tooltip
+    shows an owner's first paragraph as plain text, its code among its words."""
+    words: set[str] = set()
+    for page in folder.rglob("*.md"):
+        for code in re.findall(r"`([^`\n]+)`", page.read_text(encoding="utf-8")):
+            words.update(_WORD.findall(code))
+    return frozenset(words)
 
 
 def scenario_words(folder: Path) -> frozenset[str]:
@@ -102,7 +116,7 @@ def scenario_words(folder: Path) -> frozenset[str]:
 def english_words(pairs: list[list[str]], allowed: frozenset[str]) -> Iterator[tuple[str, str]]:
     """(word, the text it stands in) for each English word of ``pairs`` (``READ``'s answer)."""
     for _, text in pairs:
-        plain = _PATH.sub(" ", _GLOSS.sub(" ", text))
+        plain = _PATH.sub(" ", _GLOSS.sub(" ", _PHRASES.sub(" ", text)))
         for word in _WORD.findall(plain):
             if len(word) > 1 and word not in allowed and word.strip("'’") not in allowed:
                 yield word, " ".join(text.split())[:120]
@@ -111,6 +125,7 @@ def english_words(pairs: list[list[str]], allowed: frozenset[str]) -> Iterator[t
 def test_english_words_counts_words_outside_glosses_paths_and_names() -> None:
     pairs = [
         ["P", "Захват цели (Target Lock) по файлу ru/core/damage.md: rulespy"],
+        ["P", "Со свойством «Критическое N» (Critical N; N от 2 до 6); собран Material for MkDocs"],
         ["P", "Board: g1 (gun, blue): 1 wounds"],
         ["@title", "Switch to dark mode"],
     ]
@@ -140,7 +155,7 @@ def _russian_pages(site: Path) -> list[str]:
 def test_every_word_of_the_russian_site_is_russian(
     browser: Any, base_url: str, built: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    allowed = ALLOWED | scenario_words(ROOT / "ru")
+    allowed = ALLOWED | scenario_words(ROOT / "ru") | code_words(ROOT / "ru")
     pages = _russian_pages(built)
     assert len(pages) >= 20, pages  # every rule page, the home page, the glossary, the judge
     found: list[str] = []
