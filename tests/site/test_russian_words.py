@@ -8,7 +8,8 @@ What is not English prose, and so not counted:
 
 - code (``code``, ``pre``, ``kbd``), which is byte for byte the English examples' (RS073);
 - scenario values: the unit, model and weapon ids, sides, statuses and traits of the pages' own example
-  scenarios, which the boards and summaries quote (read from the scenarios themselves, not listed);
+  scenarios and of the published scenario files (the judge's library of profiles), which the boards,
+  summaries and the judge's forms quote (read from the scenarios themselves, not listed);
 - a deliberate gloss in brackets, the English term at its definition: ``Захват цели (Target Lock)``;
 - file paths and addresses (``ru/core/damage.md``), and words the pages write as inline code (a
   tooltip repeats its owner's first paragraph as plain text: ``её значение wounds``);
@@ -31,6 +32,7 @@ import yaml
 from rulespy.check.examples import scenario_texts, worked_examples
 
 ROOT = Path(__file__).resolve().parents[2]
+SCENARIO_FILES = ROOT / "examples" / "scenarios"
 
 pytestmark = pytest.mark.timeout(900)
 
@@ -102,14 +104,15 @@ def scenario_words(folder: Path) -> frozenset[str]:
         elif isinstance(node, str) and key != "description":
             words.update(_WORD.findall(node))
 
+    sources = [p.read_text(encoding="utf-8") for p in SCENARIO_FILES.glob("*.yaml")]  # the judge's library
     for page in folder.rglob("*.md"):
-        text = page.read_text(encoding="utf-8")
-        for example in worked_examples(text):
-            for source in scenario_texts(example.content):
-                try:
-                    walk(yaml.safe_load(source))
-                except yaml.YAMLError:
-                    continue  # a malformed example is the loader's test, not this one
+        for example in worked_examples(page.read_text(encoding="utf-8")):
+            sources += scenario_texts(example.content)
+    for source in sources:
+        try:
+            walk(yaml.safe_load(source))
+        except yaml.YAMLError:
+            continue  # a malformed example is the loader's test, not this one
     return frozenset(words)
 
 
