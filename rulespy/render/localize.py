@@ -68,7 +68,7 @@ PATTERNS: dict[str, tuple[tuple[str, str], ...]] = {
         (r"^heavy terrain$", "тяжёлая местность"),
         (r'^min (\d[\d.]*)"$', r'мин. \1"'),
         # the board's legend
-        (r"Bases to scale", "подставки в масштабе"),
+        (r"Bases to scale", "Подставки в масштабе"),
         (r'grid (\d[\d.]*)"', r'сетка \1"'),
         (r"ringed \u2605: leader", "\u2605 в кольце: лидер"),
         (r"cross-hairs: marked model", "перекрестие: отмеченная модель"),
