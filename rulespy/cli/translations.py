@@ -89,6 +89,10 @@ def _stale(args: argparse.Namespace) -> int:
     if not root.is_dir():
         print(f"rulespy translations: {args.root}: no such folder", file=sys.stderr)
         return 2
+    if args.since is not None and (not args.since.strip() or args.since.startswith("-")):
+        # a revision is handed to git: one that starts with "-" would be read as one of git's options
+        print(f"rulespy translations: --since {args.since!r}: not a git revision", file=sys.stderr)
+        return 2
     found = stale_sections(root, args.since)
     report = markdown_report(found, args.link) if args.format == "markdown" else text_report(found)
     sys.stdout.write(report)

@@ -123,11 +123,12 @@ def _diff(old: SectionText | None, current: SectionText | None) -> tuple[str, ..
 
 
 class _History:
-    """The English files' past versions, read from git once per file, newest first."""
+    """The English files' past versions, read from git once per file (newest first), each with the hash
+    of every section, so that any number of stale sections of one file cost one read of its history."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
-        self.versions: dict[str, list[str]] = {}
+        self.versions: dict[str, list[tuple[str, dict[str, str]]]] = {}
 
     def _git(self, *args: str) -> str | None:
         try:
@@ -136,25 +137,25 @@ class _History:
             return None
         return done.stdout.decode("utf-8", "replace") if done.returncode == 0 else None
 
-    def _versions(self, path: str) -> list[str]:
+    def _versions(self, path: str) -> list[tuple[str, dict[str, str]]]:
         if path not in self.versions:
             self.versions[path] = list(self._read_versions(path))
         return self.versions[path]
 
-    def _read_versions(self, path: str) -> Iterator[str]:
+    def _read_versions(self, path: str) -> Iterator[tuple[str, dict[str, str]]]:
         commits = self._git("log", f"-{HISTORY_LIMIT}", "--format=%H", "--", path)
         for commit in (commits or "").split():
             text = self._git("show", f"{commit}:{path}")
             if text is not None:
-                yield text.replace("\r\n", "\n")
+                text = text.replace("\r\n", "\n")
+                hashes = {s.anchor: s.hash for s in sections(text, parse_bytes(path, text.encode("utf-8")))}
+                yield text, hashes
 
     def stamped(self, path: str, anchor: str, digest: str) -> SectionText | None:
         """The English section ``path#anchor`` as it was when its hash was ``digest``."""
-        for text in self._versions(path):
-            document = parse_bytes(path, text.encode("utf-8"))
-            for section in sections(text, document):
-                if section.anchor == anchor and section.hash == digest:
-                    return section_texts(path, text).get(f"{path}#{anchor}")
+        for text, hashes in self._versions(path):
+            if hashes.get(anchor) == digest:
+                return section_texts(path, text).get(f"{path}#{anchor}")
         return None
 
     def texts(self, path: str, revision: str) -> dict[str, SectionText]:

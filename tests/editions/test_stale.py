@@ -133,6 +133,14 @@ def test_stale_refuses_a_missing_folder(tmp_path: Path, capsys: pytest.CaptureFi
     assert "nowhere: no such folder" in capsys.readouterr().err
 
 
+def test_stale_refuses_a_revision_git_would_read_as_an_option(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    written = repo / "written"
+    assert main(["translations", "stale", "--root", str(repo), f"--since=--output={written}"]) == 2
+    assert "not a git revision" in capsys.readouterr().err and not written.exists()
+
+
 def test_the_pull_request_summary_step_runs_and_never_fails(repo: Path, tmp_path: Path) -> None:
     steps = yaml.safe_load((REPO / ".github/workflows/ci.yml").read_text(encoding="utf-8"))["jobs"]["test"]
     (step,) = [s for s in steps["steps"] if "translations stale" in s.get("run", "")]
