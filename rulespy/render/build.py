@@ -121,7 +121,7 @@ def language_config(generator: str, root: Path, language: str) -> Path:
             "theme": {"language": language},
             "plugins": [{"search": {"lang": [language, "en"]}}],
             "nav": nav,
-            **_translated_settings(root, language),
+            **_translated_settings(base, language),
         },
     )
     path = root / "build" / f"{generator}-{language}.yml"
@@ -141,18 +141,18 @@ def _merged(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
     return merged
 
 
-def _translated_settings(root: Path, language: str) -> dict[str, Any]:
-    """The settings of ``mkdocs.yml`` that carry words, in ``language`` (``WORDS`` of
+def _translated_settings(base: dict[str, Any], language: str) -> dict[str, Any]:
+    """The settings of ``base`` (``mkdocs.yml``) that carry words, in ``language`` (``WORDS`` of
     ``rulespy/render/languages.py``): the site's name and description, the footer's credit line, the
-    palette toggles' names (the theme shows them as titles), and the heading permalinks' title. Lists
-    replace their parent's under INHERIT, so the palette and the extensions are copied from
-    ``mkdocs.yml`` with only their words changed; a setting ``mkdocs.yml`` lacks is left out."""
-    import yaml
+    palette toggles' names (the theme shows them as titles), and the heading permalinks' title. A list
+    replaces the one it is merged over, so the palette and the extensions are ``base``'s with only their
+    words changed; a setting ``base`` lacks is left out."""
+    import copy
 
     from rulespy.render.languages import words
 
     said = words(language)
-    base = yaml.safe_load((root / "mkdocs.yml").read_text(encoding="utf-8")) or {}
+    base = copy.deepcopy(base)
     settings: dict[str, Any] = {
         "site_name": said["title"],
         "site_description": said["description"],
