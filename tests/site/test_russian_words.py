@@ -172,3 +172,28 @@ def test_every_word_of_the_russian_site_is_russian(
         for url, why in NOT_YET_TRANSLATED.items():
             print(f"  not read: /{url} ({why})")
     assert not found, f"{len(found)} English words on /ru/:\n" + "\n".join(found[:200])
+
+
+VERSIONS = """
+return [...document.querySelectorAll('.md-version__current, .md-version__link')]
+  .map(item => [item.tagName, item.textContent.trim(), item.href || ""]);
+"""
+
+
+def test_the_version_selector_on_ru_names_the_current_rules_in_russian_and_leads_to_ru(
+    browser: Any, base_url: str, built: Path
+) -> None:
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from tests.browser import PATIENCE
+
+    browser.get(urljoin(base_url, "ru/core/damage/"))
+    browser.find_element("css selector", "article")
+    try:
+        WebDriverWait(browser, PATIENCE).until(lambda d: d.execute_script(VERSIONS))
+    except Exception:  # noqa: BLE001 - selenium's TimeoutException: the theme drew no selector
+        pytest.skip(f"{built.name} draws no version selector on /ru/ (no version of versions.json is /ru/)")
+    items = browser.execute_script(VERSIONS)
+    assert {text for _, text, _ in items} == {"текущие правила"}, items
+    links = [href for tag, _, href in items if tag == "A"]
+    assert links and all(href == urljoin(base_url, "ru/") for href in links), links
