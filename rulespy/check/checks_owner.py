@@ -64,6 +64,7 @@ def check_registry(graph: LinkGraph, registry: Registry, anchors: Anchors) -> It
         message += f" (line {earlier.line})"
         yield Finding(REGISTRY, concept.line, concept.column, "RS010", message)
     yield from _translated_names(registry)
+    yield from _forbidden_names(registry)
     by_name = owners_by_name(registry)
     for retired in registry.retired:
         if norm(retired.current) not in by_name:
@@ -198,3 +199,66 @@ def check_retired_document(
                 continue
         message = f"retired term {use.term!r}: write {current.current!r} (see {current.explained_in})"
         yield Finding(path, use.line, use.column, "RS031", message)
+
+
+def _forbidden_names(registry: Registry) -> Iterator[Finding]:
+    """RS075 in ``concepts.yml``: a forbidden variant that matches a name some concept is given in the
+    same language would forbid the very term the pages must write."""
+    from rulespy.check.parse import forbidden_regex
+
+    for concept in registry.concepts:
+        for language, variants in concept.forbidden:
+            for variant in variants:
+                pattern = forbidden_regex((norm(variant),))
+                clash = next(
+                    (
+                        (other, name)
+                        for other in registry.concepts
+                        for name in other.names_in(language)
+                        if other.translated
+                        if pattern is not None and pattern.search(name)
+                    ),
+                    None,
+                )
+                if clash is not None:
+                    message = (
+                        f"{language}_forbidden of {concept.name}: {variant!r} matches {clash[1]!r}, "
+                        f"a {language} name of {clash[0].name}: forbid a narrower form"
+                    )
+                    yield Finding(REGISTRY, concept.line, concept.column, "RS075", message)
+
+
+def check_forbidden_document(registry: Registry, path: str, document: Document) -> Iterator[Finding]:
+    """RS075 for one translated page: each use of a word ``concepts.yml`` forbids for a concept in the
+    page's language (``ru_forbidden``; the parser records the words as written), with the term to write
+    instead."""
+    from rulespy.check.parse import forbidden_regex
+
+    language = path.partition("/")[0]
+    if language not in LANGUAGES or not document.forbidden_uses:
+        return
+    variants = [
+        (concept, variant)
+        for concept in registry.concepts
+        for lang, vs in concept.forbidden
+        if lang == language
+        for variant in vs
+    ]
+
+    def matches(variant: str, words: str) -> bool:
+        pattern = forbidden_regex((norm(variant),))
+        return pattern is not None and pattern.fullmatch(words) is not None
+
+    for use in document.forbidden_uses:
+        found = next((c for c, v in variants if matches(v, use.term)), None)
+        if found is None:
+            continue
+        message = (
+            f"{_quoted(use.term)} must not stand for {found.name} on a Russian page: write "
+            f"{_quoted(found.name_in(language))} or one of its forms (concepts.yml {language}_forbidden)"
+        )
+        yield Finding(path, use.line, use.column, "RS075", message)
+
+
+def _quoted(words: str) -> str:
+    return words if words.startswith("«") else f"«{words}»"

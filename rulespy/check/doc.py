@@ -67,6 +67,8 @@ class Document(NamedTuple):
     links: tuple[Link, ...] = ()
     mentions: tuple[Mention, ...] = ()
     term_uses: tuple[TermUse, ...] = ()
+    #: uses of a word that must not name a concept on this page (``Terms.forbidden``), as registered
+    forbidden_uses: tuple[TermUse, ...] = ()
     claims: tuple[Claim, ...] = ()
     problems: tuple[tuple[int, int, str, str], ...] = ()
     anchors: dict[str, int] = {}  # never mutated; parse_markdown always gives its own

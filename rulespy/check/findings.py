@@ -184,7 +184,8 @@ FINDING_CODES: tuple[FindingCode, ...] = (
         "RS071",
         "translation-number-differs",
         "a number in a table of a translated section differs from the same table of the English section "
-        "(compared in reading order, ``1,5`` = ``1.5``), or the section has another count of tables",
+        "(compared in reading order, ``1,5`` = ``1.5``), the section has another count of tables, or its "
+        "prose (paragraphs, list items, headings) holds other numbers than the English prose",
     ),
     FindingCode(
         "RS072",
@@ -204,6 +205,18 @@ FINDING_CODES: tuple[FindingCode, ...] = (
         "``rulespy translations stamp``) is missing, names another section, or holds the hash of an "
         "older English text",
         severity="warning",
+    ),
+    FindingCode(
+        "RS075",
+        "forbidden-term",
+        "a translated page uses a word that ``concepts.yml`` forbids for a concept in its language "
+        "(``ru_forbidden: [законн*]``, a ``*`` ending a stem): write the concept's term (``ru:``) instead",
+    ),
+    FindingCode(
+        "RS076",
+        "translation-decimal-point",
+        "a number with a decimal point (``11.5``) in the words or a table of a Russian page, where Russian "
+        "writes a decimal comma (``11,5``); code, scenario values and link addresses keep the point",
     ),
     FindingCode(
         "RS080",

@@ -285,6 +285,7 @@ class Incremental:
         if self.registry.present:
             yield from checks_owner.check_document(self.graph, by_name, path, document)
             yield from checks_owner.check_retired_document(self.registry, self.spans, path, document)
+            yield from checks_owner.check_forbidden_document(self.registry, path, document)
 
     def cross_file_findings(self, nav: Nav) -> list[Finding]:
         """Checks over the whole tree, from the summaries: nav and orphans, the registry, requirements.

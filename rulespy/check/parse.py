@@ -54,6 +54,8 @@ class Terms:
 
     retired: tuple[str, ...] = ()
     concepts: tuple[str, ...] = ()
+    #: (language, variant): words that must not name a concept on that language's pages (``*``: a stem)
+    forbidden: tuple[tuple[str, str], ...] = ()
 
 
 NO_TERMS = Terms()
@@ -160,6 +162,23 @@ def _term_regex(terms: tuple[str, ...]) -> re.Pattern[str] | None:
     parts = [r"\s+".join(map(re.escape, t.split())) for t in terms if t.strip()]
     parts.sort(key=len, reverse=True)
     return re.compile(r"(?<!\w)(" + "|".join(parts) + r")(?!\w)", re.IGNORECASE) if parts else None
+
+
+@lru_cache(maxsize=256)
+def forbidden_regex(variants: tuple[str, ...]) -> re.Pattern[str] | None:
+    """One regex for the forbidden variants of a language (``Terms.forbidden``): each word in either
+    case, ``е`` standing for ``ё`` too, a word ending in ``*`` any word it begins; the longest variant
+    tried first."""
+    parts = []
+    for variant in sorted(variants, key=len, reverse=True):
+        words = []
+        for word in variant.split():
+            stem = word.endswith("*")
+            pattern = re.sub("[её]", "[её]", re.escape(word.rstrip("*")))
+            words.append(pattern + (r"\w*" if stem else ""))
+        if words:
+            parts.append(r"\s+".join(words))
+    return re.compile(r"(?<!\w)(?:" + "|".join(parts) + r")(?!\w)", re.IGNORECASE) if parts else None
 
 
 def _is_footnote(content: str, offset: int) -> bool:
@@ -309,6 +328,10 @@ class _Reader:
         self.code_lines: set[int] = set()
         self.problems: list[tuple[int, int, str, str]] = []  # raw HTML outside the allowed set
         self.term_re, self.names, self.longest = _prepare(terms)
+        self.forbidden_uses: list[TermUse] = []
+        language = path.split("/", 1)[0] if "/" in path else ""
+        self.forbidden = tuple(v for lang, v in terms.forbidden if lang == language)
+        self.forbidden_re = forbidden_regex(self.forbidden)
 
     def html(self, content: str, at: Callable[[int, int], tuple[int, int]]) -> None:
         """Anchors raw HTML makes: any element's ``id``, and ``name`` on ``<a>`` (comments ignored); and
@@ -400,6 +423,10 @@ class _Reader:
             for m in self.term_re.finditer(text):
                 line, column = self._locate(pieces, block, m.start())
                 self.term_uses.append(TermUse(" ".join(m.group(1).lower().split()), line, column))
+        if self.forbidden_re is not None:
+            for m in self.forbidden_re.finditer(text):
+                line, column = self._locate(pieces, block, m.start())
+                self.forbidden_uses.append(TermUse(" ".join(m.group(0).split()), line, column))
         if "owned" in text:
             for m in _CLAIM_RE.finditer(text):
                 self._claim(text, m, pieces, block, links)
@@ -536,6 +563,7 @@ def parse_markdown(path: str, text: str, terms: Terms = NO_TERMS) -> Document:
         links=tuple(reader.links),
         mentions=tuple(reader.mentions),
         term_uses=tuple(reader.term_uses),
+        forbidden_uses=tuple(reader.forbidden_uses),
         claims=tuple(reader.claims),
         problems=tuple(problems),
         anchors=anchor_lines,

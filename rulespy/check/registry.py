@@ -22,6 +22,11 @@ first is its name there (tooltips, glossary, "Defined on this page"), the rest a
 text writes (cases, plurals), which the site links like English aliases. No ``ru:``: the English name
 is used on Russian pages too.
 
+``ru_forbidden:`` lists the words that must not stand for the concept on a Russian page (RS075): a
+synonym or an older translation, ``[законн*, критическ* попадани*]``. Each word of a variant matches that
+word, in either case and with ``е`` for ``ё``; a word ending in ``*`` is a stem and matches every word
+that begins with it (every case and number), so one entry covers a whole declension.
+
 A malformed registry stops the check (exit 2) with ``concepts.yml:LINE: message``. No registry: the
 ownership checks are skipped and everything else is checked.
 """
@@ -41,7 +46,14 @@ if TYPE_CHECKING:
     import yaml
 
 REGISTRY = "concepts.yml"
-_CONCEPT_KEYS = {"concept", "anchor", "aliases", "terminology", *LANGUAGES}
+_CONCEPT_KEYS = {
+    "concept",
+    "anchor",
+    "aliases",
+    "terminology",
+    *LANGUAGES,
+    *(f"{language}_forbidden" for language in LANGUAGES),
+}
 _RETIRED_KEYS = {"term", "current", "explained_in"}
 _CHECK_KEYS = {"exclude", "rule_dirs", "code_dirs", "max_file_kb"}
 
@@ -61,6 +73,8 @@ class Concept:
     column: int = field(default=1, compare=False)
     #: (language, (name, other forms...)) for each translation that names the concept
     translated: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    #: (language, (variant, ...)): the words that must not stand for the concept in that edition (RS075)
+    forbidden: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -194,6 +208,14 @@ class _Reader:
                         if not names:
                             raise self.fail(fields[language], f"{language} must list at least the name")
                         translated.append((language, tuple(names)))
+                forbidden = []
+                for language in LANGUAGES:
+                    avoid = f"{language}_forbidden"
+                    if avoid in fields:
+                        variants = self.texts(fields[avoid], f"{avoid} (the words that must not name it)")
+                        if language not in fields:
+                            raise self.fail(fields[avoid], f"{avoid} needs {language}: the term to write")
+                        forbidden.append((language, tuple(variants)))
                 self.concepts.append(
                     Concept(
                         self.name(fields["concept"], "concept"),
@@ -204,6 +226,7 @@ class _Reader:
                         Y.line(entry),
                         Y.column(fields["concept"]),
                         tuple(translated),
+                        tuple(forbidden),
                     )
                 )
 

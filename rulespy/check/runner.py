@@ -190,7 +190,11 @@ def _terms(registry: Registry):  # type: ignore[no-untyped-def]
     from rulespy.check.parse import Terms
 
     concept_names = sorted({checks_owner.norm(n) for c in registry.concepts for n in c.names})
-    return Terms(tuple(sorted(checks_owner.norm(r.term) for r in registry.retired)), tuple(concept_names))
+    forbidden = sorted(
+        {(lang, checks_owner.norm(v)) for c in registry.concepts for lang, vs in c.forbidden for v in vs}
+    )
+    retired = tuple(sorted(checks_owner.norm(r.term) for r in registry.retired))
+    return Terms(retired, tuple(concept_names), tuple(forbidden))
 
 
 def _salt(terms: str, layout: Layout) -> str:

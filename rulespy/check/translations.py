@@ -23,13 +23,19 @@ The checks, for each translated page and its English twin:
 - RS070: a page of the English edition with no translation, a translated page with no English twin, a
   section (explicit id) missing from the translation or only in it, or the sections in another order;
 - RS071: a number in a table of a section that differs from the same table of the English section
-  (numbers compared in reading order; ``1,5`` and ``1.5`` are the same number), or a section with
-  another count of tables;
+  (numbers compared in reading order; ``1,5`` and ``1.5`` are the same number), a section with
+  another count of tables, or a section whose prose (paragraphs, list items, headings: words and inline
+  code, not link addresses or fenced code) holds other numbers than the English prose (compared as a
+  collection, since a translation may reorder a sentence or split a paragraph);
 - RS072: a link in a translation to an English page whose translation exists;
 - RS073: a python fence (worked example or ``notest`` listing) that is not byte for byte its English
   twin, in the same order and the same section;
 - RS074 (a warning): a section whose stamp is missing, names another section, or holds the hash of an
-  older English text.
+  older English text;
+- RS076: in a language that writes a decimal comma (``DECIMAL_COMMA``: Russian), a number written with a
+  decimal point in the words of a paragraph, list item, heading or table cell (``11.5"`` where Russian
+  writes ``11,5"``). Inline code, fenced code and link addresses keep the point: they are scenario values
+  and code, byte for byte the English.
 """
 
 from __future__ import annotations
@@ -37,6 +43,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import re
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
@@ -57,7 +64,13 @@ STAMP = re.compile(
     r"^\s*<!--\s*translates:\s*(?P<path>[^\s#]+)#(?P<anchor>\S+)\s+sha256:(?P<hash>[0-9a-f]+)\s*-->\s*$"
 )
 HASH_LENGTH = 12
-_NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)?(?![\w])")
+#: The translations whose prose writes a decimal comma (RS076).
+DECIMAL_COMMA = frozenset({"ru"})
+_DECIMAL_POINT = re.compile(r"(?<![\w.,])\d+\.\d+(?![\w.])")
+#: What keeps its point: inline code spans and link addresses (replaced by spaces, lines kept).
+_KEPT = re.compile(r"(`+)(?:(?!\1).)+?\1|\]\([^)\s]*(?:\s+\"[^\"]*\")?\)|<[^>\n]*>", re.DOTALL)
+#: A number standing alone (``6``, ``1.5``, ``1,5``, ``12"``), or an English plural of one (``5s``).
+_NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)?(?=s?(?!\w))")
 
 
 @lru_cache(maxsize=1)
@@ -271,6 +284,24 @@ def compare(tree: Tree, page: Page, twin: Page) -> Iterator[Finding]:
         yield from _staleness(page, section, twin.path, english[section.anchor])
     yield from _fences(page, twin)
     yield from _links(tree, page)
+    if language_of(page.path) in DECIMAL_COMMA:
+        yield from _decimal_points(page)
+
+
+def _decimal_points(page: Page) -> Iterator[Finding]:
+    """RS076: each ``11.5`` in the words of the page (see the module docstring)."""
+    tokens = _md().parse(page.text)
+    for index, token in enumerate(tokens):
+        if token.type != "inline" or token.map is None:
+            continue
+        if tokens[index - 1].type not in ("paragraph_open", "heading_open", "th_open", "td_open"):
+            continue
+        words = _KEPT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), token.content)
+        for match in _DECIMAL_POINT.finditer(words):
+            line = token.map[0] + 1 + words.count("\n", 0, match.start())
+            number = match.group(0)
+            message = f"decimal point in Russian text: write {number.replace('.', ',')}, not {number}"
+            yield Finding(page.path, line, 1, "RS076", message)
 
 
 def _staleness(page: Page, section: Section, english_path: str, original: Section) -> Iterator[Finding]:
@@ -296,24 +327,41 @@ def _staleness(page: Page, section: Section, english_path: str, original: Sectio
         yield Finding(page.path, line, 1, "RS074", message)
 
 
-def _table_numbers(section: Section) -> list[list[tuple[int, str]]]:
-    """Each table of the section: (line, number) in reading order, numbers written with a full stop."""
+Numbers = list[list[tuple[int, str]]]
+Blocks = list[tuple[int, list[str]]]
+
+
+def _section_numbers(section: Section) -> tuple[Numbers, Blocks]:
+    """The numbers of a section, written with a full stop for the decimal mark: each table's as (line,
+    number) in reading order, and each prose block's (a paragraph, a list item's paragraph, a heading)
+    as (line, numbers), in the order of the blocks. Prose numbers are read from the words and inline
+    code only: link addresses, HTML (the stamp) and fenced code are left out."""
     tokens = _md().parse("\n".join(section.lines))
-    tables: list[list[tuple[int, str]]] = []
+    tables: Numbers = []
+    prose: Blocks = []
     row_line = section.line
     for index, token in enumerate(tokens):
         if token.type == "table_open":
             tables.append([])
         elif token.type == "tr_open" and token.map is not None:
             row_line = section.line + token.map[0]
-        elif token.type == "inline" and tables and tokens[index - 1].type in ("th_open", "td_open"):
-            for match in _NUMBER.finditer(token.content):
-                tables[-1].append((row_line, match.group(0).replace(",", ".")))
-    return tables
+        elif token.type != "inline":
+            continue
+        elif tables and tokens[index - 1].type in ("th_open", "td_open"):
+            tables[-1].extend((row_line, n) for n in _numbers(token.content))
+        elif tokens[index - 1].type in ("paragraph_open", "heading_open") and token.map is not None:
+            words = " ".join(c.content for c in token.children or () if c.type in ("text", "code_inline"))
+            prose.append((section.line + token.map[0], _numbers(words)))
+    return tables, prose
+
+
+def _numbers(text: str) -> list[str]:
+    return [match.group(0).replace(",", ".") for match in _NUMBER.finditer(text)]
 
 
 def _tables(page: Page, section: Section, twin: Page, original: Section) -> Iterator[Finding]:
-    ours, theirs = _table_numbers(section), _table_numbers(original)
+    (ours, prose), (theirs, expected_prose) = _section_numbers(section), _section_numbers(original)
+    yield from _prose(page, section, twin, prose, expected_prose)
     if len(ours) != len(theirs):
         message = f"section #{section.anchor} has {len(ours)} table(s), {twin.path} has {len(theirs)}"
         yield Finding(page.path, section.line, 1, "RS071", message)
@@ -330,6 +378,32 @@ def _tables(page: Page, section: Section, twin: Page, original: Section) -> Iter
                 )
                 yield Finding(page.path, mine[0], 1, "RS071", message)
                 break
+
+
+def _prose(page: Page, section: Section, twin: Page, ours: Blocks, theirs: Blocks) -> Iterator[Finding]:
+    """RS071 for prose: the numbers of the section's words, compared as one collection (a translation
+    may reorder a sentence, or split or join its paragraphs), reported at the first paragraph whose
+    numbers differ from its English twin's when the paragraphs pair up, else at the heading."""
+    mine = Counter(n for _, block in ours for n in block)
+    other = Counter(n for _, block in theirs for n in block)
+    if mine == other:
+        return
+    line, where = section.line, ""
+    if len(ours) == len(theirs):
+        for (at, block), (twin_at, twin_block) in zip(ours, theirs, strict=True):
+            if Counter(block) != Counter(twin_block):
+                line, where = at, f" line {twin_at}"
+                break
+    said = []
+    if mine - other:
+        said.append(f"{', '.join(sorted((mine - other).elements()))} not in the English")
+    if other - mine:
+        said.append(f"{', '.join(sorted((other - mine).elements()))} of the English missing")
+    message = (
+        f"the prose of #{section.anchor} has other numbers than {twin.path}{where}: {'; '.join(said)}"
+        " (write numbers as digits; 1,5 is 1.5)"
+    )
+    yield Finding(page.path, line, 1, "RS071", message)
 
 
 def _python_fences(page: Page) -> list[tuple[int, str, str, str]]:

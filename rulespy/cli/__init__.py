@@ -15,7 +15,7 @@ COMMANDS = {
     "odds": "prints the exact outcome probabilities of a scenario's attack",
     "coverage": "lists, for each rule, the code that implements it and the examples that prove it",
     "diff": "lists the scenarios and examples whose outcome changed since a git revision",
-    "translations": "stamps translated sections with the version of the English text they translate",
+    "translations": "stamps translated sections with the English text they translate; lists the stale ones",
     "render": "writes the site's pages (links, tooltips, boards, odds, glossary, navigation) to build/",
 }
 

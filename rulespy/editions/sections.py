@@ -59,7 +59,7 @@ def section_texts(path: str, text: str) -> dict[str, SectionText]:
         body = lines[head + 1 : first] if head is not None else lines[:first]
         name = plain(lines[head][2:]) if head is not None else path
         found[f"{path}#{title}"] = SectionText(f"{path}#{title}", name, plain("\n".join(body)))
-    ends = [start for start, _, _ in starts[1:]] + [len(lines)]
+    ends = [start for start, _, _ in starts[1:]] + ([len(lines)] if starts else [])  # a title-only page
     for (start, anchor, shown), end in zip(starts, ends, strict=True):
         ref = f"{path}#{anchor}"
         found[ref] = SectionText(ref, plain(shown), plain("\n".join(lines[start + 1 : end])))

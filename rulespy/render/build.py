@@ -8,8 +8,8 @@ Zensical ends a strict build that found warnings with a Python traceback of its 
 printed before are kept and the traceback is replaced by one line.
 
 Each translation staged by ``rulespy render`` (``build/ru/pages``) is a site of its own, built after the
-English one into ``SITE/ru/`` (``build_all``): a config ``build/<generator>-ru.yml`` INHERITs
-``mkdocs.yml`` and sets the staged folder, the navigation, ``theme.language`` and the search language
+English one into ``SITE/ru/`` (``build_all``): a config ``build/<generator>-ru.yml``, ``mkdocs.yml``
+merged with the staged folder, the navigation, ``theme.language``, the edition's words and the search language
 (Material's ``search`` with ``lang: [ru, en]``: Russian stemming, and English words such as the
 examples' code still found). Zensical builds it inside ``build/`` and it is copied into place.
 """
@@ -22,6 +22,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 GENERATORS = ("mkdocs", "zensical")
 _ABORT = "Aborted because --strict flag is set"
@@ -125,25 +126,82 @@ def languages_staged(root: Path) -> list[str]:
 
 
 def language_config(generator: str, root: Path, language: str) -> Path:
-    """Write ``build/<generator>-<language>.yml``: ``mkdocs.yml`` for the translation's own site."""
+    """Write ``build/<generator>-<language>.yml``: ``mkdocs.yml`` for the translation's own site, whole.
+
+    It is ``mkdocs.yml`` merged here (mappings key by key, anything else replaced) with the translation's
+    folder, navigation, theme language, search languages and words (``_translated_settings``), rather
+    than a small file that INHERITs it: Zensical 0.0.73 keeps the parent's navigation and palette over a
+    child's, so an inheriting file gave its Russian site the English navigation and toggles."""
     import yaml
 
     staged = root / "build" / language
     nav = (yaml.safe_load((staged / "nav.yml").read_text(encoding="utf-8")) or {}).get("nav")
-    config = {
-        "INHERIT": "../mkdocs.yml",
-        "docs_dir": f"{language}/pages",
-        "site_url": f"http://127.0.0.1:8000/{language}/",
-        "theme": {"language": language},
-        "plugins": [{"search": {"lang": [language, "en"]}}],
-        "nav": nav,
-    }
-    if generator == "zensical":
-        config["site_dir"] = f"site-{language}"
+    base = yaml.safe_load((root / "mkdocs.yml").read_text(encoding="utf-8")) or {}
+    base.pop("INHERIT", None)  # the English navigation: the translation has its own
+    config = _merged(
+        base,
+        {
+            "docs_dir": f"{language}/pages",
+            "site_dir": f"site-{language}" if generator == "zensical" else base.get("site_dir", "site"),
+            "site_url": f"http://127.0.0.1:8000/{language}/",
+            "theme": {"language": language},
+            "plugins": [{"search": {"lang": [language, "en"]}}],
+            "nav": nav,
+            **_translated_settings(base, language),
+        },
+    )
     path = root / "build" / f"{generator}-{language}.yml"
     header = f"# Written by rulespy.render.build: the {language} site, mkdocs.yml with its own pages.\n"
     path.write_text(header + yaml.safe_dump(config, sort_keys=False, allow_unicode=True), encoding="utf-8")
     return path
+
+
+def _merged(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    """``base`` with ``over`` laid on it: a mapping in both is merged key by key, anything else replaced."""
+    merged = dict(base)
+    for key, value in over.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = _merged(merged[key], value)
+        else:
+            merged[key] = value
+    return merged
+
+
+def _translated_settings(base: dict[str, Any], language: str) -> dict[str, Any]:
+    """The settings of ``base`` (``mkdocs.yml``) that carry words, in ``language`` (``WORDS`` of
+    ``rulespy/render/languages.py``): the site's name and description, the footer's credit line, the
+    palette toggles' names (the theme shows them as titles), and the heading permalinks' title. A list
+    replaces the one it is merged over, so the palette and the extensions are ``base``'s with only their
+    words changed; a setting ``base`` lacks is left out."""
+    import copy
+
+    from rulespy.render.languages import words
+
+    said = words(language)
+    base = copy.deepcopy(base)
+    settings: dict[str, Any] = {
+        "site_name": said["title"],
+        "site_description": said["description"],
+        # the theme's "Made with ..." line has no translation: the edition says it in its own words
+        "copyright": said["made-with"],
+        "extra": {"generator": False},
+    }
+    palette = (base.get("theme") or {}).get("palette")
+    if isinstance(palette, list):
+        toggles = {"Switch to dark mode": said["dark-mode"], "Switch to light mode": said["light-mode"]}
+        for scheme in palette:
+            toggle = scheme.get("toggle") if isinstance(scheme, dict) else None
+            if isinstance(toggle, dict) and toggle.get("name") in toggles:
+                toggle["name"] = toggles[toggle["name"]]
+        settings["theme"] = {"language": language, "palette": palette}
+    extensions = base.get("markdown_extensions")
+    if isinstance(extensions, list):
+        for index, extension in enumerate(extensions):
+            if extension == "toc" or (isinstance(extension, dict) and "toc" in extension):
+                options = dict(extension["toc"] or {}) if isinstance(extension, dict) else {}
+                extensions[index] = {"toc": {**options, "permalink_title": said["permalink"]}}
+        settings["markdown_extensions"] = extensions
+    return settings
 
 
 def build_language(

@@ -26,6 +26,7 @@ from rulespy.scenario import parse_scenario, read_scenario_text
 from rulespy.state import Scenario
 
 from . import board
+from .localize import command_name, example_words, translate, translate_board
 from .web import encode
 
 ODDS_MARKER = "# show the odds"
@@ -36,7 +37,7 @@ ODDS_MEMORY = 512 << 20
 """The most memory that child may use."""
 BOARD_INCHES = 240.0
 """The widest board drawn (20 feet): a scenario spread wider than this is named in a warning, not drawn."""
-TOO_LARGE = "The exact odds of this attack are too large to show here; `rulespy odds` can try them."
+TOO_LARGE = example_words(None)["too-large"]
 
 
 @dataclass(frozen=True)
@@ -163,21 +164,24 @@ def odds_table(source: str) -> str | None:
     return table
 
 
-def odds_block(source: str) -> list[str]:
-    """The lines a page shows for an example marked ``# show the odds``."""
+def odds_block(source: str, language: str | None = None) -> list[str]:
+    """The lines a page shows for an example marked ``# show the odds``, in ``language``."""
+    said = example_words(language)
     table = odds_table(source)
     if table is None:
-        return [TOO_LARGE]
-    lead = "Before any die is rolled, the exact odds of this attack (computed by `rulespy odds`):"
-    return [lead, "", *table.strip().splitlines()]
+        return [said["too-large"]]
+    return [said["odds-lead"], "", *(translate(row, language) for row in table.strip().splitlines())]
 
 
-def _names(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+def _names(items: list[str], language: str | None = None) -> str:
+    last = " " + example_words(language)["and"] + " "
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + last + items[-1]
 
 
-def summary(scenario: Scenario) -> str:
+def summary(scenario: Scenario, language: str | None = None) -> str:
     """One plain sentence saying who shoots at whom, with which mark and which dice."""
+    if language == "ru":
+        return _summary_ru(scenario)
     attack = scenario.attack
     command = str(attack.command).replace("_", " ")
     aimed = [f"*{t.unit}* (marking {t.mark})" for t in attack.targets]
@@ -195,26 +199,48 @@ def summary(scenario: Scenario) -> str:
     return " ".join(parts)
 
 
-def example_block(example: Example, fence: list[str], key: str) -> list[str]:
+def _summary_ru(scenario: Scenario) -> str:
+    """``summary`` on a Russian page: the same facts, the command under its Russian name."""
+    attack = scenario.attack
+    aimed = [f"*{t.unit}* (отметка {t.mark})" for t in attack.targets]
+    against = _names(aimed, "ru") if aimed else example_words("ru")["no-one"]
+    parts = [
+        f"Отряд *{attack.unit}* по приказу {command_name(str(attack.command), 'ru')} стреляет по {against}."
+    ]
+    response = scenario.response
+    if response is not None:
+        answer = command_name(str(response.command), "ru")
+        parts.append(f"Цель отвечает приказом {answer} (отметка {response.mark}).")
+    if scenario.dice is not None:
+        parts.append("Кубики по порядку: " + ", ".join(str(d) for d in scenario.dice) + ".")
+    elif scenario.seed is not None:
+        parts.append(f"Кубики: случайные, по зерну {scenario.seed}.")
+    return " ".join(parts)
+
+
+def example_block(example: Example, fence: list[str], key: str, language: str | None = None) -> list[str]:
     """The markdown that replaces an example fence: an Example block (Material's admonition markup,
     written as HTML with ``md_in_html`` so that the board's SVG stays a block of its own), boards,
-    summaries, odds, and the folded code. ``key`` makes the boards' SVG ids unique on the page."""
+    summaries, odds, and the folded code. ``key`` makes the boards' SVG ids unique on the page. On a
+    translated page (``language``) the block's words are the edition's (``localize.py``), and the
+    scenario's English ``description`` is not shown: it stays in the code, with the other scenario text."""
     pad = example.indent
-    first = example.scenarios[0] if example.scenarios else None
+    said = example_words(language)
+    first = example.scenarios[0] if example.scenarios and language is None else None
     description = " ".join(str(first.description or "").split()) if first else ""
-    title = description if description and len(description) <= 90 else "Worked example"
+    title = description if description and len(description) <= 90 else said["title"]
     out = [f'{pad}<div class="admonition example vs-example" markdown>']
     out += [f'{pad}<p class="admonition-title">{escape(title)}</p>', ""]
     if description and description != title:
         out += [f"{pad}{description}", ""]
     for offset, scenario in enumerate(example.scenarios):
-        figure = board.render(scenario, f"{key}-{offset}")
+        figure = translate_board(board.render(scenario, f"{key}-{offset}"), language)
         out += [f"{pad}{ET.tostring(figure, encoding='unicode')}", ""]
-        out += [f"{pad}{summary(scenario)}", ""]
+        out += [f"{pad}{summary(scenario, language)}", ""]
         if offset < len(example.sources):  # the rules judge's "Try it" (assets/judge.js) opens this text
             out += [f'{pad}<div class="vs-try" data-scenario="{encode(example.sources[offset])}"></div>', ""]
     if example.odds_source is not None:
-        out += [f"{pad}{row}" if row else "" for row in odds_block(example.odds_source)] + [""]
-    out += [f'{pad}??? example "The executable check (run by the test suite)"', ""]
+        out += [f"{pad}{row}" if row else "" for row in odds_block(example.odds_source, language)] + [""]
+    out += [f'{pad}??? example "{said["check"]}"', ""]
     out += [(pad + "    " + line[len(pad) :]) if line.strip() else "" for line in fence]
     return out + ["", f"{pad}</div>", ""]

@@ -58,6 +58,12 @@ WORDS: dict[str | None, dict[str, str]] = {
         "not-written": "Not yet written in its owner file.",
         "also": "Also written",
         "title": "VoidSiege Rules",
+        "description": "The VoidSiege shooting rules, with worked examples checked by the reference engine.",
+        "dark-mode": "Switch to dark mode",
+        "light-mode": "Switch to light mode",
+        "permalink": "Permanent link",
+        "made-with": "Made with Material for MkDocs",
+        "current-rules": "current rules",
         "cover": "The shooting rules of VoidSiege, with every worked example drawn as a board.",
         "cover-2": (
             "Printed from the rules repository: the rule files are the source of truth, and every worked\n"
@@ -152,6 +158,12 @@ WORDS: dict[str | None, dict[str, str]] = {
         "not-written": "Ещё не написано в файле-владельце.",
         "also": "Также пишут",
         "title": "Правила VoidSiege",
+        "description": "Правила стрельбы VoidSiege; каждый разобранный пример проверен эталонным движком.",
+        "dark-mode": "Включить тёмную тему",
+        "light-mode": "Включить светлую тему",
+        "permalink": "Постоянная ссылка на раздел",
+        "made-with": "Сайт собран с помощью Material for MkDocs",
+        "current-rules": "текущие правила",
         "cover": "Правила стрельбы VoidSiege; каждый разобранный пример нарисован на поле.",
         "cover-2": (
             "Напечатано из репозитория правил: файлы правил — первоисточник, и каждый разобранный\n"
@@ -189,8 +201,8 @@ WORDS: dict[str | None, dict[str, str]] = {
         "judge-resolving": "Движок судит…",
         "judge-no-start": "Движок правил не запустился: {error}",
         "judge-illegal": "Недопустимое объявление: {message} (нарушенное правило: {rule})",
-        "judge-computing": "Рассужено rulespy. Считаются точные шансы…",
-        "judge-done": "Рассужено rulespy, с точными шансами по всем кубикам.",
+        "judge-computing": "Разобрано движком rulespy. Считаются точные шансы…",
+        "judge-done": "Разобрано движком rulespy, с точными шансами по всем кубикам.",
         "judge-no-casualties": "Исход: потерь нет.",
         "judge-casualties": "Исход: потери {list}.",
         "judge-immediate": "убрана сразу",
@@ -274,11 +286,15 @@ def _other_site(path: str, language: str | None, other: str | None, anchor: str 
 
 
 def switcher(path: str, language: str | None, other: str | None) -> str:
-    """The raw HTML link from page ``path`` of edition ``language`` to the same page of ``other``."""
+    """The raw HTML link from page ``path`` of edition ``language`` to the same page of ``other``. On a
+    translation it also carries the edition's name for the current rules in the theme's version
+    selector (``data-vs-current-rules``), which ``assets/language.js`` writes there, and the selector's
+    links then lead to this edition's pages of each release (``vX.Y/ru/...``)."""
     attributes = _other_site(path, language, other)
     label = NAMES.get(other, other or "")
+    current = f' data-vs-current-rules="{words(language)["current-rules"]}"' if language else ""
     return (
-        f'<p class="vs-language"><a class="vs-language-link" {attributes} lang="{other or "en"}">'
+        f'<p class="vs-language"{current}><a class="vs-language-link" {attributes} lang="{other or "en"}">'
         f"{label}</a></p>"
     )
 

@@ -44,7 +44,10 @@ def title_of(graph: Graph, path: str) -> str:
 
 def navigation(pages: Iterable[str], graph: Graph, language: str | None = None) -> list[Any]:
     """Home, one section per rule folder, Glossary. Pages keep the order in which the home page links
-    them (the reading order its authors chose); pages it does not link follow, sorted by path."""
+    them (the reading order its authors chose); pages it does not link follow, sorted by path. A
+    translation's rule pages are listed with their own title (their first heading): the generators
+    would otherwise title them from the file name, which is English (the language switcher above the
+    heading keeps them from taking the heading)."""
     pages = sorted(pages)
     reading = {path: i for i, path in enumerate(_in_link_order(graph, "index.md"))}
     said = words(language)
@@ -53,7 +56,8 @@ def navigation(pages: Iterable[str], graph: Graph, language: str | None = None) 
         inside = [p for p in pages if p.startswith(folder + "/")]
         inside.sort(key=lambda p: (reading.get(p, len(reading)), p))
         if inside:
-            nav.append({said.get(folder, folder.capitalize()): inside})
+            entries: list[Any] = [{title_of(graph, p): p} for p in inside] if language else inside
+            nav.append({said.get(folder, folder.capitalize()): entries})
     if GLOSSARY in pages:
         nav.append({said["glossary"]: GLOSSARY})
     return nav

@@ -232,7 +232,7 @@ def render_page(
             if example.start >= after
             else (example.start, example.end)
         )
-        lines[start:end] = examples.example_block(example, lines[start:end], f"vs-board-{number}")
+        lines[start:end] = examples.example_block(example, lines[start:end], f"vs-board-{number}", language)
     if path == "index.md":
         lines += ["", pages.rulebook_link(language)]
     return "\n".join(lines).rstrip("\n") + "\n"
@@ -384,7 +384,10 @@ def _render(
     # navigation names
     extra.update({CHANGES: changes.text.encode("utf-8"), "versions.json": versions_json(root)})
     published = [p.relative_to(root).as_posix() for p in scenario_files]
-    extra[judge.PAGE] = judge.page(root, published, language).encode("utf-8")
+    judge_page = judge.page(root, published, language)
+    if language:  # a switcher to the English judge, carrying the words of the version selector
+        judge_page = languages.with_switchers(judge_page, judge.PAGE, language, [None])
+    extra[judge.PAGE] = judge_page.encode("utf-8")
     extra[judge.WORDS_SCRIPT] = judge.words_script(language)
     extra.update({f"assets/{p.name}": p.read_bytes() for p in sorted(ASSETS.iterdir()) if p.is_file()})
     extra.update({p.relative_to(root).as_posix(): p.read_bytes() for p in scenario_files})

@@ -66,10 +66,12 @@ def test_the_russian_pages_name_concepts_in_russian_and_link_to_their_russian_ow
         'Модель теряет не больше ран, чем у неё осталось."){ .vs-concept }' in home
     )
     glossary = _staged(bilingual, "ru/pages/glossary.md")
-    assert glossary.startswith('<p class="vs-language">') and "# Глоссарий {#glossary}" in glossary
+    assert glossary.startswith('<p class="vs-language" data-vs-current-rules="текущие правила">')
+    assert "# Глоссарий {#glossary}" in glossary
     assert "**[Предел цели](core/damage.md#target-limit)**: Модель теряет не больше ран" in glossary
     nav = _staged(bilingual, "ru/nav.yml")
     assert "Главная: index.md" in nav and "Основные правила:" in nav and "Глоссарий: glossary.md" in nav
+    assert "- Урон: core/damage.md" in nav  # titled by its Russian heading, not by its file name
     english = _staged(bilingual, "pages/core/damage.md")
     assert 'Defined on this page' in english and "Определено" not in english
 

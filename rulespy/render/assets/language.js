@@ -24,12 +24,42 @@
       });
     });
   }
+  // On a translation (its switcher carries data-vs-current-rules): the theme's version selector, which
+  // Material draws once it has read versions.json, names the current rules in the edition's words, and
+  // each edition's link leads to this edition's site inside it (/v1.0/ru/ rather than /v1.0/), where
+  // Material's own handler then finds the same page in that edition's sitemap.
+  function versionSelector() {
+    var source = document.querySelector("[data-vs-current-rules]");
+    var lang = document.documentElement.getAttribute("lang");
+    if (!source || !lang) return;
+    var current = source.getAttribute("data-vs-current-rules");
+    document.querySelectorAll(".md-version__current, .md-version__link").forEach(function (item) {
+      if (item.textContent.trim() === "current rules") item.textContent = current;
+      if (item.tagName === "A" && !item.hasAttribute("data-vs-edition")) {
+        var root = new URL(item.getAttribute("href"), window.location.href);
+        if (!root.pathname.endsWith("/" + lang + "/")) root.pathname = root.pathname.replace(/\/?$/, "/") + lang + "/";
+        item.setAttribute("href", root.href);
+        item.setAttribute("data-vs-edition", lang);
+      }
+    });
+  }
+  function watchVersions() {
+    versionSelector();
+    var header = document.querySelector(".md-header");
+    if (header && window.MutationObserver && !header.vsWatched) {
+      header.vsWatched = true;
+      new MutationObserver(versionSelector).observe(header, {childList: true, subtree: true});
+    }
+  }
   if (window.document$ && typeof window.document$.subscribe === "function") {
+    window.document$.subscribe(watchVersions);
     window.document$.subscribe(sectionLinks);  // Material: after every instant page load too
   } else if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", sectionLinks);
+    document.addEventListener("DOMContentLoaded", watchVersions);
   } else {
     sectionLinks();
+    watchVersions();
   }
   document.addEventListener("click", function (event) {
     var link = event.target instanceof Element ? event.target.closest("a[data-vs-href]") : null;
