@@ -15,12 +15,12 @@ from rulespy.editions.site import versions_json
 from rulespy.render.stage import render
 from tests.coverage.conftest import _git
 
-from .conftest import cover_page
+from .conftest import at, cover_page
 
 
 @pytest.fixture(scope="module")
 def staged(editions: Path) -> Path:
-    _git(editions, "checkout", "-q", "v1.1.0")
+    _git(editions, "checkout", "-q", at(editions, "v1.1.0"))
     render(editions)
     return editions / "build"
 
@@ -72,7 +72,7 @@ def test_the_changed_section_carries_a_mark_linked_to_its_entry(staged: Path) ->
 
 
 def test_unreleased_changes_get_their_own_entry_and_mark(tmp_path: Path, editions: Path) -> None:
-    _git(editions, "checkout", "-q", "v1.1.0")
+    _git(editions, "checkout", "-q", at(editions, "v1.1.0"))
     (editions / "core/cover.md").write_text(
         cover_page(-1, 0).replace("heavy cover gives", "heavy cover always gives")
     )
@@ -99,7 +99,7 @@ def test_without_a_release_the_page_says_so(tmp_path: Path) -> None:
 
 
 def test_unreleased_changes_that_change_no_rule_say_so_briefly(editions: Path) -> None:
-    _git(editions, "checkout", "-q", "v1.1.0")
+    _git(editions, "checkout", "-q", at(editions, "v1.1.0"))
     (editions / "index.md").write_text("# Rules {#rules}\n\nStart with the [Cover rules](core/cover.md).\n")
     try:
         found = changes(editions)

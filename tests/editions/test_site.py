@@ -20,6 +20,8 @@ from rulespy.editions.versions import releases
 from tests.browser import CHROMIUM, serving
 from tests.coverage.conftest import _git
 
+from .conftest import at
+
 _CLI = "import sys; from rulespy.cli import main; sys.exit(main(sys.argv[1:]))"
 SEARCH = {"mkdocs": "search/search_index.json", "zensical": "search.json"}
 # two editions rendered, built and printed per generator: a minute and more on a busy 2-core machine
@@ -31,7 +33,7 @@ def site(request: pytest.FixtureRequest, editions: Path, tmp_path_factory: pytes
     generator = request.param
     repo = tmp_path_factory.mktemp(generator) / "rules"
     shutil.copytree(editions, repo, symlinks=True)
-    _git(repo, "checkout", "-q", "v1.1.0")
+    _git(repo, "checkout", "-q", at(repo, "v1.1.0"))
     # the current rules, built first, as `make site` does
     for command in (
         [sys.executable, "-c", _CLI, "render", "."],

@@ -15,7 +15,7 @@ from rulespy.editions.summary import same_outcome, summarise
 from rulespy.editions.versions import Release, next_version, releases
 from tests.coverage.conftest import _git
 
-from .conftest import cover_page, scenario
+from .conftest import at, cover_page, scenario
 
 
 def test_the_summary_between_two_tags_names_exactly_what_changed(editions: Path) -> None:
@@ -46,7 +46,7 @@ def test_the_markdown_marks_words_without_colour(
     editions: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(editions)
-    _git(editions, "checkout", "-q", "v1.1.0")
+    _git(editions, "checkout", "-q", at(editions, "v1.1.0"))
     assert main(["diff", "v1.0.0", "--format", "markdown"]) == 0
     out = capsys.readouterr().out
     assert "modifier of ~~-2~~ **-1** to every Target Lock roll" in out
@@ -57,7 +57,7 @@ def test_the_markdown_marks_words_without_colour(
 
 
 def test_the_json_carries_exact_fractions(editions: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    _git(editions, "checkout", "-q", "v1.1.0")
+    _git(editions, "checkout", "-q", at(editions, "v1.1.0"))
     assert main(["diff", "v1.0.0", "--path", str(editions), "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["release"] == "minor" and data["untouched"] == []
@@ -73,7 +73,7 @@ def test_a_changed_outcome_whose_example_was_not_touched_fails_the_check(
     """The engine and rule change, but the example still asserts the old outcome."""
     repo = tmp_path / "rules"
     shutil.copytree(editions, repo, symlinks=True)
-    _git(repo, "checkout", "-q", "v1.0.0")
+    _git(repo, "checkout", "-q", at(repo, "v1.0.0"))
     cover = repo / "rulespy/core/cover.py"
     cover.write_text(cover.read_text().replace("Cover.HEAVY: -2}", "Cover.HEAVY: -1}"))
     (repo / "core/cover.md").write_text(cover_page(-1, 1), encoding="utf-8")  # wounds still 1: untouched
@@ -140,7 +140,7 @@ def test_a_new_example_is_listed_when_the_older_rules_made_something_else_of_it(
 ) -> None:
     repo = tmp_path / "rules"
     shutil.copytree(editions, repo, symlinks=True)
-    _git(repo, "checkout", "-q", "v1.1.0")
+    _git(repo, "checkout", "-q", at(repo, "v1.1.0"))
     (repo / "examples/scenarios/five_through_heavy.yaml").write_text(scenario("heavy", 5), encoding="utf-8")
     (repo / "examples/scenarios/five_through_light.yaml").write_text(scenario("light", 5), encoding="utf-8")
     summary = summarise(repo, "v1.0.0")
