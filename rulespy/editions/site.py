@@ -1,15 +1,18 @@
-"""Past editions of the site, each built from its release tag into ``SITE/vX.Y/``.
+"""Past editions of the site, each built from its release commit into ``SITE/vX.Y/``.
 
 ``python -m rulespy.editions.site mkdocs|zensical [--site-dir site] [--root .]`` (``make site`` runs it
 after building the current site, which it leaves untouched apart from the edition folders and
 ``versions.json``).
 
-For each edition (the latest release of each minor version, ``rulespy.editions.versions``) the tag is
-cloned (``git clone --shared``, so the repository, its index and its working tree are untouched) into a
-temporary folder, and that tree's own code renders and builds it: ``rulespy render`` of the tag, then
-``python -m rulespy.render.build GENERATOR --pdf`` of the tag (with the edition's own rulebook PDF, which
-its home page links), with the tag's own ``mkdocs.yml``. Both generators work: each edition is a
-whole site of its own, so nothing depends on a generator's plugins.
+For each edition (the latest release of each minor version, as ``CHANGELOG.md`` records them:
+``rulespy.editions.versions``) the repository is cloned (``git clone --shared``, so the repository, its
+index and its working tree are untouched) into a temporary folder and its release commit checked out,
+and that tree's own code renders and builds it: ``rulespy render`` of the release, then ``python -m
+rulespy.render.build GENERATOR --pdf`` of it (with the edition's own rulebook PDF, which its home page
+links), with its own ``mkdocs.yml``. The clone gets a tag ``vX.Y.Z`` for that release and each one before
+it (made in the clone only): a release's code from before releases were read from ``CHANGELOG.md``
+(v1.0.0's) finds its editions from tags, and so lists itself on its own What changed page. Both
+generators work: each edition is a whole site of its own, so nothing depends on a generator's plugins.
 Before the build, every staged page gets a banner: on an old edition, a warning that points to the same
 page in the current rules (or their home page, when the page is gone) and to "What changed"; on the
 latest release, a note that the current rules may hold unreleased changes.
@@ -37,7 +40,7 @@ import tempfile
 from pathlib import Path
 
 from rulespy.check.files import page_url
-from rulespy.editions.versions import Release, editions, releases
+from rulespy.editions.versions import Release, ReleaseError, editions, releases
 
 CURRENT = ".."  # the selector links to ../VERSION/ from a site's base: ../../ is the root, from either
 RENDER = "import sys; sys.path.insert(0, '.'); from rulespy.cli import main; sys.exit(main(['render', '.']))"
@@ -57,15 +60,16 @@ def banner(path: str, release: Release, latest: Release, current: set[str], gene
     up = "../" * (base.count("/") + (1 if base != "/" else 0))  # from the edition's page to SITE/
     here = up + (page_url(path) if path in current else "")
     changes = up + "changes/"
+    released = f"released in {release.tag} on {release.date} (commit <code>{release.commit[:12]}</code>)"
     if release == latest:
         return [
             f'!!! note "Edition {release.edition}: the latest release ({release.tag})"',
-            f'    These are the rules as released in {release.tag}. The <a href="{here}">current rules</a> '
+            f'    These are the rules as {released}. The <a href="{here}">current rules</a> '
             f'may hold changes not released yet (<a href="{changes}">What changed</a>).',
         ]
     return [
         f'!!! warning "Edition {release.edition} ({release.tag}): an old edition"',
-        f"    These are the rules as released in {release.tag}, replaced since by {latest.tag}. "
+        f"    These are the rules as {released}, replaced since by {latest.tag} of {latest.date}. "
         f'<a href="{here}">Read this in the current rules</a>, or see <a href="{changes}">What changed</a>.',
     ]
 
@@ -89,9 +93,16 @@ def _run(command: list[str], cwd: Path, what: str, release: Release) -> None:
 
 
 def build_edition(
-    root: Path, release: Release, latest: Release, generator: str, into: Path, current: set[str]
+    root: Path,
+    release: Release,
+    latest: Release,
+    generator: str,
+    into: Path,
+    current: set[str],
+    before: list[Release] | None = None,
 ) -> None:
-    """Build ``release``'s edition with its own render step and ``generator`` into the folder ``into``."""
+    """Build ``release``'s edition with its own render step and ``generator`` into the folder ``into``;
+    ``before``: the releases before it, tagged in the clone beside it."""
     with tempfile.TemporaryDirectory(prefix="rulespy-edition-") as temp:
         tree = Path(temp) / release.edition
         _run(
@@ -101,6 +112,8 @@ def build_edition(
             release,
         )
         _run(["git", "checkout", "-q", "--detach", release.commit], tree, "git checkout", release)
+        for earlier in [*(before or []), release]:  # for a release whose code reads tags (v1.0.0's)
+            _run(["git", "tag", "-f", earlier.tag, earlier.commit], tree, "git tag", release)
         if not (tree / "rulespy/render/build.py").is_file():
             raise EditionError(f"{release.tag}: its tree has no `rulespy render` (issue 16) to build it with")
         _run([sys.executable, "-c", RENDER], tree, "rulespy render", release)
@@ -139,8 +152,10 @@ def build_editions(root: Path, generator: str, site_dir: Path) -> list[Release]:
         return []
     staged = root / "build" / "pages"
     current = {p.relative_to(staged).as_posix() for p in staged.rglob("*.md")} if staged.is_dir() else set()
+    every = releases(root)
     for release in found:
-        build_edition(root, release, found[-1], generator, site_dir / release.edition, current)
+        before = [r for r in every if r < release]
+        build_edition(root, release, found[-1], generator, site_dir / release.edition, current, before)
     (site_dir / "versions.json").write_bytes(versions_json(root))
     return found
 
@@ -154,10 +169,11 @@ def main(argv: list[str] | None = None) -> int:
     root = Path(args.root).resolve()
     try:
         built = build_editions(root, args.generator, Path(args.site_dir).resolve())
-    except EditionError as error:
-        print(f"{parser.prog}: {error}", file=sys.stderr)
+    except (EditionError, ReleaseError) as error:
+        for line in str(error).splitlines():
+            print(f"{parser.prog}: {line}", file=sys.stderr)
         return 1
-    names = ", ".join(posixpath.join(args.site_dir, r.edition) for r in built) or "none (no release tag yet)"
+    names = ", ".join(posixpath.join(args.site_dir, r.edition) for r in built) or "none (no release yet)"
     print(f"Past editions: {names}")
     return 0
 

@@ -94,7 +94,9 @@ def _git(repo: Path, *args: str) -> subprocess.CompletedProcess[str] | None:
 def is_top(repo: Path) -> bool:
     """Whether ``repo`` is the top of a git repository (a tree inside another one has no releases)."""
     top = _git(repo, "rev-parse", "--show-toplevel")
-    return top is not None and top.returncode == 0 and Path(top.stdout.strip()).resolve() == Path(repo).resolve()
+    if top is None or top.returncode != 0:
+        return False
+    return Path(top.stdout.strip()).resolve() == Path(repo).resolve()
 
 
 def release_commits(repo: Path) -> dict[tuple[int, int, int], str]:
@@ -202,10 +204,16 @@ def editions(found: list[Release]) -> list[Release]:
     return sorted(latest.values())
 
 
+def checked_out(repo: Path) -> tuple[str | None, bool]:
+    """The checked-out commit (None: no git, or no commit yet) and whether a tracked file differs from it."""
+    status = _git(repo, "status", "--porcelain", "--untracked-files=no")
+    done = _git(repo, "rev-parse", "--verify", "--quiet", "HEAD")
+    commit = done.stdout.strip() if done is not None and done.returncode == 0 else None
+    dirty = status is None or status.returncode != 0 or bool(status.stdout.strip())
+    return commit, dirty
+
+
 def head(repo: Path) -> str | None:
     """The checked-out commit, when the tree holds no change to a tracked file (else None)."""
-    status = _git(repo, "status", "--porcelain", "--untracked-files=no")
-    done = _git(repo, "rev-parse", "HEAD")
-    if status is None or done is None or status.returncode or status.stdout.strip() or done.returncode:
-        return None
-    return done.stdout.strip()
+    commit, dirty = checked_out(repo)
+    return None if dirty else commit

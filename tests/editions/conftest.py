@@ -54,7 +54,7 @@ def cover_page(heavy: int, wounds_through_heavy: int) -> str:
 
 def changelog(*released: tuple[str, str]) -> str:
     """A CHANGELOG.md with an empty Unreleased section and a heading per (version, date), newest first."""
-    entries = "".join(f"## [{version}] - {date}\n\nWhat changed in {version}.\n\n" for version, date in released)
+    entries = "".join(f"## [{number}] - {date}\n\nWhat changed in {number}.\n\n" for number, date in released)
     return f"# Changelog\n\n## [Unreleased]\n\n{entries}"
 
 

@@ -26,14 +26,14 @@ def staged(editions: Path) -> Path:
 
 
 def _entry(page: str, title: str) -> str:
-    start = page.index(f"\n## {title}\n")
+    start = page.index(f"\n## {title} {{#")
     end = page.find("\n## ", start + 1)
     return page[start : end if end >= 0 else None]
 
 
 def test_the_release_entry_lists_exactly_the_changed_section_outcome_and_odds(staged: Path) -> None:
     page = (staged / "pages/changes.md").read_text(encoding="utf-8")
-    entry = _entry(page, "v1.1.0 (from v1.0.0)")
+    entry = _entry(page, "v1.1.0 of 2026-12-01 (from v1.0.0)")
     sections = re.findall(r"^#### \[([^\]]+)\]", entry, re.MULTILINE)
     assert sections == ["core/cover.md#heavy-cover"]
     assert "modifier of ~~-2~~ **-1** to every Target Lock roll" in entry
@@ -52,7 +52,7 @@ def test_the_release_entry_lists_exactly_the_changed_section_outcome_and_odds(st
         "`examples/scenarios/critical_through_cover.yaml`",
     ]
     assert "light-cover" not in entry
-    assert "\n## v1.0.0\n\nThe first edition.\n" in page
+    assert "\n## v1.0.0 of 2026-11-30 {#v1-0-0}\n\nThe first edition.\n" in page
     nav = yaml.safe_load((staged / "nav.yml").read_text(encoding="utf-8"))["nav"]
     assert nav[-1] == {"What changed": "changes.md"}
     versions = json.loads((staged / "pages/versions.json").read_text(encoding="utf-8"))
@@ -105,7 +105,7 @@ def test_unreleased_changes_that_change_no_rule_say_so_briefly(editions: Path) -
         found = changes(editions)
     finally:
         _git(editions, "checkout", "-q", "--", "index.md")
-    assert "\n## Unreleased (since v1.1.0)\n\nNo change.\n" in found.text
+    assert "\n## Unreleased (since v1.1.0) {#unreleased}\n\nNo change.\n" in found.text
     assert found.marks["core/cover.md"]["heavy-cover"] == [
         ("changed in v1.1", "v1-1-0-core-cover-md-heavy-cover")
     ]

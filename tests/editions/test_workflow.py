@@ -56,7 +56,8 @@ def test_the_pull_request_step_fails_on_an_untouched_example(tmp_path: Path, edi
     repo = tmp_path / "rules"
     shutil.copytree(editions, repo, symlinks=True)
     _git(repo, "checkout", "-q", at(repo, "v1.1.0"))
-    _git(repo, "checkout", "-q", at(repo, "v1.0.0"), "--", "core/cover.md")  # engine -1, the page as it was at v1.0.0
+    # the engine's -1, the page as it was at v1.0.0
+    _git(repo, "checkout", "-q", at(repo, "v1.0.0"), "--", "core/cover.md")
     summary = tmp_path / "summary.md"
     done = _run(repo, summary)
     assert done.returncode == 1
