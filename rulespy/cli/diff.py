@@ -61,11 +61,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from rulespy.coverage.diff import repository_root
     from rulespy.coverage.rules import CoverageError
-    from rulespy.editions.versions import ReleaseError, resolve
+    from rulespy.editions.versions import ReleaseError, releases, resolve
 
     try:
         repo = repository_root(Path(args.path))
-        old = resolve(repo, str(args.rev))  # also reads every release: a disagreeing tag stops here
+        releases(repo)  # a tag that disagrees with CHANGELOG.md, or a shallow clone, stops every diff
+        old = resolve(repo, str(args.rev))
         if args.format != "text" or args.check or args.rev2 is not None:
             return _summary(args, repo)
         from rulespy.coverage.diff import diff
