@@ -33,6 +33,7 @@ import argparse
 import json
 import os
 import posixpath
+import re
 import shutil
 import subprocess
 import sys
@@ -83,9 +84,25 @@ def add_banners(pages: Path, release: Release, latest: Release, current: set[str
         file.write_text("\n".join(lines), encoding="utf-8")
 
 
-def _run(command: list[str], cwd: Path, what: str, release: Release) -> None:
+def _edition_address(tree: Path, release: Release) -> str | None:
+    """With ``SITE_URL`` set (the published address, ``rulespy.render.build``), the edition's own:
+    ``SITE_URL`` and ``vX.Y/``. A release's build that reads ``SITE_URL`` gets it so; one that does not
+    (v1.0.0's) reads its ``mkdocs.yml``, whose ``site_url`` line is rewritten in the clone."""
+    site = os.environ.get("SITE_URL", "").strip()
+    if not site:
+        return None
+    address = f"{site.rstrip('/')}/{release.edition}/"
+    config = tree / "mkdocs.yml"
+    text = config.read_text(encoding="utf-8")
+    config.write_text(re.sub(r"(?m)^site_url:.*$", f"site_url: {address}", text, count=1), encoding="utf-8")
+    return address
+
+
+def _run(command: list[str], cwd: Path, what: str, release: Release, address: str | None = None) -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONSTARTUP")}
     env["PYTHONDONTWRITEBYTECODE"] = "1"
+    if address is not None:
+        env["SITE_URL"] = address
     done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, env=env, check=False)
     if done.returncode != 0:
         tail = "\n".join((done.stderr.strip() or done.stdout.strip()).splitlines()[-5:])
@@ -116,6 +133,7 @@ def build_edition(
             _run(["git", "tag", "-f", earlier.tag, earlier.commit], tree, "git tag", release)
         if not (tree / "rulespy/render/build.py").is_file():
             raise EditionError(f"{release.tag}: its tree has no `rulespy render` (issue 16) to build it with")
+        address = _edition_address(tree, release)
         _run([sys.executable, "-c", RENDER], tree, "rulespy render", release)
         add_banners(tree / "build/pages", release, latest, current, generator)
         _run(
@@ -123,6 +141,7 @@ def build_edition(
             tree,
             f"the {generator} build",
             release,
+            address,
         )
         if into.exists():
             shutil.rmtree(into)
