@@ -85,8 +85,14 @@ def make_repository(root: Path) -> Path:
     (root / "examples/scenarios/critical_through_cover.yaml").write_text(
         scenario("heavy", 6), encoding="utf-8"
     )
-    (root / "ru").mkdir()  # a Russian site of one page: the edition line in both languages
-    (root / "ru/index.md").write_text("# Правила {#rules}\n\nПравила об укрытии.\n", encoding="utf-8")
+    (root / "ru/core").mkdir(parents=True)  # a Russian site: the edition line in both languages
+    (root / "ru/index.md").write_text("# Правила {#rules}\n\nНачните с [Укрытия](core/cover.md).\n", "utf-8")
+    (root / "ru/core/cover.md").write_text(
+        "# Укрытие {#cover}\n\nМестность мешает попасть.\n\n"
+        "## Тяжёлое укрытие {#heavy-cover}\n\nМодификатор.\n\n"
+        "## Лёгкое укрытие {#light-cover}\n\nМодификатор -1.\n",
+        encoding="utf-8",
+    )
     (root / "CHANGELOG.md").write_text(changelog(("1.0.0", "2026-11-30")), encoding="utf-8")
     _git(root, "init", "-q", "-b", "main")
     _git(root, "add", ".")
