@@ -52,8 +52,9 @@ class Changes:
     # path -> anchor -> [(label, id of the entry)], newest first
     marks: dict[str, dict[str, list[tuple[str, str]]]] = field(default_factory=dict)
     latest: Release | None = None  # the latest release the tree holds
-    # what the Unreleased entry lists (changed rule sections, and scenarios or examples whose outcome
-    # or odds changed): None when it was not computed, or when HEAD is the latest release as released
+    # how many changes the Unreleased entry lists (changed rule sections, and scenarios or examples
+    # whose outcome or odds changed): 0 when HEAD is the latest release as released, None when the
+    # entry was not computed (``unreleased=False``)
     unreleased: int | None = None
 
     def key(self, path: str) -> str:

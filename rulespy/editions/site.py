@@ -40,7 +40,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from rulespy.check.files import page_url
+from rulespy.check.files import LANGUAGES, page_url
 from rulespy.editions.versions import Release, ReleaseError, editions, releases
 
 CURRENT = ".."  # the selector links to ../VERSION/ from a site's base: ../../ is the root, from either
@@ -51,36 +51,72 @@ class EditionError(Exception):
     """An edition that cannot be built: its tag, and why."""
 
 
-def banner(path: str, release: Release, latest: Release, current: set[str], generator: str) -> list[str]:
-    """The banner of one staged page of ``release``'s edition: links up to the current rules.
+#: The banner's words, by language (None: English; the Russian site of an edition gets its own).
+BANNERS = {
+    None: {
+        "released": "released in {tag} on {date} (commit <code>{commit}</code>)",
+        "latest-title": "Edition {edition}: the latest release ({tag})",
+        "latest": 'These are the rules as {released}. The <a href="{here}">current rules</a> may hold '
+        'changes not released yet (<a href="{changes}">What changed</a>).',
+        "old-title": "Edition {edition} ({tag}): an old edition",
+        "old": "These are the rules as {released}, replaced since by {latest} of {latest_date}. "
+        '<a href="{here}">Read this in the current rules</a>, or see <a href="{changes}">What changed</a>.',
+    },
+    "ru": {
+        "released": "выпуска {tag} от {date} (коммит <code>{commit}</code>)",
+        "latest-title": "Редакция {edition}: последний выпуск ({tag})",
+        "latest": 'Это правила {released}. В <a href="{here}">действующих правилах</a> могут быть '
+        'ещё не выпущенные изменения (<a href="{changes}">Что изменилось</a>).',
+        "old-title": "Редакция {edition} ({tag}): старая редакция",
+        "old": "Это правила {released}; с тех пор их заменил выпуск {latest} от {latest_date}. "
+        '<a href="{here}">Читать это в действующих правилах</a> '
+        'или см. <a href="{changes}">Что изменилось</a>.',
+    },
+}
+
+
+def banner(
+    path: str,
+    release: Release,
+    latest: Release,
+    current: set[str],
+    generator: str,
+    language: str | None = None,
+) -> list[str]:
+    """The banner of one staged page of ``release``'s edition: links up to the current rules (with
+    ``language``, of a page of the edition's translation, ``SITE/vX.Y/ru/``, up to ``SITE/ru/``).
 
     The links lead out of the edition's site, so they are raw HTML. mkdocs leaves a raw ``href`` as
     written: relative to the page's URL (``SITE/v1.0/core/cover/``). Zensical rewrites it as it does a
     markdown link: written relative to the page's file (``core/cover.md``), it comes out right."""
     base = page_url(path) if generator == "mkdocs" else posixpath.dirname(path) + "/"
     up = "../" * (base.count("/") + (1 if base != "/" else 0))  # from the edition's page to SITE/
-    here = up + (page_url(path) if path in current else "")
-    changes = up + "changes/"
-    released = f"released in {release.tag} on {release.date} (commit <code>{release.commit[:12]}</code>)"
-    if release == latest:
-        return [
-            f'!!! note "Edition {release.edition}: the latest release ({release.tag})"',
-            f'    These are the rules as {released}. The <a href="{here}">current rules</a> '
-            f'may hold changes not released yet (<a href="{changes}">What changed</a>).',
-        ]
-    return [
-        f'!!! warning "Edition {release.edition} ({release.tag}): an old edition"',
-        f"    These are the rules as {released}, replaced since by {latest.tag} of {latest.date}. "
-        f'<a href="{here}">Read this in the current rules</a>, or see <a href="{changes}">What changed</a>.',
-    ]
+    site = f"{language}/" if language else ""
+    up += "../" if language else ""  # the translation is a site of its own, one folder down
+    here = up + site + (page_url(path) if path in current else "")
+    said = BANNERS.get(language, BANNERS[None])
+    values = {"tag": release.tag, "edition": release.edition, "here": here, "changes": up + site + "changes/"}
+    commit = release.commit[:12]
+    values["released"] = said["released"].format(tag=release.tag, date=release.date, commit=commit)
+    kind = "latest" if release == latest else "old"
+    text = said[kind].format(latest=latest.tag, latest_date=latest.date, **values)
+    title = said[kind + "-title"].format(**values)
+    return [f'!!! {"note" if kind == "latest" else "warning"} "{title}"', f"    {text}"]
 
 
-def add_banners(pages: Path, release: Release, latest: Release, current: set[str], generator: str) -> None:
+def add_banners(
+    pages: Path,
+    release: Release,
+    latest: Release,
+    current: set[str],
+    generator: str,
+    language: str | None = None,
+) -> None:
     for file in sorted(pages.rglob("*.md")):
         path = file.relative_to(pages).as_posix()
         lines = file.read_text(encoding="utf-8").split("\n")
         at = next((i + 1 for i, line in enumerate(lines) if line.startswith("# ")), 0)
-        lines[at:at] = ["", *banner(path, release, latest, current, generator), ""]
+        lines[at:at] = ["", *banner(path, release, latest, current, generator, language), ""]
         file.write_text("\n".join(lines), encoding="utf-8")
 
 
@@ -117,9 +153,12 @@ def build_edition(
     into: Path,
     current: set[str],
     before: list[Release] | None = None,
+    translations: dict[str, set[str]] | None = None,
 ) -> None:
     """Build ``release``'s edition with its own render step and ``generator`` into the folder ``into``;
-    ``before``: the releases before it, tagged in the clone beside it."""
+    ``before``: the releases before it, tagged in the clone beside it; ``translations``: for each
+    language, the pages of the current translation (an edition's translated pages get a banner too)."""
+    translations = translations or {}
     with tempfile.TemporaryDirectory(prefix="rulespy-edition-") as temp:
         tree = Path(temp) / release.edition
         _run(
@@ -136,6 +175,9 @@ def build_edition(
         address = _edition_address(tree, release)
         _run([sys.executable, "-c", RENDER], tree, "rulespy render", release)
         add_banners(tree / "build/pages", release, latest, current, generator)
+        for language, pages in translations.items():
+            if (tree / "build" / language / "pages").is_dir():
+                add_banners(tree / "build" / language / "pages", release, latest, pages, generator, language)
         _run(
             [sys.executable, "-m", "rulespy.render.build", generator, "--pdf"],  # the edition's own rulebook
             tree,
@@ -169,12 +211,16 @@ def build_editions(root: Path, generator: str, site_dir: Path) -> list[Release]:
     found = editions(releases(root))
     if not found:
         return []
-    staged = root / "build" / "pages"
-    current = {p.relative_to(staged).as_posix() for p in staged.rglob("*.md")} if staged.is_dir() else set()
+    def staged(pages: Path) -> set[str]:
+        return {p.relative_to(pages).as_posix() for p in pages.rglob("*.md")} if pages.is_dir() else set()
+
+    current = staged(root / "build" / "pages")
+    translations = {language: staged(root / "build" / language / "pages") for language in LANGUAGES}
     every = releases(root)
     for release in found:
         before = [r for r in every if r < release]
-        build_edition(root, release, found[-1], generator, site_dir / release.edition, current, before)
+        into = site_dir / release.edition
+        build_edition(root, release, found[-1], generator, into, current, before, translations)
     (site_dir / "versions.json").write_bytes(versions_json(root))
     return found
 

@@ -72,6 +72,11 @@ def test_an_old_edition_has_a_banner_to_the_current_rules(site: Path) -> None:
     assert "Edition v1.0 (v1.0.0): an old edition" in old
     commit = at(site.parent, "v1.0.0")[:12]
     assert f"released in v1.0.0 on 2026-11-30 (commit <code>{commit}</code>), replaced since by v1.1.0" in old
+    russian = (site / "v1.0/ru/core/cover/index.html").read_text(encoding="utf-8")
+    assert "Редакция v1.0 (v1.0.0): старая редакция" in russian
+    assert f"выпуска v1.0.0 от 2026-11-30 (коммит <code>{commit}</code>)" in russian
+    assert '<a href="../../../../ru/core/cover/">Читать это в действующих правилах</a>' in russian
+    assert (site / "v1.0/ru/core/cover/../../../../ru/core/cover/index.html").is_file()
     assert '<a href="../../../core/cover/">Read this in the current rules</a>' in old
     assert (site / "v1.0/core/cover/../../../core/cover/index.html").is_file()
     assert (site / "v1.0/voidsiege-rules.pdf").is_file() or not CHROMIUM.exists()
@@ -145,6 +150,10 @@ def test_a_page_gone_from_the_current_rules_links_to_their_home(editions: Path) 
     assert '<a href="../../">Read this in the current rules</a>' in lines[1]
     lines = banner("index.md", old, latest, {"index.md"}, "zensical")
     assert '<a href="../">Read this in the current rules</a>' in lines[1]
+    # a page of the edition's Russian site (SITE/v1.0/ru/index.md) leads to the current one (SITE/ru/)
+    lines = banner("index.md", old, latest, {"index.md"}, "zensical", "ru")
+    assert '<a href="../../ru/">Читать это в действующих правилах</a>' in lines[1]
+    assert '<a href="../../ru/changes/">Что изменилось</a>' in lines[1]
 
 
 @pytest.fixture(scope="module")

@@ -56,6 +56,32 @@ def test_the_markdown_marks_words_without_colour(
     assert "light-cover[1]" not in out and "play changes: at least a **minor** release (v1.1.0)" in out
 
 
+def test_rulespy_diff_compares_two_releases_named_without_a_tag(
+    editions: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``rulespy diff A B``: from release A to release B, whatever the working tree holds (the names are
+    those of the releases the checked-out tree records)."""
+    _git(editions, "checkout", "-q", at(editions, "v1.1.0"))
+    assert _git(editions, "tag", "--list") == ""
+    (editions / "core/cover.md").write_text(cover_page(-3, 1), encoding="utf-8")  # no matter
+    try:
+        assert main(["diff", "--path", str(editions), "v1.0.0", "v1.1"]) == 0
+    finally:
+        _git(editions, "checkout", "-q", "--", "core/cover.md")
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "changed: core/cover.md#heavy-cover[1] (core/cover.md:9)"
+    old, new = at(editions, "v1.0.0")[:12], at(editions, "v1.1.0")[:12]
+    assert out[-1] == (
+        f"1 of 3 scenarios and examples changed outcome since v1.0.0 ({old}) up to v1.1; 0 new, 0 gone"
+    )
+    assert main(["diff", "--path", str(editions), "1.0.0", "v1.1.0", "--format", "markdown"]) == 0
+    text = capsys.readouterr().out
+    assert f"From 1.0.0 ({old}) to v1.1.0 ({new}): play changes: at least a **minor** release." in text
+    assert "modifier of ~~-2~~ **-1** to every Target Lock roll" in text
+    assert main(["diff", "--path", str(editions), "v1.1.0", "v1.1.0"]) == 0
+    assert capsys.readouterr().out.startswith("0 of 3 scenarios and examples changed outcome")
+
+
 def test_the_json_carries_exact_fractions(editions: Path, capsys: pytest.CaptureFixture[str]) -> None:
     _git(editions, "checkout", "-q", at(editions, "v1.1.0"))
     assert main(["diff", "v1.0.0", "--path", str(editions), "--format", "json"]) == 0
