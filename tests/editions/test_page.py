@@ -15,6 +15,7 @@ from rulespy.editions.page import Changes, changes, comparisons
 from rulespy.editions.site import versions_json
 from rulespy.editions.versions import Release
 from rulespy.render.currency import Built, line
+from rulespy.render.pdf import book_html
 from rulespy.render.stage import render, render_all
 from tests.coverage.conftest import _git
 
@@ -196,3 +197,13 @@ def test_releases_further_apart_get_an_entry_of_their_own(tmp_path: Path, editio
     assert "modifier of ~~-2~~ **-1**" in entry and "makes hits **much** harder" in entry
     assert "[v1.0.0 → v1.1.1](#v1-0-0-to-v1-1-1)" in page and "[v1.1.0 → v1.1.1](#v1-1-1)" in page
     assert "makes hits **much** harder" in _entry(page, "v1.1.1 of 2026-12-02 (from v1.1.0)")
+
+
+def test_the_rulebook_cover_names_the_edition_once(staged: Path) -> None:
+    commit = at(staged.parent, "v1.1.0")[:12]
+    for language, said in ((None, "Edition v1.1.0 of 2026-12-01 · built from commit"),
+                           ("ru", "Редакция v1.1.0 от 2026-12-01 · собрано из коммита")):
+        html = book_html(staged.parent, language)
+        cover = html[html.index('<section class="vs-cover">') : html.index("</section>")]
+        assert f'<small class="vs-edition">{said} <code>{commit}</code></small>' in cover
+        assert html.count('class="vs-edition"') == 1  # on the cover only, not on every page of the book
