@@ -92,3 +92,21 @@ def test_a_site_url_that_is_not_an_address_is_refused(
     monkeypatch.setenv("SITE_URL", bad)
     with pytest.raises(ValueError, match="SITE_URL=.* is not an http"):
         site_url(tmp_path)
+
+
+def test_a_past_edition_is_published_at_its_own_folder_of_the_address(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rulespy.editions.site import _edition_address
+    from rulespy.editions.versions import Release
+
+    (tmp_path / "mkdocs.yml").write_text("site_name: x\nsite_url: http://127.0.0.1:8000/\nstrict: true\n")
+    release = Release((1, 0, 0), "v1.0.0", "c", "2026-11-30")
+    monkeypatch.delenv("SITE_URL", raising=False)
+    assert _edition_address(tmp_path, release) is None
+    assert "site_url: http://127.0.0.1:8000/" in (tmp_path / "mkdocs.yml").read_text()
+    monkeypatch.setenv("SITE_URL", "https://rules.example.org/voidsiege/")
+    assert _edition_address(tmp_path, release) == "https://rules.example.org/voidsiege/v1.0/"
+    assert (tmp_path / "mkdocs.yml").read_text() == (
+        "site_name: x\nsite_url: https://rules.example.org/voidsiege/v1.0/\nstrict: true\n"
+    )
