@@ -11,8 +11,9 @@ one-line message, never a traceback).
 what changed between two releases). A revision may name a release as ``CHANGELOG.md`` records it
 (``v1.0.0``, ``1.0.0``, or an edition ``v1.0``, its latest release), whether or not a tag exists
 (``rulespy.editions.versions``): one of the releases the checked-out ``CHANGELOG.md`` records, so a
-release made after the checked-out commit is named by its commit or tag instead; releases are read first, so a ``vX.Y.Z`` tag that disagrees with
-``CHANGELOG.md`` stops every diff (exit 2, naming both commits), as a shallow clone does.
+release made after the checked-out commit is named by its commit or tag instead. Releases are read
+first, so a ``vX.Y.Z`` tag that disagrees with ``CHANGELOG.md`` stops every diff (exit 2, naming both
+commits), as a shallow clone does.
 
 ``--format markdown`` and ``--format json`` print the whole behaviour summary (``rulespy.editions``):
 the rule sections whose words changed, with a word diff; the outcomes that changed, with the changed

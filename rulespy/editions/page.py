@@ -7,12 +7,14 @@ working tree. The first release has no entry to compare with; it is listed as th
 no release yet, the page says so. Releases are those ``CHANGELOG.md`` records
 (``rulespy.editions.versions``), tags or not.
 
-**Comparing two releases**: a table under the introduction has a row for each release and a column
-for each later one; its cell links to the entry of that pair: a release's own entry for the release
-just before it, and under "Other comparisons" one entry for every pair further apart (a summary each:
-with n releases, (n - 1)(n - 2) / 2 of them, each computed once and kept in the cache below). The
-working tree is compared with the latest release only (the Unreleased entry); ``rulespy diff REV``
-compares it with any other.
+**Comparing two releases**: a table under the introduction has a row for each of the latest
+``COMPARED`` releases and a column for each later one; its cell links to the entry of that pair: a
+release's own entry for the release just before it, and under "Other comparisons" one entry for every
+pair further apart. Each is a summary (seconds, computed once and kept in the cache below), and pairs
+grow with the square of the releases, so the table keeps to the latest ``COMPARED``: at most 10 more
+summaries, whatever a CHANGELOG lists. ``rulespy diff A B`` compares any two. The working tree is
+compared with the latest release only (the Unreleased entry); ``rulespy diff REV`` compares it with
+any other.
 
 Each section that changed in a release carries, under its heading on its own page, a mark
 ``changed in v1.1`` (``changed since v1.1`` for unreleased changes) linked to its entry on this page.
@@ -39,6 +41,7 @@ from rulespy.editions.summary import summarise
 from rulespy.editions.versions import Release, head, releases
 
 PAGE = "changes.md"
+COMPARED = 6  # the latest releases the comparison table offers (see the docstring)
 TITLE = "What changed"
 CACHE = Path("build") / "editions-cache"
 _HEADING_ID = re.compile(r"\{#([A-Za-z0-9_.:-]+)[^}]*\}\s*$")
@@ -190,7 +193,7 @@ def changes(root: Path, unreleased: bool = True) -> Changes:
         "Pick the older release on the left and the newer one above: each cell leads to what changed "
         "between the two.",
         "",
-        *comparisons(found),
+        *comparisons(found[-COMPARED:]),
     ]
     try:
         current = tree_refs(root)
@@ -224,7 +227,8 @@ def changes(root: Path, unreleased: bool = True) -> Changes:
         note(f"changed in {new.short}", new.tag, sections)
     first = found[0]
     entries.append(f"## {first.tag} of {first.date} {{#{entry_id(None, first)}}}\n\nThe first edition.\n")
-    apart = [(old, new) for i, old in enumerate(found) for new in found[i + 2 :]]
+    compared = found[-COMPARED:]
+    apart = [(old, new) for i, old in enumerate(compared) for new in compared[i + 2 :]]
     if apart:
         entries.append("## Other comparisons {#other-comparisons}\n\nBetween releases further apart.\n")
     for old, new in reversed(apart):

@@ -4,12 +4,14 @@ heading is the released commit. Every clone that carries the history sees the sa
 tag is needed (tags do not travel with a branch push, a mirror, a fork or most CI checkouts).
 
 How the commit is found (``git log --reverse -p -U0 -- CHANGELOG.md``, one git call): the file's
-history is read oldest first, and each commit's diff says which release headings it added and which it
-removed. A heading is released by the commit that added it while no heading of that version stood; a
-commit that removes a heading and adds one of the same version (a date corrected, the heading moved)
-keeps the release where it was; a heading removed for good (a release called off) and added again later
-is released by the later commit. The releases are the headings of ``CHANGELOG.md`` as committed at
-``HEAD`` (an uncommitted heading is not a release yet), with the date that heading gives.
+history is read oldest first (parents before children), and each commit's diff says which release
+headings it added and which it removed (a merge's, against its first parent: a heading written while
+resolving a conflict is the merge's). A heading is released by the commit that added it while no
+heading of that version stood; a commit that removes a heading and adds one of the same version (a
+date corrected, the heading moved) keeps the release where it was; a heading removed for good (a
+release called off) and added again later is released by the later commit. The releases are the
+headings of ``CHANGELOG.md`` as committed at ``HEAD`` (an uncommitted heading is not a release yet),
+with the date that heading gives.
 
 Tags are an optional convenience: a tag ``vX.Y.Z`` must name the commit the CHANGELOG gives (else
 ``ReleaseError``, naming both commits), and a ``vX.Y.Z`` tag inside ``HEAD``'s history without a heading
@@ -104,7 +106,7 @@ def release_commits(repo: Path) -> dict[tuple[int, int, int], str]:
     module's docstring says how)."""
     done = _git(
         repo, "log", "--reverse", "--topo-order", "--format=%x00%H", "-p", "-U0", "--no-color",
-        "--no-ext-diff", "--no-renames", "HEAD", "--", CHANGELOG,
+        "--no-ext-diff", "--no-renames", "--diff-merges=first-parent", "HEAD", "--", CHANGELOG,
     )
     standing: dict[tuple[int, int, int], str] = {}
     if done is None or done.returncode != 0:

@@ -4,6 +4,7 @@ release`` writes the heading, ``rulespy release --tag`` makes the optional tags.
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -23,7 +24,7 @@ _CLI = "import sys; from rulespy.cli import main; sys.exit(main(sys.argv[1:]))"
 def _commit(repo: Path, message: str, text: str | None = None) -> str:
     if text is not None:
         (repo / "CHANGELOG.md").write_text(text, encoding="utf-8")
-    (repo / "notes.txt").write_text(message, encoding="utf-8")
+    (repo / f"{re.sub(r'[^a-z0-9]+', '-', message.lower())}.txt").write_text(message, encoding="utf-8")
     _git(repo, "add", ".")
     _git(repo, "commit", "-q", "-m", message)
     return _git(repo, "rev-parse", "HEAD").strip()
@@ -200,3 +201,24 @@ def test_the_next_version_is_taken_after_the_newest_heading() -> None:
     assert version_of("major", text) == (2, 0, 0)
     assert version_of("v1.3.0", text) == (1, 3, 0)
     assert version_of("minor", changelog()) == (1, 0, 0)
+
+
+def test_a_heading_added_on_a_branch_or_while_merging_is_released_by_that_commit(tmp_path: Path) -> None:
+    repo = tmp_path / "rules"
+    repo.mkdir()
+    _git(repo, "init", "-q", "-b", "main")
+    _commit(repo, "start", changelog())
+    _git(repo, "checkout", "-q", "-b", "side")
+    on_side = _commit(repo, "Release v1.0.0 on a branch", changelog(("1.0.0", "2026-11-30")))
+    _git(repo, "checkout", "-q", "main")
+    _commit(repo, "meanwhile on main")
+    _git(repo, "merge", "-q", "--no-edit", "side")
+    assert [(r.tag, r.commit) for r in releases(repo)] == [("v1.0.0", on_side)]
+    _git(repo, "checkout", "-q", "-b", "other")
+    _commit(repo, "other work")
+    _git(repo, "checkout", "-q", "main")
+    _git(repo, "merge", "-q", "--no-commit", "--no-ff", "other")
+    (repo / "CHANGELOG.md").write_text(changelog(("1.1.0", "2026-12-01"), ("1.0.0", "2026-11-30")))
+    _git(repo, "commit", "-q", "-am", "Merge other, Release v1.1.0")
+    merge = _git(repo, "rev-parse", "HEAD").strip()
+    assert [(r.tag, r.commit) for r in releases(repo)] == [("v1.0.0", on_side), ("v1.1.0", merge)]
