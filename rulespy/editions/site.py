@@ -127,6 +127,8 @@ def _edition_address(tree: Path, release: Release) -> str | None:
     site = os.environ.get("SITE_URL", "").strip()
     if not site:
         return None
+    if not re.fullmatch(r"https?://[^\s'\"<>\\]+", site):  # written into YAML: one plain address only
+        raise EditionError(f"SITE_URL={site!r} is not an http(s) address such as https://example.org/rules/")
     address = f"{site.rstrip('/')}/{release.edition}/"
     config = tree / "mkdocs.yml"
     text = config.read_text(encoding="utf-8")

@@ -97,7 +97,7 @@ def test_a_site_url_that_is_not_an_address_is_refused(
 def test_a_past_edition_is_published_at_its_own_folder_of_the_address(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from rulespy.editions.site import _edition_address
+    from rulespy.editions.site import EditionError, _edition_address
     from rulespy.editions.versions import Release
 
     (tmp_path / "mkdocs.yml").write_text("site_name: x\nsite_url: http://127.0.0.1:8000/\nstrict: true\n")
@@ -110,3 +110,6 @@ def test_a_past_edition_is_published_at_its_own_folder_of_the_address(
     assert (tmp_path / "mkdocs.yml").read_text() == (
         "site_name: x\nsite_url: https://rules.example.org/voidsiege/v1.0/\nstrict: true\n"
     )
+    monkeypatch.setenv("SITE_URL", "https://x.example/\nhooks: [evil.py]")
+    with pytest.raises(EditionError, match="is not an http"):
+        _edition_address(tmp_path, release)
