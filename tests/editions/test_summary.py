@@ -133,9 +133,9 @@ def test_the_word_diff_shows_only_changed_paragraphs_and_escapes_marks() -> None
     assert show_diff(word_diff(old, new)) == ["…", r"A target gives ~~-2~~ **-1** to **2\*3** rolls."]
 
 
-def test_releases_are_the_semantic_version_tags(editions: Path) -> None:
+def test_releases_ignore_tags_that_name_no_semantic_version(editions: Path) -> None:
     _git(editions, "tag", "not-a-release")
-    _git(editions, "tag", "v1.0")  # not MAJOR.MINOR.PATCH
+    _git(editions, "tag", "v1.0")  # not MAJOR.MINOR.PATCH: neither a release nor one that disagrees
     found = releases(editions)
     assert [(r.tag, r.edition) for r in found] == [("v1.0.0", "v1.0"), ("v1.1.0", "v1.1")]
     assert [r.short for r in found] == ["v1.0", "v1.1"]
