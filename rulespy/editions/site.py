@@ -48,7 +48,7 @@ RENDER = "import sys; sys.path.insert(0, '.'); from rulespy.cli import main; sys
 
 
 class EditionError(Exception):
-    """An edition that cannot be built: its tag, and why."""
+    """An edition that cannot be built: its release, and why."""
 
 
 #: The banner's words, by language (None: English; the Russian site of an edition gets its own).
