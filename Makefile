@@ -22,7 +22,8 @@ pages: $(STAMP)
 	$(BIN)/rulespy render . --strict
 
 # Check the rules, render them, build the site (--strict), print the rulebook PDF, build each released
-# edition from its tag into $(SITE_DIR)/vX.Y/ (rulespy.editions.site), say where it is.
+# edition (a CHANGELOG.md release, no tag needed) into $(SITE_DIR)/vX.Y/ (rulespy.editions.site), say
+# where it is. SITE_URL=https://... sets the published address (README "The site"; publish.yml sets it).
 site: $(STAMP)
 	$(BIN)/rulespy check . --warnings-ok
 	$(BIN)/rulespy render . --strict

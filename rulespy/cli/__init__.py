@@ -14,7 +14,8 @@ COMMANDS = {
     "resolve": "resolves a scenario's attack and prints a rule-cited account",
     "odds": "prints the exact outcome probabilities of a scenario's attack",
     "coverage": "lists, for each rule, the code that implements it and the examples that prove it",
-    "diff": "lists the scenarios and examples whose outcome changed since a git revision",
+    "diff": "lists the scenarios and examples whose outcome changed since a git revision or release",
+    "release": "cuts a release: moves the Unreleased changes of CHANGELOG.md under a new version heading",
     "translations": "stamps translated sections with the English text they translate; lists the stale ones",
     "render": "writes the site's pages (links, tooltips, boards, odds, glossary, navigation) to build/",
 }

@@ -1,10 +1,20 @@
 """The site's "What changed" page, and the "changed in vX.Y" marks on the changed sections' own pages.
 
 ``rulespy render`` stages the page as ``changes.md`` (last in the navigation). It holds one entry per
-release, newest first: the behaviour summary (``rulespy.editions.summary``) from the previous release tag
-to this one, and for the changes not yet released, from the latest tag to the working tree. The first
-release has no entry to compare with; it is listed as the first edition. With no release tag yet, the
-page says so.
+release, newest first: the behaviour summary (``rulespy.editions.summary``) from the previous release
+to this one, and for the changes not yet released (``#unreleased``), from the latest release to the
+working tree. The first release has no entry to compare with; it is listed as the first edition. With
+no release yet, the page says so. Releases are those ``CHANGELOG.md`` records
+(``rulespy.editions.versions``), tags or not.
+
+**Comparing two releases**: a table under the introduction has a row for each of the latest
+``COMPARED`` releases and a column for each later one; its cell links to the entry of that pair: a
+release's own entry for the release just before it, and under "Other comparisons" one entry for every
+pair further apart. Each is a summary (seconds, computed once and kept in the cache below), and pairs
+grow with the square of the releases, so the table keeps to the latest ``COMPARED``: at most 10 more
+summaries, whatever a CHANGELOG lists. ``rulespy diff A B`` compares any two. The working tree is
+compared with the latest release only (the Unreleased entry); ``rulespy diff REV`` compares it with
+any other.
 
 Each section that changed in a release carries, under its heading on its own page, a mark
 ``changed in v1.1`` (``changed since v1.1`` for unreleased changes) linked to its entry on this page.
@@ -31,6 +41,7 @@ from rulespy.editions.summary import summarise
 from rulespy.editions.versions import Release, head, releases
 
 PAGE = "changes.md"
+COMPARED = 6  # the latest releases the comparison table offers (see the docstring)
 TITLE = "What changed"
 CACHE = Path("build") / "editions-cache"
 _HEADING_ID = re.compile(r"\{#([A-Za-z0-9_.:-]+)[^}]*\}\s*$")
@@ -43,6 +54,11 @@ class Changes:
     text: str
     # path -> anchor -> [(label, id of the entry)], newest first
     marks: dict[str, dict[str, list[tuple[str, str]]]] = field(default_factory=dict)
+    latest: Release | None = None  # the latest release the tree holds
+    # how many changes the Unreleased entry lists (changed rule sections, and scenarios or examples
+    # whose outcome or odds changed): 0 when HEAD is the latest release as released, None when the
+    # entry was not computed (``unreleased=False``)
+    unreleased: int | None = None
 
     def key(self, path: str) -> str:
         return json.dumps(self.marks.get(path, {}), sort_keys=True)
@@ -90,8 +106,9 @@ def _code_digest() -> str:
 
 def _entry(
     root: Path, old: Release, new: Release | None, title: str, prefix: str, current: set[str]
-) -> tuple[str, list[str]]:
-    """One entry's markdown and the sections it changed, from the cache when it holds them."""
+) -> tuple[str, list[str], int]:
+    """One entry's markdown, the sections it changed and how many changes it lists (changed sections,
+    and scenarios or examples whose outcome or odds changed), from the cache when it holds them."""
     key = hashlib.sha256(
         json.dumps(
             [old.commit, new.commit if new else _tree_digest(root), sorted(current), _code_digest(), title]
@@ -100,13 +117,15 @@ def _entry(
     cached = root / CACHE / f"{key}.json"
     try:
         data = json.loads(cached.read_text(encoding="utf-8"))
-        return str(data["text"]), [str(ref) for ref in data["sections"]]
+        return str(data["text"]), [str(ref) for ref in data["sections"]], int(data["count"])
     except (OSError, ValueError, KeyError, TypeError):
         pass
     try:
-        summary = summarise(root, old.tag, new.tag if new else None)
+        summary = summarise(root, old.commit, new.commit if new else None)
     except CoverageError as error:  # a tree that cannot be read: the page says so, the site still builds
-        return f"## {title}\n\nCannot be compared: {error.located()}\n", []
+        return f"## {title}\n\nCannot be compared: {error.located()}\n", [], 0
+    summary.old = old.tag
+    summary.new = new.tag if new else summary.new
     nothing = not (summary.sections or summary.outcomes or summary.odds)
     text = (
         f"## {title}\n\nNo change.\n"
@@ -120,9 +139,36 @@ def _entry(
         )
     )
     sections = [s.ref for s in summary.sections]
+    count = len(sections) + len({o.change.name for o in summary.outcomes} | {o.name for o in summary.odds})
     cached.parent.mkdir(parents=True, exist_ok=True)
-    cached.write_text(json.dumps({"text": text, "sections": sections}), encoding="utf-8")
-    return text, sections
+    cached.write_text(json.dumps({"text": text, "sections": sections, "count": count}), encoding="utf-8")
+    return text, sections, count
+
+
+def entry_id(old: Release | None, new: Release | None) -> str:
+    """The id of an entry: ``unreleased`` (``new`` None), a release's own (``v1-1-0``: from the one
+    before it, or the first edition's, ``old`` None), or a comparison's (``v1-0-0-to-v1-2-0``)."""
+    if new is None:
+        return "unreleased"
+    return _slug(new.tag) if old is None else _slug(old.tag, "to", new.tag)
+
+
+def comparisons(found: list[Release]) -> list[str]:
+    """The table that picks two releases: a row per release, a column per later one, each cell a link
+    to the entry of that pair."""
+    if len(found) < 2:
+        return ["One release so far: nothing to compare it with yet.", ""]
+    lines = [
+        "| From ↓ to → | " + " | ".join(r.tag for r in found[1:]) + " |",
+        "|---|" + "---|" * (len(found) - 1),
+    ]
+    for index, old in enumerate(found[:-1]):
+        cells = []
+        for later, new in enumerate(found[1:], start=1):
+            ident = entry_id(None if later == index + 1 else old, new)
+            cells.append(f"[{old.tag} → {new.tag}](#{ident})" if later > index else "")
+        lines.append(f"| {old.tag} ({old.date}) | " + " | ".join(cells) + " |")
+    return [*lines, ""]
 
 
 def changes(root: Path, unreleased: bool = True) -> Changes:
@@ -135,16 +181,25 @@ def changes(root: Path, unreleased: bool = True) -> Changes:
         "Each release of the rules, newest first: the rule sections whose words changed (removed words "
         "~~struck through~~, added words **in bold**), the examples and scenarios that now play out "
         "differently, with the changed rules they exercise, and the exact odds that moved, in "
-        "percentage points. Generated from the release tags by `rulespy render`.",
+        "percentage points. Generated by `rulespy render` from the releases `CHANGELOG.md` records (the "
+        "commit that added each `## [X.Y.Z] - DATE` heading is that release).",
         "",
     ]
     if not found:
         return Changes("\n".join([*intro, "No edition has been released yet: the first will be v1.0.0.", ""]))
+    intro += [
+        "## Compare two releases {#compare}",
+        "",
+        "Pick the older release on the left and the newer one above: each cell leads to what changed "
+        "between the two.",
+        "",
+        *comparisons(found[-COMPARED:]),
+    ]
     try:
         current = tree_refs(root)
     except CoverageError:
         current = set()  # the checker names what is wrong; no marks and no links
-    result = Changes("")
+    result = Changes("", latest=found[-1])
     entries: list[str] = []
 
     def note(release_label: str, prefix: str, sections: list[str]) -> None:
@@ -156,18 +211,28 @@ def changes(root: Path, unreleased: bool = True) -> Changes:
                 )
 
     latest = found[-1]
-    if head(root) == latest.commit:
-        pass  # a release checked out as it was tagged (a past edition being built): nothing unreleased
+    if head(root) == latest.commit:  # a release checked out as released (a past edition being built)
+        result.unreleased = 0
     elif unreleased:
-        text, sections = _entry(root, latest, None, f"Unreleased (since {latest.tag})", "unreleased", current)
+        title = f"Unreleased (since {latest.tag}) {{#{entry_id(latest, None)}}}"
+        text, sections, result.unreleased = _entry(root, latest, None, title, "unreleased", current)
         entries.append(text)
         note(f"changed since {latest.short}", "unreleased", sections)
     else:
-        entries.append(f"## Unreleased (since {latest.tag})\n\nListed by `make site`.\n")
+        entries.append(f"## Unreleased (since {latest.tag}) {{#unreleased}}\n\nListed by `make site`.\n")
     for old, new in reversed(list(zip(found, found[1:], strict=False))):
-        text, sections = _entry(root, old, new, f"{new.tag} (from {old.tag})", new.tag, current)
+        title = f"{new.tag} of {new.date} (from {old.tag}) {{#{entry_id(None, new)}}}"
+        text, sections, _ = _entry(root, old, new, title, new.tag, current)
         entries.append(text)
         note(f"changed in {new.short}", new.tag, sections)
-    entries.append(f"## {found[0].tag}\n\nThe first edition.\n")
+    first = found[0]
+    entries.append(f"## {first.tag} of {first.date} {{#{entry_id(None, first)}}}\n\nThe first edition.\n")
+    compared = found[-COMPARED:]
+    apart = [(old, new) for i, old in enumerate(compared) for new in compared[i + 2 :]]
+    if apart:
+        entries.append("## Other comparisons {#other-comparisons}\n\nBetween releases further apart.\n")
+    for old, new in reversed(apart):
+        title = f"{old.tag} to {new.tag} {{#{entry_id(old, new)}}}"
+        entries.append(_entry(root, old, new, title, entry_id(old, new), current)[0])
     result.text = "\n".join([*intro, *entries])
     return result

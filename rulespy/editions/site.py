@@ -1,15 +1,18 @@
-"""Past editions of the site, each built from its release tag into ``SITE/vX.Y/``.
+"""Past editions of the site, each built from its release commit into ``SITE/vX.Y/``.
 
 ``python -m rulespy.editions.site mkdocs|zensical [--site-dir site] [--root .]`` (``make site`` runs it
 after building the current site, which it leaves untouched apart from the edition folders and
 ``versions.json``).
 
-For each edition (the latest release of each minor version, ``rulespy.editions.versions``) the tag is
-cloned (``git clone --shared``, so the repository, its index and its working tree are untouched) into a
-temporary folder, and that tree's own code renders and builds it: ``rulespy render`` of the tag, then
-``python -m rulespy.render.build GENERATOR --pdf`` of the tag (with the edition's own rulebook PDF, which
-its home page links), with the tag's own ``mkdocs.yml``. Both generators work: each edition is a
-whole site of its own, so nothing depends on a generator's plugins.
+For each edition (the latest release of each minor version, as ``CHANGELOG.md`` records them:
+``rulespy.editions.versions``) the repository is cloned (``git clone --shared``, so the repository, its
+index and its working tree are untouched) into a temporary folder and its release commit checked out,
+and that tree's own code renders and builds it: ``rulespy render`` of the release, then ``python -m
+rulespy.render.build GENERATOR --pdf`` of it (with the edition's own rulebook PDF, which its home page
+links), with its own ``mkdocs.yml``. The clone gets a tag ``vX.Y.Z`` for that release and each one before
+it (made in the clone only): a release's code from before releases were read from ``CHANGELOG.md``
+(v1.0.0's) finds its editions from tags, and so lists itself on its own What changed page. Both
+generators work: each edition is a whole site of its own, so nothing depends on a generator's plugins.
 Before the build, every staged page gets a banner: on an old edition, a warning that points to the same
 page in the current rules (or their home page, when the page is gone) and to "What changed"; on the
 latest release, a note that the current rules may hold unreleased changes.
@@ -30,58 +33,114 @@ import argparse
 import json
 import os
 import posixpath
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from rulespy.check.files import page_url
-from rulespy.editions.versions import Release, editions, releases
+from rulespy.check.files import LANGUAGES, page_url
+from rulespy.editions.versions import Release, ReleaseError, editions, releases
 
 CURRENT = ".."  # the selector links to ../VERSION/ from a site's base: ../../ is the root, from either
 RENDER = "import sys; sys.path.insert(0, '.'); from rulespy.cli import main; sys.exit(main(['render', '.']))"
 
 
 class EditionError(Exception):
-    """An edition that cannot be built: its tag, and why."""
+    """An edition that cannot be built: its release, and why."""
 
 
-def banner(path: str, release: Release, latest: Release, current: set[str], generator: str) -> list[str]:
-    """The banner of one staged page of ``release``'s edition: links up to the current rules.
+#: The banner's words, by language (None: English; the Russian site of an edition gets its own).
+BANNERS = {
+    None: {
+        "released": "released in {tag} on {date} (commit <code>{commit}</code>)",
+        "latest-title": "Edition {edition}: the latest release ({tag})",
+        "latest": 'These are the rules as {released}. The <a href="{here}">current rules</a> may hold '
+        'changes not released yet (<a href="{changes}">What changed</a>).',
+        "old-title": "Edition {edition} ({tag}): an old edition",
+        "old": "These are the rules as {released}, replaced since by {latest} of {latest_date}. "
+        '<a href="{here}">Read this in the current rules</a>, or see <a href="{changes}">What changed</a>.',
+    },
+    "ru": {
+        "released": "выпуска {tag} от {date} (коммит <code>{commit}</code>)",
+        "latest-title": "Редакция {edition}: последний выпуск ({tag})",
+        "latest": 'Это правила {released}. В <a href="{here}">действующих правилах</a> могут быть '
+        'ещё не выпущенные изменения (<a href="{changes}">Что изменилось</a>).',
+        "old-title": "Редакция {edition} ({tag}): старая редакция",
+        "old": "Это правила {released}; с тех пор их заменил выпуск {latest} от {latest_date}. "
+        '<a href="{here}">Читать это в действующих правилах</a> '
+        'или см. <a href="{changes}">Что изменилось</a>.',
+    },
+}
+
+
+def banner(
+    path: str,
+    release: Release,
+    latest: Release,
+    current: set[str],
+    generator: str,
+    language: str | None = None,
+) -> list[str]:
+    """The banner of one staged page of ``release``'s edition: links up to the current rules (with
+    ``language``, of a page of the edition's translation, ``SITE/vX.Y/ru/``, up to ``SITE/ru/``).
 
     The links lead out of the edition's site, so they are raw HTML. mkdocs leaves a raw ``href`` as
     written: relative to the page's URL (``SITE/v1.0/core/cover/``). Zensical rewrites it as it does a
     markdown link: written relative to the page's file (``core/cover.md``), it comes out right."""
     base = page_url(path) if generator == "mkdocs" else posixpath.dirname(path) + "/"
     up = "../" * (base.count("/") + (1 if base != "/" else 0))  # from the edition's page to SITE/
-    here = up + (page_url(path) if path in current else "")
-    changes = up + "changes/"
-    if release == latest:
-        return [
-            f'!!! note "Edition {release.edition}: the latest release ({release.tag})"',
-            f'    These are the rules as released in {release.tag}. The <a href="{here}">current rules</a> '
-            f'may hold changes not released yet (<a href="{changes}">What changed</a>).',
-        ]
-    return [
-        f'!!! warning "Edition {release.edition} ({release.tag}): an old edition"',
-        f"    These are the rules as released in {release.tag}, replaced since by {latest.tag}. "
-        f'<a href="{here}">Read this in the current rules</a>, or see <a href="{changes}">What changed</a>.',
-    ]
+    site = f"{language}/" if language else ""
+    up += "../" if language else ""  # the translation is a site of its own, one folder down
+    here = up + site + (page_url(path) if path in current else "")
+    said = BANNERS.get(language, BANNERS[None])
+    values = {"tag": release.tag, "edition": release.edition, "here": here, "changes": up + site + "changes/"}
+    commit = release.commit[:12]
+    values["released"] = said["released"].format(tag=release.tag, date=release.date, commit=commit)
+    kind = "latest" if release == latest else "old"
+    text = said[kind].format(latest=latest.tag, latest_date=latest.date, **values)
+    title = said[kind + "-title"].format(**values)
+    return [f'!!! {"note" if kind == "latest" else "warning"} "{title}"', f"    {text}"]
 
 
-def add_banners(pages: Path, release: Release, latest: Release, current: set[str], generator: str) -> None:
+def add_banners(
+    pages: Path,
+    release: Release,
+    latest: Release,
+    current: set[str],
+    generator: str,
+    language: str | None = None,
+) -> None:
     for file in sorted(pages.rglob("*.md")):
         path = file.relative_to(pages).as_posix()
         lines = file.read_text(encoding="utf-8").split("\n")
         at = next((i + 1 for i, line in enumerate(lines) if line.startswith("# ")), 0)
-        lines[at:at] = ["", *banner(path, release, latest, current, generator), ""]
+        lines[at:at] = ["", *banner(path, release, latest, current, generator, language), ""]
         file.write_text("\n".join(lines), encoding="utf-8")
 
 
-def _run(command: list[str], cwd: Path, what: str, release: Release) -> None:
+def _edition_address(tree: Path, release: Release) -> str | None:
+    """With ``SITE_URL`` set (the published address, ``rulespy.render.build``), the edition's own:
+    ``SITE_URL`` and ``vX.Y/``. A release's build that reads ``SITE_URL`` gets it so; one that does not
+    (v1.0.0's) reads its ``mkdocs.yml``, whose ``site_url`` line is rewritten in the clone."""
+    site = os.environ.get("SITE_URL", "").strip()
+    if not site:
+        return None
+    if not re.fullmatch(r"https?://[^\s'\"<>\\]+", site):  # written into YAML: one plain address only
+        raise EditionError(f"SITE_URL={site!r} is not an http(s) address such as https://example.org/rules/")
+    address = f"{site.rstrip('/')}/{release.edition}/"
+    config = tree / "mkdocs.yml"
+    text = config.read_text(encoding="utf-8")
+    config.write_text(re.sub(r"(?m)^site_url:.*$", f"site_url: {address}", text, count=1), encoding="utf-8")
+    return address
+
+
+def _run(command: list[str], cwd: Path, what: str, release: Release, address: str | None = None) -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONSTARTUP")}
     env["PYTHONDONTWRITEBYTECODE"] = "1"
+    if address is not None:
+        env["SITE_URL"] = address
     done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, env=env, check=False)
     if done.returncode != 0:
         tail = "\n".join((done.stderr.strip() or done.stdout.strip()).splitlines()[-5:])
@@ -89,9 +148,19 @@ def _run(command: list[str], cwd: Path, what: str, release: Release) -> None:
 
 
 def build_edition(
-    root: Path, release: Release, latest: Release, generator: str, into: Path, current: set[str]
+    root: Path,
+    release: Release,
+    latest: Release,
+    generator: str,
+    into: Path,
+    current: set[str],
+    before: list[Release] | None = None,
+    translations: dict[str, set[str]] | None = None,
 ) -> None:
-    """Build ``release``'s edition with its own render step and ``generator`` into the folder ``into``."""
+    """Build ``release``'s edition with its own render step and ``generator`` into the folder ``into``;
+    ``before``: the releases before it, tagged in the clone beside it; ``translations``: for each
+    language, the pages of the current translation (an edition's translated pages get a banner too)."""
+    translations = translations or {}
     with tempfile.TemporaryDirectory(prefix="rulespy-edition-") as temp:
         tree = Path(temp) / release.edition
         _run(
@@ -101,15 +170,22 @@ def build_edition(
             release,
         )
         _run(["git", "checkout", "-q", "--detach", release.commit], tree, "git checkout", release)
+        for earlier in [*(before or []), release]:  # for a release whose code reads tags (v1.0.0's)
+            _run(["git", "tag", "-f", earlier.tag, earlier.commit], tree, "git tag", release)
         if not (tree / "rulespy/render/build.py").is_file():
             raise EditionError(f"{release.tag}: its tree has no `rulespy render` (issue 16) to build it with")
+        address = _edition_address(tree, release)
         _run([sys.executable, "-c", RENDER], tree, "rulespy render", release)
         add_banners(tree / "build/pages", release, latest, current, generator)
+        for language, pages in translations.items():
+            if (tree / "build" / language / "pages").is_dir():
+                add_banners(tree / "build" / language / "pages", release, latest, pages, generator, language)
         _run(
             [sys.executable, "-m", "rulespy.render.build", generator, "--pdf"],  # the edition's own rulebook
             tree,
             f"the {generator} build",
             release,
+            address,
         )
         if into.exists():
             shutil.rmtree(into)
@@ -137,10 +213,16 @@ def build_editions(root: Path, generator: str, site_dir: Path) -> list[Release]:
     found = editions(releases(root))
     if not found:
         return []
-    staged = root / "build" / "pages"
-    current = {p.relative_to(staged).as_posix() for p in staged.rglob("*.md")} if staged.is_dir() else set()
+    def staged(pages: Path) -> set[str]:
+        return {p.relative_to(pages).as_posix() for p in pages.rglob("*.md")} if pages.is_dir() else set()
+
+    current = staged(root / "build" / "pages")
+    translations = {language: staged(root / "build" / language / "pages") for language in LANGUAGES}
+    every = releases(root)
     for release in found:
-        build_edition(root, release, found[-1], generator, site_dir / release.edition, current)
+        before = [r for r in every if r < release]
+        into = site_dir / release.edition
+        build_edition(root, release, found[-1], generator, into, current, before, translations)
     (site_dir / "versions.json").write_bytes(versions_json(root))
     return found
 
@@ -160,10 +242,11 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         built = build_editions(root, args.generator, Path(args.site_dir).resolve())
-    except EditionError as error:
-        print(f"{parser.prog}: {error}", file=sys.stderr)
+    except (EditionError, ReleaseError) as error:
+        for line in str(error).splitlines():
+            print(f"{parser.prog}: {line}", file=sys.stderr)
         return 1
-    names = ", ".join(posixpath.join(args.site_dir, r.edition) for r in built) or "none (no release tag yet)"
+    names = ", ".join(posixpath.join(args.site_dir, r.edition) for r in built) or "none (no release yet)"
     print(f"Past editions: {names}")
     return 0
 

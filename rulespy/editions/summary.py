@@ -37,6 +37,7 @@ from typing import Any
 
 from rulespy.coverage.diff import Change, commit_of, jobs, materialise, repository_root, resolve_tree
 from rulespy.editions.sections import Op, SectionText, tree_sections, word_diff
+from rulespy.editions.versions import resolve
 
 
 @dataclass(frozen=True)
@@ -214,10 +215,11 @@ def _tree(repo: Path, commit: str, into: Path, notes: list[str]) -> Path:
 
 
 def summarise(path: Path, old: str, new: str | None = None) -> Summary:
-    """The summary from revision ``old`` to revision ``new`` (None: the working tree)."""
+    """The summary from revision ``old`` to revision ``new`` (None: the working tree). Either may name a
+    release as CHANGELOG.md records it (``v1.0.0``; ``rulespy.editions.versions.resolve``)."""
     repo = repository_root(path)
-    old_commit = commit_of(repo, old)
-    new_commit = commit_of(repo, new) if new is not None else None
+    old_commit = commit_of(repo, resolve(repo, old))
+    new_commit = commit_of(repo, resolve(repo, new)) if new is not None else None
     summary = Summary(old, old_commit, new or "the working tree", new_commit)
     with tempfile.TemporaryDirectory(prefix="rulespy-editions-") as temp:
         before_root = _tree(repo, old_commit, Path(temp) / "old", summary.notes)

@@ -26,15 +26,57 @@ from typing import Any
 
 GENERATORS = ("mkdocs", "zensical")
 _ABORT = "Aborted because --strict flag is set"
+SITE_URL = "SITE_URL"
+#: Where Zensical builds a site with ``SITE_URL`` set before it is copied to ``site/`` (it writes only
+#: inside its config's folder, here ``build/``).
+_PUBLISHED = "site-published"
+
+
+def site_url(root: Path) -> str | None:
+    """The site's address from ``SITE_URL`` (always ending in ``/``), or None when it is not set (the
+    generators then read ``mkdocs.yml``'s). ``ValueError`` for a value that is not an http(s) address."""
+    value = os.environ.get(SITE_URL, "").strip()
+    if not value:
+        return None
+    if not value.startswith(("https://", "http://")) or any(c in value for c in " \"'<>\n"):
+        raise ValueError(f"{SITE_URL}={value!r} is not an http(s) address such as https://example.org/rules/")
+    return value if value.endswith("/") else value + "/"
+
+
+def _configured_url(root: Path) -> str:
+    """``mkdocs.yml``'s ``site_url`` (the address ``make serve`` serves on), read as the checker reads it."""
+    import yaml
+
+    try:
+        config = yaml.safe_load((root / "mkdocs.yml").read_text(encoding="utf-8")) or {}
+    except (OSError, yaml.YAMLError):
+        config = {}
+    found = config.get("site_url") if isinstance(config, dict) else None
+    return str(found) if found else "http://127.0.0.1:8000/"
 
 
 def command(generator: str, root: Path, site_dir: Path) -> list[str]:
-    """The command line that builds the site of ``root`` into ``site_dir`` with ``generator``."""
+    """The command line that builds the site of ``root`` into ``site_dir`` with ``generator`` (with
+    ``SITE_URL`` set, Zensical's goes to ``build/site-published``, which ``build`` copies into place)."""
+    address = site_url(root)
+    url = f"site_url: {address}\n" if address else ""
     if generator == "mkdocs":
-        return [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site_dir)]
-    if site_dir.resolve() == (root / "site").resolve():
+        build = [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site_dir.resolve())]
+        if address is None:
+            return build
+        config = root / "build" / "mkdocs-published.yml"
+        config.parent.mkdir(parents=True, exist_ok=True)
+        config.write_text(
+            "# Written by rulespy.render.build: mkdocs.yml with the site's address from SITE_URL.\n"
+            f"INHERIT: ../mkdocs.yml\ndocs_dir: pages\n{url}",
+            encoding="utf-8",
+        )
+        return [*build, "-f", str(config)]
+    if site_dir.resolve() == (root / "site").resolve() and address is None:
         return [sys.executable, "-m", "zensical", "build", "--strict", "--clean"]
     config = root / "build" / "zensical.yml"
+    if address is not None:
+        site_dir = config.parent / _PUBLISHED
     if not site_dir.resolve().is_relative_to(config.parent.resolve()):
         raise ValueError(
             f"zensical builds into {root / 'site'} or a folder inside {config.parent}, not {site_dir}"
@@ -44,7 +86,7 @@ def command(generator: str, root: Path, site_dir: Path) -> list[str]:
         "# Written by rulespy.render.build: mkdocs.yml with other folders, for Zensical.\n"
         "INHERIT: ../mkdocs.yml\n"
         "docs_dir: pages\n"
-        f"site_dir: {site_dir.resolve().relative_to(config.parent.resolve()).as_posix()}\n",
+        f"site_dir: {site_dir.resolve().relative_to(config.parent.resolve()).as_posix()}\n{url}",
         encoding="utf-8",
     )
     return [sys.executable, "-m", "zensical", "build", "--strict", "--clean", "-f", str(config)]
@@ -101,6 +143,9 @@ def build(generator: str, root: Path, site_dir: Path) -> subprocess.CompletedPro
         command(generator, root, site_dir), cwd=root, capture_output=True, text=True, env=env, check=False
     )
     done.stdout, done.stderr = _without_traceback(done.stdout), _without_traceback(done.stderr)
+    if done.returncode == 0 and generator == "zensical" and site_url(root) is not None:
+        shutil.rmtree(site_dir, ignore_errors=True)
+        shutil.copytree(root / "build" / _PUBLISHED, site_dir)
     if done.returncode == 0:  # the rules judge's runtime (Pyodide and rulespy), copied in, never a CDN
         from rulespy.render.judge import JudgeError, publish
 
@@ -143,7 +188,7 @@ def language_config(generator: str, root: Path, language: str) -> Path:
         {
             "docs_dir": f"{language}/pages",
             "site_dir": f"site-{language}" if generator == "zensical" else base.get("site_dir", "site"),
-            "site_url": f"http://127.0.0.1:8000/{language}/",
+            "site_url": f"{site_url(root) or _configured_url(root)}{language}/",
             "theme": {"language": language},
             "plugins": [{"search": {"lang": [language, "en"]}}],
             "nav": nav,

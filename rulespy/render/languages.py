@@ -64,6 +64,14 @@ WORDS: dict[str | None, dict[str, str]] = {
         "permalink": "Permanent link",
         "made-with": "Made with Material for MkDocs",
         "current-rules": "current rules",
+        # the edition line under each page's title and on the rulebook's cover (rulespy/render/currency.py)
+        "edition": "Edition {tag} of {date}",
+        "edition-none": "No edition released yet (the first will be v1.0.0)",
+        "edition-change": "{count} change since",
+        "edition-changes": "{count} changes since",
+        "edition-later": "What changed since",
+        "edition-commit": "built from commit {commit}",
+        "edition-dirty": "built from commit {commit} with uncommitted changes",
         "cover": "The shooting rules of VoidSiege, with every worked example drawn as a board.",
         "cover-2": (
             "Printed from the rules repository: the rule files are the source of truth, and every worked\n"
@@ -164,6 +172,13 @@ WORDS: dict[str | None, dict[str, str]] = {
         "permalink": "Постоянная ссылка на раздел",
         "made-with": "Сайт собран с помощью Material for MkDocs",
         "current-rules": "текущие правила",
+        "edition": "Редакция {tag} от {date}",
+        "edition-none": "Ни одна редакция ещё не выпущена (первой будет v1.0.0)",
+        "edition-change": "изменений с тех пор: {count}",
+        "edition-changes": "изменений с тех пор: {count}",
+        "edition-later": "Что изменилось с тех пор",
+        "edition-commit": "собрано из коммита {commit}",
+        "edition-dirty": "собрано из коммита {commit} с незафиксированными изменениями",
         "cover": "Правила стрельбы VoidSiege; каждый разобранный пример нарисован на поле.",
         "cover-2": (
             "Напечатано из репозитория правил: файлы правил — первоисточник, и каждый разобранный\n"

@@ -28,6 +28,7 @@ import yaml
 from markdown.extensions import Extension
 from markdown.treeprocessors import Treeprocessor
 
+from .currency import PREFIX as EDITION_LINE
 from .judge import PAGE as JUDGE_PAGE
 from .languages import words
 from .linker import resolve_href
@@ -136,14 +137,20 @@ def book_html(root: Path, language: str | None = None) -> str:
     sections: list[str] = []
     contents: list[str] = []
     current: str | None = None
+    cover_line = ""
     for section, path, title in order:
         md.reset()
         assert book.processor is not None
         book.processor.path = path
         text = (staged / path).read_text(encoding="utf-8")
-        # the language switcher leads to the other site, not to a page of this book
-        text = "\n".join(line for line in text.split("\n") if not line.startswith('<p class="vs-language">'))
-        body = md.convert(text)
+        # the language switcher leads to the other site, not to a page of this book; the edition line is
+        # said once, on the cover (the home page's, its links resolved from there)
+        lines = [line for line in text.split("\n") if not line.startswith('<p class="vs-language">')]
+        edition = [line for line in lines if line.startswith(EDITION_LINE)]
+        if edition and not cover_line:
+            cover_line = md.convert(edition[0])
+            md.reset()
+        body = md.convert("\n".join(line for line in lines if not line.startswith(EDITION_LINE)))
         heading = title or next(
             (t["name"] for t in getattr(md, "toc_tokens", []) if t.get("level") == 1), path
         )
@@ -165,7 +172,7 @@ def book_html(root: Path, language: str | None = None) -> str:
             f"<style>{css}</style></head><body>",
             f'<section class="vs-cover"><h1 class="vs-cover-title">{said["title"]}</h1>',
             f"<p>{said['cover']}</p>",
-            f"<p>{said['cover-2']}</p></section>",
+            f"<p>{said['cover-2']}</p>{cover_line}</section>",
             f'<nav class="vs-contents"><h1>{said["contents"]}</h1><ol>',
             *contents,
             "</ol></nav>",

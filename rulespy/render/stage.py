@@ -40,8 +40,9 @@ from rulespy.editions.page import TITLE as CHANGES_TITLE
 from rulespy.editions.page import Changes
 from rulespy.editions.page import changes as edition_changes
 from rulespy.editions.site import versions_json
+from rulespy.editions.versions import ReleaseError, checked_out, is_top
 
-from . import examples, judge, languages, pages
+from . import currency, examples, judge, languages, pages
 from .linker import PageContext, link_markdown
 from .registry import Concept, Previews, RegistryError, load_concepts
 
@@ -324,8 +325,16 @@ def _render(
     if language:
         texts = {p: languages.scenario_links(t, p, language, published) for p, t in texts.items()}
     previews = Previews(texts, concepts)
-    if changes is None:  # every edition lists them; English pages carry the marks
-        changes = report.changes = edition_changes(root, unreleased)
+    try:  # the releases: a tag that disagrees with CHANGELOG.md, or a shallow clone, stops the render
+        if changes is None:  # every edition lists them; English pages carry the marks
+            changes = report.changes = edition_changes(root, unreleased)
+        versions = versions_json(root)
+    except ReleaseError as error:
+        raise RenderError(str(error).splitlines()) from None
+    built = currency.Built(*checked_out(root)) if is_top(root) else currency.Built(None, False)
+
+    def stamped(path: str, page: str) -> str:
+        return currency.stamp(page, currency.line(changes, built, path, language))
     graph = build_graph(edition)
     site_pages = frozenset(texts) | {pages.GLOSSARY}
     # the scenario files rule pages link to, published beside them (never one resolving outside)
@@ -358,6 +367,9 @@ def _render(
             fresh[path] = old
             kept = old.get("warnings")
             report.warnings += [str(w) for w in kept] if isinstance(kept, list) else []
+            # the rendering is kept; the edition line (a new commit, a new count) is set anew
+            if _write(target, stamped(path, target.read_text(encoding="utf-8")).encode("utf-8")):
+                report.written.append(path)
         else:
             page_warnings: list[str] = []
             page = render_page(
@@ -367,7 +379,7 @@ def _render(
                 page = languages.stale_notices(page, path, texts[path], english, language)
             if language is None:
                 page = changes.mark(path, page)
-            page = languages.with_switchers(page, path, language, twins)
+            page = stamped(path, languages.with_switchers(page, path, language, twins))
             report.rendered.append(path)
             report.warnings += page_warnings
             fresh[path] = {"key": key, "warnings": page_warnings}
@@ -378,16 +390,16 @@ def _render(
     editions = [o for o in others if o is None or (root / o / "index.md").is_file()]
     glossary = languages.with_switchers(glossary, pages.GLOSSARY, language, editions)
     glossary = link_markdown(glossary, PageContext(pages.GLOSSARY, site_pages, concepts, previews.tooltip))
-    extra = {pages.GLOSSARY: glossary.encode("utf-8")}
+    extra = {pages.GLOSSARY: stamped(pages.GLOSSARY, glossary).encode("utf-8")}
     # every edition's site has the What changed page (in English), the versions and the rules judge (in
     # its own language, sharing the English site's runtime), so that each generator finds every page its
     # navigation names
-    extra.update({CHANGES: changes.text.encode("utf-8"), "versions.json": versions_json(root)})
+    extra.update({CHANGES: stamped(CHANGES, changes.text).encode("utf-8"), "versions.json": versions})
     published = [p.relative_to(root).as_posix() for p in scenario_files]
     judge_page = judge.page(root, published, language)
     if language:  # a switcher to the English judge, carrying the words of the version selector
         judge_page = languages.with_switchers(judge_page, judge.PAGE, language, [None])
-    extra[judge.PAGE] = judge_page.encode("utf-8")
+    extra[judge.PAGE] = stamped(judge.PAGE, judge_page).encode("utf-8")
     extra[judge.WORDS_SCRIPT] = judge.words_script(language)
     extra.update({f"assets/{p.name}": p.read_bytes() for p in sorted(ASSETS.iterdir()) if p.is_file()})
     extra.update({p.relative_to(root).as_posix(): p.read_bytes() for p in scenario_files})

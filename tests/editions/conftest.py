@@ -1,6 +1,6 @@
 """A small rules repository made in the test: the real engine copied, one rule file with two sections,
-a scenario file, and two tags, v1.0.0 (heavy cover -2) and v1.1.0 (heavy cover -1, in the rule, the
-engine and the example that shows it)."""
+a scenario file, and two releases recorded only in its CHANGELOG.md, no tag: v1.0.0 (heavy cover -2)
+and v1.1.0 (heavy cover -1, in the rule, the engine and the example that shows it)."""
 
 from __future__ import annotations
 
@@ -52,6 +52,20 @@ def cover_page(heavy: int, wounds_through_heavy: int) -> str:
     )
 
 
+def changelog(*released: tuple[str, str]) -> str:
+    """A CHANGELOG.md with an empty Unreleased section and a heading per (version, date), newest first."""
+    entries = "".join(f"## [{number}] - {date}\n\nWhat changed in {number}.\n\n" for number, date in released)
+    return f"# Changelog\n\n## [Unreleased]\n\n{entries}"
+
+
+def at(repo: Path, tag: str) -> str:
+    """The commit of release ``tag`` in the repository made here, found apart from the code under test
+    (``git log -S`` on its CHANGELOG heading, on the branch ``main``, which holds every release)."""
+    heading = f"## [{tag[1:]}] - "
+    found = _git(repo, "log", "main", "--format=%H", "--reverse", "-S", heading, "--", "CHANGELOG.md")
+    return found.split()[0]
+
+
 def make_repository(root: Path) -> Path:
     """Two releases: v1.0.0, then v1.1.0 with heavy cover -1 instead of -2."""
     _copy_engine(root)
@@ -71,18 +85,28 @@ def make_repository(root: Path) -> Path:
     (root / "examples/scenarios/critical_through_cover.yaml").write_text(
         scenario("heavy", 6), encoding="utf-8"
     )
+    (root / "ru/core").mkdir(parents=True)  # a Russian site: the edition line in both languages
+    (root / "ru/index.md").write_text("# Правила {#rules}\n\nНачните с [Укрытия](core/cover.md).\n", "utf-8")
+    (root / "ru/core/cover.md").write_text(
+        "# Укрытие {#cover}\n\nМестность мешает попасть.\n\n"
+        "## Тяжёлое укрытие {#heavy-cover}\n\nМодификатор.\n\n"
+        "## Лёгкое укрытие {#light-cover}\n\nМодификатор -1.\n",
+        encoding="utf-8",
+    )
+    (root / "CHANGELOG.md").write_text(changelog(("1.0.0", "2026-11-30")), encoding="utf-8")
     _git(root, "init", "-q", "-b", "main")
     _git(root, "add", ".")
     _git(root, "commit", "-q", "-m", "first edition")
-    _git(root, "tag", "v1.0.0")
     engine = root / "rulespy/core/cover.py"
     engine.write_text(
         engine.read_text(encoding="utf-8").replace("Cover.HEAVY: -2}", "Cover.HEAVY: -1}"), encoding="utf-8"
     )
     # the 5 through heavy cover now hits (5 - 1 = 4): the example shows it
     (root / "core/cover.md").write_text(cover_page(-1, 0), encoding="utf-8")
+    (root / "CHANGELOG.md").write_text(
+        changelog(("1.1.0", "2026-12-01"), ("1.0.0", "2026-11-30")), encoding="utf-8"
+    )
     _git(root, "commit", "-q", "-am", "heavy cover -1")
-    _git(root, "tag", "v1.1.0")
     return root
 
 

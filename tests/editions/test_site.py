@@ -1,6 +1,8 @@
-"""Past editions under ``/vX.Y/`` (issue 18, items 3 and 5), built from the tags of the repository made
-in the test by each tag's own render step, with both generators: the old edition still shows heavy
-cover -2, carries a banner pointing to the current rules, and searches only its own pages."""
+"""Past editions under ``/vX.Y/`` (issue 18, items 3 and 5; issue 23), built from the releases the
+repository made in the test records only in its CHANGELOG.md (no tag), by each release's own render
+step, with both generators: the old edition still shows heavy cover -2, carries a banner pointing to
+the current rules, and searches only its own pages; the selector lists both editions, What changed
+lists both releases, and every page of both languages names its edition, date and commit."""
 
 from __future__ import annotations
 
@@ -17,10 +19,13 @@ import pytest
 
 from rulespy.editions.site import banner, build_editions, page_url
 from rulespy.editions.versions import releases
-from tests.browser import CHROMIUM, serving
+from tests.browser import CHROMIUM, serving, wait
 from tests.coverage.conftest import _git
 
+from .conftest import at
+
 _CLI = "import sys; from rulespy.cli import main; sys.exit(main(sys.argv[1:]))"
+OUT = Path(__file__).resolve().parents[1] / "out"
 SEARCH = {"mkdocs": "search/search_index.json", "zensical": "search.json"}
 # two editions rendered, built and printed per generator: a minute and more on a busy 2-core machine
 pytestmark = pytest.mark.timeout(300)
@@ -31,7 +36,7 @@ def site(request: pytest.FixtureRequest, editions: Path, tmp_path_factory: pytes
     generator = request.param
     repo = tmp_path_factory.mktemp(generator) / "rules"
     shutil.copytree(editions, repo, symlinks=True)
-    _git(repo, "checkout", "-q", "v1.1.0")
+    _git(repo, "checkout", "-q", at(repo, "v1.1.0"))
     # the current rules, built first, as `make site` does
     for command in (
         [sys.executable, "-c", _CLI, "render", "."],
@@ -58,9 +63,20 @@ def test_the_old_edition_still_shows_the_old_number(site: Path) -> None:
     )
 
 
+def test_no_tag_is_needed(site: Path) -> None:
+    assert _git(site.parent, "tag", "--list") == ""
+
+
 def test_an_old_edition_has_a_banner_to_the_current_rules(site: Path) -> None:
     old = (site / "v1.0/core/cover/index.html").read_text(encoding="utf-8")
     assert "Edition v1.0 (v1.0.0): an old edition" in old
+    commit = at(site.parent, "v1.0.0")[:12]
+    assert f"released in v1.0.0 on 2026-11-30 (commit <code>{commit}</code>), replaced since by v1.1.0" in old
+    russian = (site / "v1.0/ru/core/cover/index.html").read_text(encoding="utf-8")
+    assert "Редакция v1.0 (v1.0.0): старая редакция" in russian
+    assert f"выпуска v1.0.0 от 2026-11-30 (коммит <code>{commit}</code>)" in russian
+    assert '<a href="../../../../ru/core/cover/">Читать это в действующих правилах</a>' in russian
+    assert (site / "v1.0/ru/core/cover/../../../../ru/core/cover/index.html").is_file()
     assert '<a href="../../../core/cover/">Read this in the current rules</a>' in old
     assert (site / "v1.0/core/cover/../../../core/cover/index.html").is_file()
     assert (site / "v1.0/voidsiege-rules.pdf").is_file() or not CHROMIUM.exists()
@@ -80,6 +96,31 @@ def test_the_version_selector_lists_the_current_rules_and_each_edition(site: Pat
         assert re.search(
             r'"version":\s*\{"default":\s*"\.\.",\s*"provider":\s*"mike"\}', (site / page).read_text()
         )
+
+
+def test_every_page_of_both_languages_names_its_edition_date_and_commit(site: Path) -> None:
+    commit = at(site.parent, "v1.1.0")[:12]
+    english = f"Edition v1.1.0 of 2026-12-01 · built from commit <code>{commit}</code>"
+    russian = f"Редакция v1.1.0 от 2026-12-01 · собрано из коммита <code>{commit}</code>"
+    for page, said in [
+        ("index.html", english),
+        ("core/cover/index.html", english),
+        ("changes/index.html", english),
+        ("glossary/index.html", english),
+        ("ru/index.html", russian),
+        ("ru/glossary/index.html", russian),
+    ]:
+        html = (site / page).read_text(encoding="utf-8")
+        assert f'<small class="vs-edition">{said}</small>' in html, page
+
+
+def test_what_changed_lists_both_releases_and_compares_them(site: Path) -> None:
+    html = (site / "changes/index.html").read_text(encoding="utf-8")
+    assert re.search(r'<h2 id="v1-1-0">v1\.1\.0 of 2026-12-01 \(from v1\.0\.0\)', html)
+    assert re.search(r'<h2 id="v1-0-0">v1\.0\.0 of 2026-11-30', html)
+    assert '<a href="#v1-1-0">v1.0.0 → v1.1.0</a>' in html
+    assert "modifier of <del>-2</del> <strong>-1</strong>" in html
+    assert "Unreleased" not in html  # the release is checked out as released
 
 
 def test_search_lists_each_page_once_from_its_own_edition(site: Path) -> None:
@@ -109,6 +150,10 @@ def test_a_page_gone_from_the_current_rules_links_to_their_home(editions: Path) 
     assert '<a href="../../">Read this in the current rules</a>' in lines[1]
     lines = banner("index.md", old, latest, {"index.md"}, "zensical")
     assert '<a href="../">Read this in the current rules</a>' in lines[1]
+    # a page of the edition's Russian site (SITE/v1.0/ru/index.md) leads to the current one (SITE/ru/)
+    lines = banner("index.md", old, latest, {"index.md"}, "zensical", "ru")
+    assert '<a href="../../ru/">Читать это в действующих правилах</a>' in lines[1]
+    assert '<a href="../../ru/changes/">Что изменилось</a>' in lines[1]
 
 
 @pytest.fixture(scope="module")
@@ -148,3 +193,28 @@ def test_in_a_browser_the_selector_and_the_banner_lead_between_editions(served: 
         for a in driver.find_elements(By.CSS_SELECTOR, ".md-version__link")
     }
     assert links["v1.0 (v1.0.0)"] == served + "v1.0/" and links["current rules"] == served
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize(("width", "height"), [(1280, 900), (390, 844)])
+def test_in_a_browser_the_edition_line_reads_under_the_title_in_both_languages(
+    served: str, browser: Any, width: int, height: int
+) -> None:
+    """Screenshots go to ``tests/out/`` (``edition-PAGE-WIDTH.png``), as tests/site/test_browser.py does."""
+    from selenium.webdriver.common.by import By
+
+    driver = browser
+    driver.set_window_size(width, height)
+    for page, start in (("core/cover/", "Edition v1.1.0 of 2026-12-01 · built from commit "),
+                        ("ru/", "Редакция v1.1.0 от 2026-12-01 · собрано из коммита ")):
+        driver.get(served + page)
+        line = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "article .vs-edition"))
+        assert line.is_displayed() and line.text.startswith(start)
+        title = driver.find_element(By.CSS_SELECTOR, "article h1")
+        assert title.location["y"] < line.location["y"] < title.location["y"] + 3 * title.size["height"]
+        assert line.size["width"] <= driver.execute_script("return document.documentElement.clientWidth")
+        OUT.mkdir(parents=True, exist_ok=True)
+        driver.save_screenshot(str(OUT / f"edition-{page.strip('/').replace('/', '-')}-{width}.png"))
+    driver.get(served + "changes/")
+    wait(driver, lambda d: d.find_element(By.LINK_TEXT, "v1.0.0 → v1.1.0")).click()
+    wait(driver, lambda d: d.current_url.endswith("changes/#v1-1-0"))

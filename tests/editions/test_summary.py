@@ -15,7 +15,7 @@ from rulespy.editions.summary import same_outcome, summarise
 from rulespy.editions.versions import Release, next_version, releases
 from tests.coverage.conftest import _git
 
-from .conftest import cover_page, scenario
+from .conftest import at, cover_page, scenario
 
 
 def test_the_summary_between_two_tags_names_exactly_what_changed(editions: Path) -> None:
@@ -46,7 +46,7 @@ def test_the_markdown_marks_words_without_colour(
     editions: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(editions)
-    _git(editions, "checkout", "-q", "v1.1.0")
+    _git(editions, "checkout", "-q", at(editions, "v1.1.0"))
     assert main(["diff", "v1.0.0", "--format", "markdown"]) == 0
     out = capsys.readouterr().out
     assert "modifier of ~~-2~~ **-1** to every Target Lock roll" in out
@@ -56,8 +56,34 @@ def test_the_markdown_marks_words_without_colour(
     assert "light-cover[1]" not in out and "play changes: at least a **minor** release (v1.1.0)" in out
 
 
+def test_rulespy_diff_compares_two_releases_named_without_a_tag(
+    editions: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``rulespy diff A B``: from release A to release B, whatever the working tree holds (the names are
+    those of the releases the checked-out tree records)."""
+    _git(editions, "checkout", "-q", at(editions, "v1.1.0"))
+    assert _git(editions, "tag", "--list") == ""
+    (editions / "core/cover.md").write_text(cover_page(-3, 1), encoding="utf-8")  # no matter
+    try:
+        assert main(["diff", "--path", str(editions), "v1.0.0", "v1.1"]) == 0
+    finally:
+        _git(editions, "checkout", "-q", "--", "core/cover.md")
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "changed: core/cover.md#heavy-cover[1] (core/cover.md:9)"
+    old, new = at(editions, "v1.0.0")[:12], at(editions, "v1.1.0")[:12]
+    assert out[-1] == (
+        f"1 of 3 scenarios and examples changed outcome since v1.0.0 ({old}) up to v1.1; 0 new, 0 gone"
+    )
+    assert main(["diff", "--path", str(editions), "1.0.0", "v1.1.0", "--format", "markdown"]) == 0
+    text = capsys.readouterr().out
+    assert f"From 1.0.0 ({old}) to v1.1.0 ({new}): play changes: at least a **minor** release." in text
+    assert "modifier of ~~-2~~ **-1** to every Target Lock roll" in text
+    assert main(["diff", "--path", str(editions), "v1.1.0", "v1.1.0"]) == 0
+    assert capsys.readouterr().out.startswith("0 of 3 scenarios and examples changed outcome")
+
+
 def test_the_json_carries_exact_fractions(editions: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    _git(editions, "checkout", "-q", "v1.1.0")
+    _git(editions, "checkout", "-q", at(editions, "v1.1.0"))
     assert main(["diff", "v1.0.0", "--path", str(editions), "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["release"] == "minor" and data["untouched"] == []
@@ -73,7 +99,7 @@ def test_a_changed_outcome_whose_example_was_not_touched_fails_the_check(
     """The engine and rule change, but the example still asserts the old outcome."""
     repo = tmp_path / "rules"
     shutil.copytree(editions, repo, symlinks=True)
-    _git(repo, "checkout", "-q", "v1.0.0")
+    _git(repo, "checkout", "-q", at(repo, "v1.0.0"))
     cover = repo / "rulespy/core/cover.py"
     cover.write_text(cover.read_text().replace("Cover.HEAVY: -2}", "Cover.HEAVY: -1}"))
     (repo / "core/cover.md").write_text(cover_page(-1, 1), encoding="utf-8")  # wounds still 1: untouched
@@ -107,9 +133,9 @@ def test_the_word_diff_shows_only_changed_paragraphs_and_escapes_marks() -> None
     assert show_diff(word_diff(old, new)) == ["…", r"A target gives ~~-2~~ **-1** to **2\*3** rolls."]
 
 
-def test_releases_are_the_semantic_version_tags(editions: Path) -> None:
+def test_releases_ignore_tags_that_name_no_semantic_version(editions: Path) -> None:
     _git(editions, "tag", "not-a-release")
-    _git(editions, "tag", "v1.0")  # not MAJOR.MINOR.PATCH
+    _git(editions, "tag", "v1.0")  # not MAJOR.MINOR.PATCH: neither a release nor one that disagrees
     found = releases(editions)
     assert [(r.tag, r.edition) for r in found] == [("v1.0.0", "v1.0"), ("v1.1.0", "v1.1")]
     assert [r.short for r in found] == ["v1.0", "v1.1"]
@@ -140,7 +166,7 @@ def test_a_new_example_is_listed_when_the_older_rules_made_something_else_of_it(
 ) -> None:
     repo = tmp_path / "rules"
     shutil.copytree(editions, repo, symlinks=True)
-    _git(repo, "checkout", "-q", "v1.1.0")
+    _git(repo, "checkout", "-q", at(repo, "v1.1.0"))
     (repo / "examples/scenarios/five_through_heavy.yaml").write_text(scenario("heavy", 5), encoding="utf-8")
     (repo / "examples/scenarios/five_through_light.yaml").write_text(scenario("light", 5), encoding="utf-8")
     summary = summarise(repo, "v1.0.0")

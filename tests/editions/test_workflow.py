@@ -14,6 +14,8 @@ import yaml
 
 from tests.coverage.conftest import _git
 
+from .conftest import at
+
 WORKFLOW = Path(__file__).resolve().parents[2] / ".github/workflows/ci.yml"
 
 
@@ -38,7 +40,7 @@ def _run(repo: Path, summary: Path) -> subprocess.CompletedProcess[str]:
 def test_the_pull_request_step_writes_the_summary(tmp_path: Path, editions: Path) -> None:
     repo = tmp_path / "rules"
     shutil.copytree(editions, repo, symlinks=True)
-    _git(repo, "checkout", "-q", "v1.1.0")
+    _git(repo, "checkout", "-q", at(repo, "v1.1.0"))
     summary = tmp_path / "summary.md"
     done = _run(repo, summary)
     assert done.returncode == 0, done.stderr
@@ -53,8 +55,9 @@ def test_the_pull_request_step_writes_the_summary(tmp_path: Path, editions: Path
 def test_the_pull_request_step_fails_on_an_untouched_example(tmp_path: Path, editions: Path) -> None:
     repo = tmp_path / "rules"
     shutil.copytree(editions, repo, symlinks=True)
-    _git(repo, "checkout", "-q", "v1.1.0")
-    _git(repo, "checkout", "-q", "v1.0.0", "--", "core/cover.md")  # engine -1, the page as it was at v1.0.0
+    _git(repo, "checkout", "-q", at(repo, "v1.1.0"))
+    # the engine's -1, the page as it was at v1.0.0
+    _git(repo, "checkout", "-q", at(repo, "v1.0.0"), "--", "core/cover.md")
     summary = tmp_path / "summary.md"
     done = _run(repo, summary)
     assert done.returncode == 1
