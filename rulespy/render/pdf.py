@@ -74,7 +74,7 @@ def nav_pages(nav: Any) -> list[tuple[str | None, str, str | None]]:
     return [entry for entry in found if entry[1] != JUDGE_PAGE]
 
 
-def _config(root: Path) -> dict[str, Any]:
+def mkdocs_config(root: Path) -> dict[str, Any]:
     """mkdocs.yml, read by the safe loader (a tag that would run code or read the environment fails)."""
     try:
         config = yaml.safe_load((root / "mkdocs.yml").read_text(encoding="utf-8")) or {}
@@ -135,20 +135,21 @@ class Rulebook:
         sections: list[str] = []
         current: str | None = None
         for section, path, title, body in self.pages:
-            if section != current:
-                if current is not None:
-                    contents.append("</ol></li>")
-                contents.append(f"<li>{escape(section)}<ol>" if section else "<li><ol>")
-                current = section
+            if section != current and current is not None:
+                contents.append("</ol></li>")
+            if section != current and section is not None:
+                contents.append(f'<li class="vs-toc-section">{escape(section)}<ol>')
+            current = section
             dest = book_id(path, None)
             number = self.book.numbers.get(dest, "")
             contents.append(
-                f'<li><a href="#{dest}">{escape(title)}</a>'
+                f'<li class="vs-toc-entry"><a href="#{dest}">{escape(title)}</a>'
                 f'<span class="vs-toc-page" data-dest="{dest}">{number}</span></li>'
             )
             page = BookPage(self.book, path).rewrite(body)
             sections.append(f'<section class="vs-page" id="{dest}">\n{page}\n</section>')
-        contents.append("</ol></li>")
+        if current is not None:
+            contents.append("</ol></li>")
         return "\n".join(
             [
                 "<!DOCTYPE html>",
@@ -177,7 +178,7 @@ def rulebook(root: Path, language: str | None = None) -> Rulebook:
     try:
         nav = yaml.safe_load(nav_path.read_text(encoding="utf-8")) or {}
         order = nav_pages(nav.get("nav") if isinstance(nav, dict) else None)
-        config = _config(root)
+        config = mkdocs_config(root)
         names, options = _extensions(config)
         md = markdown.Markdown(extensions=names, extension_configs=options)
         book = Book(
