@@ -126,6 +126,7 @@ class Printer:
         self._buffer = b""
         self._loaded = False
         self._session: str | None = None
+        self._frame = ""
 
     def __enter__(self) -> Printer:
         self._work = tempfile.TemporaryDirectory(prefix="vs-printer-")
@@ -166,6 +167,7 @@ class Printer:
         self._deadline = time.monotonic() + self.seconds
         try:
             target = self._call("Target.createTarget", {"url": "about:blank"})["targetId"]
+            self._frame = target  # a page target's id is its main frame's
             self._session = self._call("Target.attachToTarget", {"targetId": target, "flatten": True})[
                 "sessionId"
             ]
@@ -205,6 +207,9 @@ class Printer:
             raise PrintError(f"Chromium could not open the rulebook: {went['errorText']}")
         while not self._loaded:
             self._receive()
+        frame = self._call("Page.getFrameTree", {}, self._session)["frameTree"]["frame"]
+        if frame.get("url") != self.origin + DOCUMENT:
+            raise PrintError(f"the rulebook was replaced by {frame.get('url')!r} before it was printed")
         options = {
             "printBackground": True,
             "preferCSSPageSize": True,
@@ -260,16 +265,25 @@ class Printer:
         return message
 
     def _decide(self, paused: dict[str, Any]) -> None:
-        """Let a request for the server's own origin through; fail every other one, and record it."""
+        """Let a request for the server's own origin through; refuse every other one, and record it.
+
+        A document refused (a frame's, or the page's own navigation away from the rulebook, by a
+        ``<meta http-equiv="refresh">`` say) is answered "204 No Content", which leaves the frame as it
+        was, instead of an error page that would take the frame's place; other requests fail."""
         url = str(paused.get("request", {}).get("url", ""))
         parts = urlsplit(url)
-        if f"{parts.scheme}://{parts.netloc}" == self.origin:
-            self._send_quietly("Fetch.continueRequest", {"requestId": paused["requestId"]})
+        ours = f"{parts.scheme}://{parts.netloc}" == self.origin
+        document = paused.get("resourceType") == "Document"
+        leaving = document and paused.get("frameId") == self._frame and url != self.origin + DOCUMENT
+        request = {"requestId": paused["requestId"]}
+        if ours and not leaving:
+            self._send_quietly("Fetch.continueRequest", request)
+            return
+        self.refused.append(url)
+        if document:
+            self._send_quietly("Fetch.fulfillRequest", {**request, "responseCode": 204, "body": ""})
         else:
-            self.refused.append(url)
-            self._send_quietly(
-                "Fetch.failRequest", {"requestId": paused["requestId"], "errorReason": "AccessDenied"}
-            )
+            self._send_quietly("Fetch.failRequest", {**request, "errorReason": "AccessDenied"})
 
     def _send_quietly(self, method: str, params: dict[str, Any]) -> None:
         """A command whose answer nobody waits for (``_call`` skips answers of other ids)."""
