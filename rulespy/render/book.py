@@ -159,15 +159,18 @@ class BookPage(HTMLParser):
             kept = parts.scheme == "mailto" or (parts.scheme in KEPT_SCHEMES and bool(parts.netloc))
             return None, href if kept else None
         full, _, anchor = resolve_href(self.path, href).partition("#")
+        site = self.book.site
         if full in self.book.pages:
             return book_id(full, anchor or None), None
-        if self.book.site is None or full.startswith("../"):
+        if site is None:
             return None, None
-        if full.endswith(".md"):
-            return None, self.book.site + page_url(full) + (f"#{anchor}" if anchor else "")
-        if (self.book.staged / full).is_file():  # a published file, linked as the markdown links it
-            return None, self.book.site + full
-        return None, urljoin(self.book.site + page_url(self.path), href)  # raw HTML: relative to the URL
+        inside = not full.startswith("../")
+        if full.endswith(".md"):  # a page out of the book: on the site, unless it is out of the repository
+            return None, site + page_url(full) + (f"#{anchor}" if anchor else "") if inside else None
+        if inside and (self.book.staged / full).is_file():  # a published file, linked as markdown links it
+            return None, site + full
+        address = urljoin(site + page_url(self.path), href)  # raw HTML: relative to the page's URL
+        return (None, address) if address.startswith(site) else (None, None)
 
     def _open_link(self, attrs: list[tuple[str, str | None]]) -> str:
         href = dict(attrs).get("href")
