@@ -22,6 +22,7 @@ from __future__ import annotations
 import html
 import io
 import os
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -245,18 +246,26 @@ def print_rulebook(
     target = Path(site_dir) / (language or "") / RULEBOOK
     try:
         with Printer(chromium, book.staged, SECONDS) as printer:
-            for _ in range(PASSES):
+            for attempt in range(PASSES):
                 pdf = printer.print(book.html())
                 landed = destination_pages(pdf)
-                if book.book.numbers and all(landed.get(d) == n for d, n in book.book.numbers.items()):
+                if attempt and all(landed.get(d) == n for d, n in book.book.numbers.items()):
                     break
                 book.book.numbers = landed
             else:
                 raise PdfError(f"the page numbers did not settle in {PASSES} prints")
+            refused = sorted(set(printer.refused))
     except PrintError as error:
         raise PdfError(str(error)) from None
-    target.parent.mkdir(parents=True, exist_ok=True)
+    if refused:  # markup the checker should have refused: say what it asked for
+        shown = ", ".join(refused[:5]) + (f" and {len(refused) - 5} more" if len(refused) > 5 else "")
+        print(f"{target}: the printer refused what is not in the staged site: {shown}", file=sys.stderr)
     temporary = target.with_name(f".{target.name}.tmp")
-    temporary.write_bytes(pdf)
-    os.replace(temporary, target)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        temporary.write_bytes(pdf)
+        os.replace(temporary, target)
+    except OSError as error:
+        temporary.unlink(missing_ok=True)
+        raise PdfError(f"{target}: cannot be written: {error.strerror or error}") from None
     return target

@@ -100,7 +100,9 @@ def _planted(tmp_path: Path, network: str) -> Path:
     return root
 
 
-def test_the_printer_prints_nothing_from_outside_the_staged_site(tmp_path: Path, network: str) -> None:
+def test_the_printer_prints_nothing_from_outside_the_staged_site(
+    tmp_path: Path, network: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     if not CHROMIUM.exists():
         require_browser()
     root = _planted(tmp_path, network)
@@ -122,3 +124,6 @@ def test_the_printer_prints_nothing_from_outside_the_staged_site(tmp_path: Path,
         if secret in text
     ]
     assert not leaked
+    said = capsys.readouterr().err  # what was refused is named
+    assert "the printer refused what is not in the staged site" in said
+    assert "http://example.com/picture.svg" in said and network in said
