@@ -25,10 +25,12 @@ is given (the rulebook is printed again with its page numbers filled in) from on
 from __future__ import annotations
 
 import base64
+import contextlib
 import http.server
 import json
 import os
 import select
+import signal
 import subprocess
 import tempfile
 import threading
@@ -153,6 +155,7 @@ class Printer:
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
                 pass_fds=(3, 4),
+                start_new_session=True,  # its own process group, stopped whole at the end
                 preexec_fn=pipes,  # noqa: PLW1509 - before any thread is started
             )
         except OSError as error:
@@ -182,7 +185,13 @@ class Printer:
     def __exit__(
         self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
     ) -> None:
-        self.process.kill()
+        try:  # Chromium closes its own processes (renderers, zygote) when asked to
+            self._send({"id": self._next + 1, "method": "Browser.close", "params": {}})
+            self.process.wait(timeout=10)
+        except (PrintError, subprocess.TimeoutExpired):
+            pass
+        with contextlib.suppress(ProcessLookupError):  # and the rest of its process group is stopped
+            os.killpg(self.process.pid, signal.SIGKILL)
         self.process.wait()
         self._close_pipes(self._in, self._out)
         self.server.shutdown()
