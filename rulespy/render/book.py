@@ -71,6 +71,8 @@ ID_LISTS = ("aria-labelledby", "aria-describedby", "aria-controls", "aria-owns",
 KEPT_SCHEMES = ("http", "https", "mailto")
 SCENARIO_BYTES = 1 << 20
 """The most a "Try it" scenario may inflate to: the scenario loader's own limit on a scenario's text."""
+_CITED = re.compile(r"(?<=see )([\w./-]+\.md#[\w-]+)")
+"""A rule an account line names in passing, such as ``(see commands/command_advance.md#advance)``."""
 _URL_REF = re.compile(r"url\(\s*#([^)\s]+)\s*\)")
 
 
@@ -275,28 +277,42 @@ class BookPage(HTMLParser):
             resolution = resolve(scenario)
         except IllegalDeclaration as refusal:
             said = escape(self.book.said["book-illegal"])
-            body = f"<p>{said}: {escape(refusal.message)}{self._rule(refusal.rule)}</p>"
+            body = f"<p>{said}: {self._said(refusal.message)}{self._rule(refusal.rule)}</p>"
         except (RulesError, RecursionError, ValueError):
             return ""
         else:
             items = []
             for heading, lines in steps(resolution):
-                inner = "".join(f"<li>{escape(line.text)}{self._rule(line.rule)}</li>" for line in lines)
-                head = f"{escape(heading.text)}{self._rule(heading.rule)}" if heading else ""
+                inner = "".join(f"<li>{self._said(line.text)}{self._rule(line.rule)}</li>" for line in lines)
+                head = f"{self._said(heading.text)}{self._rule(heading.rule)}" if heading else ""
                 items.append(f"<li>{head}<ul>{inner}</ul></li>" if inner else f"<li>{head}</li>")
             body = f"<ol>{''.join(items)}</ol>"
         title = escape(self.book.said["book-what-happens"])
         return f'<div class="vs-what-happens"><p class="vs-what-happens-title">{title}</p>{body}</div>'
 
-    def _rule(self, rule: str) -> str:
-        """`` — Title (see p. N)`` for a rule ``path#anchor`` the account cites."""
+    def _said(self, text: str) -> str:
+        """A line of the account, a rule it names in passing (``see core/cover.md#cover``) printed as a
+        link to that section by its title instead of a file path."""
+        parts = _CITED.split(text)
+        out = [escape(parts[0])]
+        for rule, rest in zip(parts[1::2], parts[2::2], strict=True):
+            out += [self._link_to(rule), escape(rest)]
+        return "".join(out)
+
+    def _link_to(self, rule: str) -> str:
         path, _, anchor = rule.partition("#")
-        title = self.book.titles.get(rule) or self.book.titles.get(path) or rule
+        # a rule the book has no heading for (none, today) by its words, never a file path
+        fallback = re.sub(r"[-_]", " ", anchor or posixpath.basename(path).removesuffix(".md"))
+        title = self.book.titles.get(rule) or self.book.titles.get(path) or fallback
         relative = posixpath.relpath(path, posixpath.dirname(self.path) or ".") + (
             f"#{anchor}" if anchor else ""
         )
         opening = self._open_link([("href", relative), ("class", "vs-rule")])
-        return f' <span class="vs-cites">— {opening}{escape(title)}{self._close_link()}</span>'
+        return f"{opening}{escape(title)}{self._close_link()}"
+
+    def _rule(self, rule: str) -> str:
+        """`` — Title (see p. N)`` for a rule ``path#anchor`` the account cites."""
+        return f' <span class="vs-cites">— {self._link_to(rule)}</span>'
 
 
 def _tag(tag: str, attrs: list[tuple[str, str | None]], closed: bool = False) -> str:

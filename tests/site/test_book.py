@@ -116,6 +116,7 @@ def test_a_worked_example_prints_what_happens_instead_of_its_code(tmp_path: Path
     assert "What happens" in html and "After the block." in html
     assert "w1 loses 3 wounds" in html  # the engine's account
     assert '<a class="vs-rule" href="#core-damage--damage">Damage</a>' in html
+    assert ".md#" not in re.sub(r"<[^>]+>", "", html)  # a rule named in a line is its title, not a path
 
 
 def test_an_illegal_declaration_prints_the_rule_that_forbids_it(tmp_path: Path) -> None:
