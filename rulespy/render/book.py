@@ -82,7 +82,11 @@ def page_key(path: str) -> str:
 
 
 def book_id(path: str, anchor: str | None) -> str:
-    """The book's id of a page (``page-KEY``) or of one of its sections (``KEY--ANCHOR``)."""
+    """The book's id of a page (``page-KEY``) or of one of its sections (``KEY--ANCHOR``).
+
+    >>> book_id("core/damage.md", "target-limit"), book_id("core/damage.md", None)
+    ('core-damage--target-limit', 'page-core-damage')
+    """
     return f"{page_key(path)}--{anchor}" if anchor else f"page-{page_key(path)}"
 
 
