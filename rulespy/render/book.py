@@ -101,9 +101,12 @@ class Book:
     titles: dict[str, str] = field(default_factory=dict)  # "path#anchor" -> the section's heading
     numbers: dict[str, int] = field(default_factory=dict)  # book id -> the page it printed on
 
-    def see(self, dest: str) -> str:
-        """The "see p. N" printed after a link to ``dest`` (a placeholder until the book is printed)."""
+    def see(self, dest: str) -> str | None:
+        """The "see p. N" printed after a link to ``dest``: a placeholder until the book is printed,
+        None once it is, if ``dest`` printed on no page."""
         number = self.numbers.get(dest)
+        if number is None and self.numbers:
+            return None
         return self.said["book-see"].format(page=number if number is not None else "00")
 
 
@@ -191,10 +194,11 @@ class BookPage(HTMLParser):
 
     def _close_link(self) -> str:
         dest = self.links.pop() if self.links else None
-        if dest is None or dest in self.seen or dest.startswith(f"{self.key}--svg"):
+        see = self.book.see(dest) if dest is not None and dest not in self.seen else None
+        if dest is None or see is None:
             return "</a>"
         self.seen.add(dest)
-        return f'</a><span class="vs-see" data-dest="{dest}"> ({escape(self.book.see(dest))})</span>'
+        return f'</a><span class="vs-see" data-dest="{dest}"> ({escape(see)})</span>'
 
     # the parser's events
 

@@ -95,11 +95,15 @@ def test_without_a_site_url_a_link_out_of_the_book_is_plain_text(tmp_path: Path)
 
 def test_see_page_once_per_page_and_section_with_the_printed_number(tmp_path: Path) -> None:
     book = _book(tmp_path)
-    book.numbers = {"core-damage--damage": 12}
-    html = BookPage(book, "core/cover.md").rewrite(
+    links = (
         '<a href="damage.md#damage">Damage</a>, <a href="damage.md#damage">again</a>, <a href="#cover">x</a>'
     )
-    assert Counter(re.findall(r"\(see p\. (\d+)\)", html)) == Counter({"12": 1, "00": 1})
+    links += ' <a href="#nowhere">y</a>'
+    before = BookPage(book, "core/cover.md").rewrite(links)  # not printed yet: placeholders
+    assert Counter(re.findall(r"\(see p\. (\d+)\)", before)) == Counter({"00": 3})
+    book.numbers = {"core-damage--damage": 12, "core-cover--cover": 3}  # printed: #nowhere is on no page
+    html = BookPage(book, "core/cover.md").rewrite(links)
+    assert Counter(re.findall(r"\(see p\. (\d+)\)", html)) == Counter({"12": 1, "3": 1})
     assert html.index("(see p. 12)") < html.index("again")
 
 
