@@ -15,7 +15,8 @@ printer never opens a ``file://`` document and never lets the page reach anythin
   ``Printer.refused``;
 - scripts never run (``Emulation.setScriptExecutionDisabled``), so a ``<script>`` cannot replace the
   document or navigate it elsewhere; and ``--host-resolver-rules`` makes every host name unresolvable,
-  a second wall should the interception ever miss a request.
+  and ``--proxy-server`` sends every connection but to loopback to a proxy that is not there: two more
+  walls, should the interception ever miss a request (a ``<link rel="preconnect">`` is no request).
 
 ``Page.printToPDF`` then prints with the document's own ``@page`` size and margin boxes (page numbers),
 with backgrounds and the document outline. A ``Printer`` prints as many versions of the document as it
@@ -52,8 +53,11 @@ CHROMIUM_FLAGS = (
     "--disable-sync",
     "--disable-default-apps",
     "--mute-audio",
-    # no host name nor address resolves but the server's own 127.0.0.1
+    # no host name nor address resolves but the server's own 127.0.0.1 ...
     "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+    # ... and every connection but to loopback (which Chromium never proxies) goes to a proxy that is
+    # not there (port 9, discard): not even a preconnect reaches the network
+    "--proxy-server=http://127.0.0.1:9",
 )
 
 
