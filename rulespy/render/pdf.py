@@ -51,6 +51,10 @@ PASSES = 4
 """The most prints of one book: the placeholders', then until the page numbers stand still."""
 
 
+#: The raw HTML lines of a staged page that are not for print (``stage.py`` and ``pages.py`` write them).
+_NOT_PRINTED = ('<p class="vs-language">', '<p class="vs-rulebook">')
+
+
 class PdfError(Exception):
     """The rulebook could not be printed; the message says why."""
 
@@ -203,12 +207,12 @@ def rulebook(root: Path, language: str | None = None) -> Rulebook:
 
 def _printable(text: str) -> str:
     """A staged page without what is not for print: its worked examples' code (test code: an example
-    drawn as a board prints it, with "What happens", from its Example block) and the language switcher
-    (it leads to the other site, not to a page of this book)."""
+    drawn as a board prints it, with "What happens", from its Example block), the language switcher
+    (it leads to the other site, not to a page of this book) and the home page's link to this very PDF."""
     lines = text.split("\n")
     for example in reversed(worked_examples(text)):
         del lines[example.line - 1 : example.end]
-    return "\n".join(line for line in lines if not line.startswith('<p class="vs-language">'))
+    return "\n".join(line for line in lines if not line.startswith(_NOT_PRINTED))
 
 
 def book_html(root: Path, language: str | None = None) -> str:

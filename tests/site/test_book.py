@@ -150,5 +150,8 @@ def test_the_repositorys_book_has_no_test_code_and_unique_ids() -> None:
     ids = _ids(html)
     assert len(ids) > 300
     assert [i for i, n in Counter(ids).items() if n > 1] == []
+    assert (
+        'class="vs-rulebook"' not in html and 'class="vs-language"' not in html
+    )  # links to itself, to the site
     text = re.sub(r"<[^>]+>", "", html)
     assert "assert " not in text and "import " not in text and "executable check" not in text
