@@ -73,6 +73,9 @@ class _Server(http.server.ThreadingHTTPServer):
         self.folder = folder.resolve()
         self.document = b""
 
+    def handle_error(self, request: object, client_address: object) -> None:
+        pass  # a connection the page dropped halfway: nothing to report, and no traceback
+
 
 class _Handler(http.server.BaseHTTPRequestHandler):
     """The document at ``DOCUMENT``; regular files inside the served folder; a 404 for anything else."""
@@ -89,7 +92,10 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         pass
 
     def _answer(self, with_body: bool) -> None:
-        path = unquote(urlsplit(self.path).path, errors="strict")
+        try:
+            path = unquote(urlsplit(self.path).path, errors="strict")
+        except (ValueError, UnicodeDecodeError):
+            path = ""  # not an address of the site: a 404
         body, kind = (self.server.document, "text/html; charset=utf-8") if path == DOCUMENT else (None, "")
         if body is None:
             body, kind = _inside(self.server.folder, path)

@@ -88,7 +88,7 @@ def _planted(tmp_path: Path, network: str) -> Path:
         '<iframe src="../../.git/config"></iframe>',
         '<iframe src="/..%2f..%2f.git/config"></iframe>',
         '<img src="../up.svg"><img src="/%2e%2e/up.svg">',
-        '<img src="assets/link.svg">',
+        '<img src="assets/link.svg"><img src="/%ff%fe.svg">',
         f'<iframe src="{network}/page"></iframe><img src="{network}/picture.svg">',
         '<img src="http://example.com/picture.svg"><iframe src="https://example.com/"></iframe>',
         '<script>document.body.innerHTML = "SCRIPT-REPLACED";</script>',
