@@ -127,3 +127,4 @@ def test_the_printer_prints_nothing_from_outside_the_staged_site(
     said = capsys.readouterr().err  # what was refused is named
     assert "the printer refused what is not in the staged site" in said
     assert "http://example.com/picture.svg" in said and network in said
+    assert "Traceback" not in said
