@@ -11,8 +11,9 @@ printer never opens a ``file://`` document and never lets the page reach anythin
   a page served over HTTP may not load ``file:`` addresses at all (Chromium's own rule);
 - Chromium is driven over the DevTools protocol on a pipe (``--remote-debugging-pipe``: no debugging
   port another program could reach), with ``Fetch.enable`` intercepting every request: a request for
-  any address but the server's own origin is failed (``AccessDenied``) and recorded in
-  ``Printer.refused``;
+  any address but the server's own origin is refused (a document with "204 No Content", which leaves
+  its frame empty, anything else failed) and recorded in ``Printer.refused``, and so is any navigation
+  of the page away from the rulebook;
 - scripts never run (``Emulation.setScriptExecutionDisabled``), so a ``<script>`` cannot replace the
   document or navigate it elsewhere; and ``--host-resolver-rules`` makes every host name unresolvable,
   and ``--proxy-server`` sends every connection but to loopback to a proxy that is not there: two more
