@@ -150,6 +150,11 @@ def test_the_repositorys_book_has_no_test_code_and_unique_ids() -> None:
     ids = _ids(html)
     assert len(ids) > 300
     assert [i for i, n in Counter(ids).items() if n > 1] == []
+    drawings = re.findall(r"<svg.*?</svg>", html, flags=re.S)
+    assert len(drawings) > 40
+    for drawing in drawings:  # a board's clip path and title are its own (another's clipped it once)
+        named = re.findall(r'url\(#([^)]+)\)|href="#([^"]+)"|aria-labelledby="([^"]+)"', drawing)
+        assert {"".join(groups) for groups in named} <= set(_ids(drawing))
     assert (
         'class="vs-rulebook"' not in html and 'class="vs-language"' not in html
     )  # links to itself, to the site
