@@ -29,7 +29,9 @@ site: $(STAMP)
 	$(BIN)/rulespy render . --strict
 	$(BIN)/python -m rulespy.render.build $(GENERATOR) --site-dir $(SITE_DIR) --pdf
 	$(BIN)/python -m rulespy.editions.site $(GENERATOR) --site-dir $(SITE_DIR)
-	@echo "The site is built in $(SITE_DIR)/index.html (by $(GENERATOR); a translation in $(SITE_DIR)/ru/), the rulebook in $(SITE_DIR)/voidsiege-rules.pdf; 'make serve' serves it on http://127.0.0.1:8000/"
+	@if [ -f "$(SITE_DIR)/voidsiege-rules.pdf" ]; then book="the rulebook in $(SITE_DIR)/voidsiege-rules.pdf"; \
+	else book="the rulebook PDF skipped (it needs Chromium: apt-get install chromium)"; fi; \
+	echo "The site is built in $(SITE_DIR)/index.html (by $(GENERATOR); a translation in $(SITE_DIR)/ru/), $$book; 'make serve' serves it on http://127.0.0.1:8000/"
 
 # Serve the site with live reload: a rule file, concepts.yml or a scenario that changes is re-rendered.
 # Zensical by default here: it rebuilds only the changed page (about a second from edit to reload),

@@ -303,9 +303,14 @@ def main(argv: list[str] | None = None) -> int:
         if done.returncode != 0:
             return done.returncode
     if args.pdf:
+        from rulespy.render.pages import RULEBOOK
         from rulespy.render.pdf import CHROMIUM, PdfError, print_rulebook
 
         if not CHROMIUM.exists() and os.environ.get("CI") != "true":
+            for language in (None, *languages_staged(root)):  # no rulebook of an earlier build stays
+                stale = site_dir / (language or "") / RULEBOOK
+                if stale.is_file() and not stale.is_symlink():
+                    stale.unlink()
             print(f"The rulebook PDF is skipped: it needs {CHROMIUM} (apt-get install chromium).")
             return 0
 

@@ -78,6 +78,10 @@ WORDS: dict[str | None, dict[str, str]] = {
             "example in this book is executed against the reference engine."
         ),
         "contents": "Contents",
+        # the printed rulebook (pdf.py, book.py): a worked example's outcome and a link's page
+        "book-what-happens": "What happens",
+        "book-illegal": "An illegal declaration: nothing is rolled",
+        "book-see": "see p. {page}",
         # the rules judge (judge.py's Judge page and assets/judge.js, which reads them from
         # assets/judge-words.js); {name} and the like are filled in by the page
         "judge-title": "The rules judge",
@@ -185,6 +189,9 @@ WORDS: dict[str | None, dict[str, str]] = {
             "пример этой книги исполняется эталонным движком."
         ),
         "contents": "Содержание",
+        "book-what-happens": "Что происходит",
+        "book-illegal": "Недопустимое объявление: кубики не бросаются",
+        "book-see": "см. с. {page}",
         "stale": "Перевод отстаёт",
         "stale-text": (
             "Английский текст этого раздела изменился после перевода (или перевод не отмечен). "

@@ -1,11 +1,16 @@
 """The printable rulebook (rulespy/render/pdf.py), read back with pypdf: every rule heading of every page
-is in it, in navigation order, and every internal link lands on a page of the book."""
+is in it, in navigation order, and every internal link lands on a page of the book; in both languages,
+no test code, a contents list whose page numbers are where the pages start, "see p. N" that says the
+page printed, no link but into the book or to the published site, and every board's models."""
 
 from __future__ import annotations
 
+import io
 import re
 import unicodedata
+from collections import Counter
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 import yaml
@@ -13,8 +18,10 @@ from markdown_it import MarkdownIt
 from pypdf import PdfReader
 
 from rulespy.check.slugs import split_attr_list
+from rulespy.render.book import book_id
 from rulespy.render.pages import RULEBOOK
-from rulespy.render.pdf import nav_pages
+from rulespy.render.pdf import destination_pages, mkdocs_config, nav_pages, published_site
+from rulespy.render.pdf import rulebook as book_of
 from rulespy.render.stage import NAV, OUT
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -88,3 +95,87 @@ def test_every_internal_link_of_the_rulebook_lands_on_one_of_its_pages(rulebook:
                 unresolved += 1
     assert internal > 100  # mentions, concepts, contents, Referenced by
     assert unresolved == 0
+
+
+LANGUAGES = (None, "ru")
+
+
+@pytest.fixture(scope="module", params=LANGUAGES, ids=("en", "ru"))
+def printed(request: pytest.FixtureRequest, rulebooks: Path) -> tuple[str | None, bytes, list[str]]:
+    """(language, the PDF's bytes, the text of each of its pages) of each language's rulebook."""
+    language = request.param
+    data = (rulebooks / (language or "") / RULEBOOK).read_bytes()
+    return language, data, [page.extract_text() for page in PdfReader(io.BytesIO(data)).pages]
+
+
+def test_the_rulebook_prints_no_test_code(printed: tuple[str | None, bytes, list[str]]) -> None:
+    _, _, pages = printed
+    text = "\n".join(pages)
+    for code in ("assert ", "import ", "rulespy.", "executable check", "исполняемая проверка"):
+        assert code not in text, f"{code!r} is printed: {text[max(0, text.find(code) - 200) :][:300]!r}"
+    assert text.count("What happens") + text.count("Что происходит") > 40  # each worked example's outcome
+
+
+def test_the_contents_give_the_page_each_page_starts_on(printed: tuple[str | None, bytes, list[str]]) -> None:
+    language, data, pages = printed
+    book = book_of(ROOT, language)
+    landed = destination_pages(data)
+    contents = _flat(pages[1])
+    assert len(book.pages) > 20
+    for _, path, title, _ in book.pages:
+        number = landed[book_id(path, None)]
+        assert re.search(rf"{re.escape(_flat(title))}\W*{number}\b", contents), (title, number)
+        heading = book.book.titles.get(path, title)  # the page's own heading (the navigation may say "Home")
+        assert _flat(heading) in _flat(pages[number - 1]), f"{heading} is not on p. {number}"
+        assert f"\n{number}\n" in f"\n{pages[number - 1]}\n", f"p. {number} does not print its number"
+
+
+def test_every_see_page_says_the_page_its_section_printed_on(
+    printed: tuple[str | None, bytes, list[str]],
+) -> None:
+    language, data, pages = printed
+    book = book_of(ROOT, language)
+    book.book.numbers = destination_pages(data)  # where each destination printed
+    expected = Counter(re.findall(r'class="vs-see"[^>]*> \(([^)]*)\)<', book.html()))
+    printed_see = Counter(re.findall(r"(?:see p\.|см\. с\.) \d+", _flat(" ".join(pages))))
+    assert sum(expected.values()) > 100
+    assert printed_see == expected
+
+
+def test_every_link_leads_into_the_book_or_to_the_published_site(
+    printed: tuple[str | None, bytes, list[str]],
+) -> None:
+    language, data, _ = printed
+    site = published_site(mkdocs_config(ROOT), language)
+    assert site is not None
+    reader = PdfReader(io.BytesIO(data))
+    outside = []
+    for page in reader.pages:
+        for annotation in page.get("/Annots") or ():
+            action = annotation.get_object().get("/A") or {}
+            if "/URI" in action:
+                outside.append(str(action["/URI"]))
+    assert outside  # the scenario files and the Judge page are on the site
+    for uri in outside:
+        parts = urlsplit(uri)
+        assert parts.scheme in ("http", "https", "mailto"), uri
+        assert uri.startswith(site) or parts.netloc not in ("", "localhost", "127.0.0.1"), uri
+
+
+_LABEL = re.compile(r'class="vs-label">([^<]+)<')
+
+
+def test_every_board_prints_all_its_models(printed: tuple[str | None, bytes, list[str]]) -> None:
+    """Each model's label of each board of a page is printed among that page's PDF pages."""
+    language, data, pages = printed
+    book = book_of(ROOT, language)
+    landed = destination_pages(data)
+    starts = [landed[book_id(path, None)] for _, path, _, _ in book.pages] + [len(pages) + 1]
+    boards = 0
+    for (_, path, _, body), start, end in zip(book.pages, starts, starts[1:], strict=False):
+        text = _flat(" ".join(pages[start - 1 : end - 1]))
+        for board in re.findall(r"<svg.*?</svg>", body, flags=re.S):
+            boards += 1
+            for label in _LABEL.findall(board):
+                assert _flat(label) in text, f"{path}: model {label} of a board is not printed"
+    assert boards > 40
