@@ -38,7 +38,7 @@ from rulespy.editions.page import Changes
 from rulespy.editions.page import changes as edition_changes
 from rulespy.editions.site import versions_json
 
-from . import examples, judge, languages, pages
+from . import board, examples, judge, languages, pages
 from .linker import PageContext, link_markdown
 from .registry import Concept, Previews, RegistryError, load_concepts
 
@@ -208,7 +208,7 @@ def render_page(
             if example.start >= after
             else (example.start, example.end)
         )
-        lines[start:end] = examples.example_block(example, lines[start:end], f"vs-board-{number}")
+        lines[start:end] = examples.example_block(example, lines[start:end], board.key(path, number))
     if path == "index.md":
         lines += ["", pages.rulebook_link(language)]
     return "\n".join(lines).rstrip("\n") + "\n"

@@ -78,9 +78,11 @@ def odds(text: str) -> str:
     return json.dumps({"exit": code, "json": as_json, "text": shown, "stderr": err})
 
 
-def board(text: str) -> str:
+def board(text: str, key: str = "vs-judge") -> str:
     """The board of the scenario in ``text`` as the site draws it (inline SVG), or "" when the loader
-    refuses the scenario (the page then shows the loader's message from ``resolve``)."""
+    refuses the scenario (the page then shows the loader's message from ``resolve``). ``key`` starts
+    every id of the drawing: each editor on a page gives its own, so that two open boards never share a
+    pattern or clip path."""
     import xml.etree.ElementTree as ET
 
     from rulespy.errors import RulesError
@@ -89,7 +91,7 @@ def board(text: str) -> str:
 
     try:
         scenario = parse_scenario(text, SCENARIO)
-        return ET.tostring(render(scenario, "vs-judge"), encoding="unicode")
+        return ET.tostring(render(scenario, key), encoding="unicode")
     except (RulesError, ValueError, RecursionError):
         return ""
 
