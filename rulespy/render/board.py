@@ -34,8 +34,19 @@ from rulespy.state import Model, Scenario, Terrain
 MARGIN = 1.5  # inches of board shown around everything drawn
 MAX_WIDTH_PX = 640.0
 MAX_SCALE = 40.0  # px per inch
+BOARD_INCHES = 240.0
+"""The widest board drawn (20 feet): a scenario spread wider is not drawn (the site warns, the judge says
+so), so that no scenario makes a drawing of millions of pixels or grid lines."""
 SIDE_LOOKS = ("solid", "striped", "dotted")
 """How each side's bases look, beyond their colour (the first three sides; a fourth is solid again)."""
+
+
+def too_wide(scenario: Scenario) -> bool:
+    """Whether the scenario's models and terrain spread wider than ``BOARD_INCHES`` either way."""
+    points = [m.at for u in scenario.battlefield.units for m in u.models]
+    points += [v for t in scenario.battlefield.terrain for v in t.polygon]
+    xs, ys = [p[0] for p in points] or [0.0], [p[1] for p in points] or [0.0]
+    return max(xs) - min(xs) > BOARD_INCHES or max(ys) - min(ys) > BOARD_INCHES
 
 
 def key(page: str, number: int) -> str:

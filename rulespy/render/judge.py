@@ -21,9 +21,14 @@ import json
 import shutil
 import subprocess
 import zipfile
+from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import yaml
+
+if TYPE_CHECKING:
+    from rulespy.check.graph import LinkGraph
 
 PACKAGE = Path(__file__).resolve().parent / "pyodide"
 """The committed ``package.json`` and ``package-lock.json`` that pin Pyodide."""
@@ -200,11 +205,41 @@ def words(language: str | None) -> dict[str, str]:
     return found
 
 
-def words_script(language: str | None) -> bytes:
+def rule_titles(graph: LinkGraph, site_pages: Iterable[str]) -> dict[str, str]:
+    """Every rule section's heading by ``PATH#ANCHOR``, as ``graph`` (one edition's) reads them."""
+    from .pages import is_rule_file
+
+    rules = [p for p in sorted(site_pages) if is_rule_file(p)]
+    return {f"{p}#{h.anchor}": h.text for p in rules for h in graph.headings(p)}
+
+
+def download_size(root: Path) -> int | None:
+    """The bytes a reader's browser fetches the first time the judge starts (the runtime's files and the
+    rulespy bundle, uncompressed), read from the installed runtime; None while it is not installed (the
+    page then says "a few megabytes" until the next render)."""
+    package = Path(root) / INSTALL / "node_modules" / "pyodide"
+    try:
+        sizes = [(package / name).stat().st_size for name in RUNTIME_FILES]
+    except OSError:
+        return None
+    return sum(sizes) + len(bundle())
+
+
+def words_script(
+    language: str | None, titles: dict[str, str] | None = None, size: int | None = None
+) -> bytes:
     """``assets/judge-words.js`` for edition ``language``: ``window.vsJudgeSite``, the words ``judge.js``
-    shows and the runtime's folder from the edition's root. A translation (``/ru/``) shares the English
-    site's runtime (``../judge/``): one copy of Pyodide in the site, cached once for both editions."""
-    site = {"runtime": ("../" if language else "") + SITE_FOLDER + "/", "words": words(language)}
+    shows, the runtime's folder from the edition's root, the ``titles`` of the rule sections by
+    ``PATH#ANCHOR`` (the account's steps cite rules by their title, linking to the section) and the
+    ``size`` of the first download (``download_size``), said before it starts. A translation (``/ru/``)
+    shares the English site's runtime (``../judge/``): one copy of Pyodide in the site, cached once for
+    both editions."""
+    site = {
+        "runtime": ("../" if language else "") + SITE_FOLDER + "/",
+        "words": words(language),
+        "titles": titles or {},
+        "download": size,
+    }
     text = json.dumps(site, ensure_ascii=False, sort_keys=True)
     header = "// Written by rulespy render (rulespy/render/judge.py): never edit.\n"
     return f"{header}window.vsJudgeSite = {text};\n".encode()

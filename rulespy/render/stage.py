@@ -333,7 +333,8 @@ def render(
     extra.update({CHANGES: changes.text.encode("utf-8"), "versions.json": versions_json(root)})
     published = [p.relative_to(root).as_posix() for p in scenario_files]
     extra[judge.PAGE] = judge.page(root, published, language).encode("utf-8")
-    extra[judge.WORDS_SCRIPT] = judge.words_script(language)
+    titles = judge.rule_titles(graph, site_pages)
+    extra[judge.WORDS_SCRIPT] = judge.words_script(language, titles, judge.download_size(root))
     extra.update({f"assets/{p.name}": p.read_bytes() for p in sorted(ASSETS.iterdir()) if p.is_file()})
     extra.update({p.relative_to(root).as_posix(): p.read_bytes() for p in scenario_files})
     for rel, data in extra.items():
