@@ -173,7 +173,8 @@ def test_a_permalink_reads_as_the_command_line_and_a_target_out_of_range_is_refu
     texts = [(ROOT / n).read_text(encoding="utf-8") for n in sample]
     answers = judged.execute_async_script(
         "const done = arguments[arguments.length - 1];"
-        "vsJudge.judge().then(w => done(arguments[0].map(t => JSON.parse(w.resolve(t)).json)));",
+        "vsJudge.judge().then(w => Promise.all(arguments[0].map(t => w.resolve(t))))"
+        ".then(all => done(all.map(a => JSON.parse(a).json)));",
         texts,
     )
     assert [a.splitlines() for a in answers] == [record[n]["json"]["stdout"] for n in sample]

@@ -42,6 +42,7 @@
   const STARTED = "vsJudgeStarted"; // localStorage: the runtime was fetched once (the browser caches it)
   let engine = null;
   let boards = 0;
+  let boots = 0; // workers started in this visit: one, unless one was stopped
 
   /* The engine: one Web Worker per visit, started on the first call; each call of rulespy.render.web
    * (engine.resolve(text), engine.board(text, key) ...) returns a Promise of its string. */
@@ -54,6 +55,7 @@
       const ready = new Promise((resolve, reject) => {
         const started = performance.now();
         worker = new Worker(WORKER);
+        boots += 1;
         worker.onmessage = (event) => {
           const m = event.data;
           if (m.progress) listeners.forEach((f) => f(m));
@@ -280,7 +282,7 @@
     counts.forEach((k, i) => {
       const x = gap + i * (bar + gap);
       const h = (values[i] / high) * height;
-      const group = svgNode("g", { class: "vs-judge-bar", "data-count": k, "data-chance": values[i] });
+      const group = svgNode("g", { class: "vs-judge-chart-bar", "data-count": k, "data-chance": values[i] });
       group.append(svgNode("title", {}, say(words, { count: k, chance: percent(values[i]) })));
       group.append(svgNode("rect", { x, y: top + height - h, width: bar, height: Math.max(h, 1) }));
       if (spans && mode !== "atleast") {
@@ -651,7 +653,10 @@
   }
 
   const started = () => { try { return engine !== null || localStorage.getItem(STARTED) === "1"; } catch (e) { return engine !== null; } };
-  window.vsJudge = { encode, decode, judge, editor, compare, compareButton, element, say, downloadNote, started, ROOT };
+  window.vsJudge = {
+    encode, decode, judge, editor, compare, compareButton, element, say, downloadNote, started, ROOT,
+    get boots() { return boots; },
+  };
   if (window.document$ && typeof window.document$.subscribe === "function") {
     window.document$.subscribe(enhance);
   } else if (document.readyState === "loading") {
