@@ -91,25 +91,33 @@ def install_runtime(root: Path) -> Path:
     target.mkdir(parents=True, exist_ok=True)
     for name in ("package.json", "package-lock.json"):
         shutil.copyfile(PACKAGE / name, target / name)
-    npm = shutil.which("npm")
-    if npm is None:
+    done = npm_ci(target)
+    if done is None:
         raise JudgeError(
             "the rules judge needs Pyodide from the npm registry, and npm is not installed"
             " (apt-get install nodejs npm)",
             no_npm=True,
         )
-    done = subprocess.run(
-        [npm, "ci", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"],
-        cwd=target,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
     if done.returncode != 0 or not all((package / name).is_file() for name in RUNTIME_FILES):
         installed.unlink(missing_ok=True)
         detail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
         raise JudgeError(f"npm ci of pyodide {pinned_version()} into {target} failed: {detail[0]}")
     return package
+
+
+def npm_ci(folder: Path) -> subprocess.CompletedProcess[str] | None:
+    """``npm ci`` in ``folder`` (its ``package-lock.json`` pins everything, no install scripts run), or
+    None without npm. Also how the browser tests install axe-core (``tests/site/axe/``)."""
+    npm = shutil.which("npm")
+    if npm is None:
+        return None
+    return subprocess.run(
+        [npm, "ci", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
 
 
 def _zip_entry(archive: zipfile.ZipFile, name: str, data: bytes) -> None:

@@ -14,14 +14,9 @@ change), so the server here answers ``sitemap.xml`` with the test server's own a
 
 from __future__ import annotations
 
-import contextlib
-import functools
 import json
 import shutil
-import subprocess
-import threading
 from collections.abc import Iterator
-from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +24,7 @@ import pytest
 
 from rulespy.render import judge, web
 from rulespy.render.languages import WORDS
-from tests.browser import Quiet, require_browser, wait
+from tests.browser import Quiet, require_browser, serving, wait
 from tests.odds.test_sampled import BEYOND
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -61,18 +56,6 @@ class _Site(Quiet):
         return None
 
 
-@contextlib.contextmanager
-def _serving(folder: Path) -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Site, directory=str(folder)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-
-
 @pytest.fixture(scope="module")
 def player(browser: Any) -> Any:
     browser.set_window_size(1280, 1000)
@@ -84,7 +67,7 @@ def player(browser: Any) -> Any:
 @pytest.fixture(scope="module")
 def site(built: Path) -> Iterator[str]:
     require_browser()
-    with _serving(built) as url:
+    with serving(built, _Site) as url:
         yield url
 
 
@@ -95,19 +78,11 @@ def axe_source() -> str:
     script = target / "node_modules" / "axe-core" / "axe.min.js"
     lock = (AXE / "package-lock.json").read_bytes()
     if not script.is_file() or (target / "package-lock.json").read_bytes() != lock:
-        npm = shutil.which("npm")
-        if npm is None:
-            pytest.fail("the accessibility test needs npm (apt-get install npm) to install axe-core")
         target.mkdir(parents=True, exist_ok=True)
         for name in ("package.json", "package-lock.json"):
             shutil.copyfile(AXE / name, target / name)
-        done = subprocess.run(
-            [npm, "ci", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"],
-            cwd=target,
-            capture_output=True,
-            text=True,
-            check=False,
-        )
+        done = judge.npm_ci(target)
+        assert done is not None, "the accessibility test needs npm (apt-get install npm) to install axe-core"
         assert done.returncode == 0 and script.is_file(), f"npm ci of axe-core failed: {done.stderr}"
     return script.read_text(encoding="utf-8")
 
@@ -122,7 +97,9 @@ def _prefix(language: str | None) -> str:
 
 
 def _open_judge(driver: Any, url: str) -> Any:
-    """Open the Judge page at ``url`` and press its start button if it asks (a first visit): the editor."""
+    """Open the Judge page at ``url`` (loaded anew, even when only its #hash differs from the page open) and
+    press its start button if it asks (a first visit): its editors."""
+    driver.get("about:blank")
     driver.get(url)
     wait(driver, lambda d: d.find_elements("css selector", ".vs-judge-page .vs-judge"), LOAD_SECONDS)
     begin = driver.find_elements("css selector", ".vs-judge-begin")
@@ -201,8 +178,8 @@ def test_try_it_runs_in_one_worker_that_survives_instant_navigation_and_speaks_a
     player.execute_script(
         "[...document.querySelectorAll('a.md-nav__link')].find(a => a.href.endsWith('/core/cover/')).click();"
     )
-    wait(player, lambda d: d.current_url.endswith("/core/cover/"))
-    wait(player, lambda d: d.find_elements("css selector", ".vs-try-button"))
+    wait(player, lambda d: d.current_url.endswith("/core/cover/"), 60)
+    wait(player, lambda d: d.find_elements("css selector", ".vs-try-button"), 60)
     assert player.execute_script("return window.vsVisit") == "same page object"
     player.execute_script("document.querySelector('.vs-try-button').click();")
     panel = wait(player, lambda d: d.find_elements("css selector", ".vs-judge"), LOAD_SECONDS)[0]
@@ -391,7 +368,7 @@ def test_axe_finds_no_serious_violation_in_the_judge_and_a_try_it_box(
     _done(player, panel)
     player.execute_script("document.body.setAttribute('data-md-color-scheme', arguments[0]);", scheme)
     player.execute_script(axe_source)
-    assert player.execute_async_script(AXE_RUN, ".md-content") == []
+    assert player.execute_async_script(AXE_RUN, ".vs-judge-page") == []
 
     player.get(f"{site}{prefix}core/damage/")
     wait(player, lambda d: d.find_elements("css selector", ".vs-try-button"))

@@ -414,11 +414,13 @@
     summary.setAttribute("aria-live", "polite");
     const result = element("p", "vs-judge-outcome");
     const table = element("div", "vs-judge-table");
+    table.tabIndex = 0;
     summary.append(result, table);
     const stepsBox = element("div", "vs-judge-account-steps");
     const cli = element("details", "vs-judge-cli");
     cli.append(element("summary", "", say("as-printed")));
     const account = element("pre", "vs-judge-account");
+    account.tabIndex = 0; // a box that may scroll is reachable from the keyboard
     cli.append(account);
     const oddsBox = element("div", "vs-judge-odds-view");
     const modes = element("fieldset", "vs-judge-modes");
@@ -440,6 +442,7 @@
     const oddsCli = element("details", "vs-judge-cli");
     oddsCli.append(element("summary", "", say("as-printed-odds")));
     const odds = element("pre", "vs-judge-odds");
+    odds.tabIndex = 0;
     oddsCli.append(odds);
     oddsBox.append(modes, charts);
     panel.append(label, area, bar, status, progress, summary, board, stepsBox, cli, oddsBox, oddsCli);
@@ -588,6 +591,7 @@
     const second = editor(b, text === undefined ? first.area.value : text, null, { label: say("yaml-b"), linkOf: link });
     b.prepend(element("h3", "", say("situation-b")));
     const differ = () => {
+      link().then((href) => { first.permalink.href = href; second.permalink.href = href; });
       const one = first.expected, two = second.expected;
       if (!one || !two) { difference.textContent = ""; return; }
       const parts = Object.keys(one).filter((u) => u in two).map((unit) => {
