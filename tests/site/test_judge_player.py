@@ -325,9 +325,10 @@ def test_on_a_phone_nothing_is_wider_than_the_screen_controls_are_44px_and_a_fin
             ".filter(e => e.offsetParent !== null && parseFloat(getComputedStyle(e).fontSize) < 12).length;"
         )
         assert tiny == 0
-        # a finger drags the marked model t1 four inches to the right
+        # a finger drags the marked model t1 four inches towards the shooter
         box = player.execute_script(
             "const g = document.querySelector('.vs-judge-board g[data-model=t1] .vs-base');"
+            "g.scrollIntoView({block: 'center'});"
             "const r = g.getBoundingClientRect(); const svg = g.ownerSVGElement;"
             "const inch = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width"
             " * Number(svg.dataset.frame.split(' ')[2]);"
@@ -336,13 +337,13 @@ def test_on_a_phone_nothing_is_wider_than_the_screen_controls_are_44px_and_a_fin
         x, y, inch = box
         before = panel.find_element("css selector", ".vs-judge-yaml").get_attribute("value")
         player.execute_script("arguments[0].dataset.state = '';", panel)
-        moves = (("touchStart", x), ("touchMove", x + 2 * inch), ("touchMove", x + 4 * inch), ("touchEnd", 0))
+        moves = (("touchStart", x), ("touchMove", x - 2 * inch), ("touchMove", x - 4 * inch), ("touchEnd", 0))
         for kind, at in moves:
             points = [] if kind == "touchEnd" else [{"x": at, "y": y}]
             player.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
         _done(player, panel)
         after = panel.find_element("css selector", ".vs-judge-yaml").get_attribute("value")
-        assert after != before and "{id: t1, at: [16, 0]}" in after
+        assert after != before and "{id: t1, at: [8, 0]}" in after
     finally:
         player.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
         player.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
