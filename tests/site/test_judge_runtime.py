@@ -30,6 +30,7 @@ def test_precompressed_files_unpack_to_the_file_and_come_out_the_same_every_time
     assert [p.read_bytes() for p in judge.precompress(path, cache)] == first  # from the cache, same bytes
     assert len(list(cache.iterdir())) == 2
     assert {f"judge/pyodide/pyodide.asm.wasm{end}" for end in ("", ".gz", ".br")} <= judge.RUNTIME_PATHS
+    assert "judge/pyodide/python_stdlib.zip.gz" not in judge.RUNTIME_PATHS  # a zip already
 
 
 def test_the_download_size_is_the_runtime_and_the_bundle_and_unknown_before_install(tmp_path: Path) -> None:
