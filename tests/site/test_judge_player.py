@@ -146,7 +146,12 @@ def test_try_it_runs_in_one_worker_that_survives_instant_navigation_and_speaks_a
     # the engine ran in a worker: Pyodide never entered the page's own scripts
     assert player.execute_script("return typeof window.loadPyodide") == "undefined"
     assert player.execute_script("return vsJudge.boots") == 1
-    assert any(n.endswith("/assets/judge-worker.js") for n in player.execute_script(fetched))
+    by_worker = player.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "vsJudge.judge().then(w => w.fetched()).then(n => done(JSON.parse(n)));"
+    )
+    assert by_worker[0].endswith("/assets/judge-worker.js")
+    assert any(n.endswith("/judge/pyodide/pyodide.asm.wasm") for n in by_worker)
 
     # the outcome first (sentence and table), then the steps citing rules by title; the command line's
     # text one click away, word for word
@@ -175,10 +180,12 @@ def test_try_it_runs_in_one_worker_that_survives_instant_navigation_and_speaks_a
     assert {r.find_element("css selector", "th").text for r in rows} >= casualties
 
     # instant navigation keeps the page, its script and its worker: the next Try it starts at once
+    player.execute_script("document.querySelector('article').dataset.vsLeft = 'damage';")
     player.execute_script(
         "[...document.querySelectorAll('a.md-nav__link')].find(a => a.href.endsWith('/core/cover/')).click();"
     )
     wait(player, lambda d: d.current_url.endswith("/core/cover/"), 60)
+    wait(player, lambda d: not d.find_elements("css selector", "article[data-vs-left]"), 60)  # swapped
     wait(player, lambda d: d.find_elements("css selector", ".vs-try-button"), 60)
     assert player.execute_script("return window.vsVisit") == "same page object"
     player.execute_script("document.querySelector('.vs-try-button').click();")

@@ -6,6 +6,8 @@
  * answers with progress messages ({progress: step, steps, stage}) while it starts, then {ready: true},
  * or {failed: message}. Then each request {id, call, args} is answered with {id, answer} (the string
  * rulespy.render.web.CALL(*ARGS) returns) or {id, error}. Requests are answered one at a time, in order.
+ * The call "fetched" answers with the addresses this worker fetched (JSON): a page's own resource list
+ * does not hold a worker's.
  *
  * Every reader's text goes through rulespy.render.web, whose helpers read YAML under the scenario
  * loader's budgets (size, nodes, depth), so no text can make this worker hold more than the loader
@@ -42,6 +44,11 @@ onmessage = (event) => {
     return;
   }
   queue = queue.then(() => {
+    if (message.call === "fetched") {
+      const names = performance.getEntriesByType("resource").map((e) => e.name);
+      postMessage({ id: message.id, answer: JSON.stringify([self.location.href, ...names]) });
+      return;
+    }
     try {
       const answer = web[message.call](...message.args);
       postMessage({ id: message.id, answer: String(answer) });
