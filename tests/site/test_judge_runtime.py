@@ -5,6 +5,7 @@ said before the first download (``judge.download_size``), the rule titles the st
 from __future__ import annotations
 
 import gzip
+import json
 from pathlib import Path
 
 import brotli
@@ -49,3 +50,37 @@ def test_rule_titles_name_each_section_by_its_heading_in_each_language() -> None
     assert not [k for k in english if not k.startswith("core/damage.md#")]  # rule files only
     russian = judge.rule_titles(build_graph(ROOT / "ru"), ["core/damage.md"])
     assert russian["core/damage.md#target-limit"] == "Предел цели"
+
+
+LAUGHS = "\n".join(
+    ["a0: &a0 [x, x, x, x, x, x, x, x, x]"]
+    + [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]" for i in range(1, 9)]
+)
+
+
+def test_the_forms_read_no_yaml_the_loader_refuses_for_its_size() -> None:
+    """Issue 29: an alias bomb (or a text over 1 MB) is never expanded by a form: each helper leaves the
+    text as it is and the form reading gives the loader's own message."""
+    from rulespy.render import web
+
+    for text in (LAUGHS, "units: []\n" + "#" * 1_000_001):
+        answer = json.loads(web.form(text))
+        assert answer["error"].startswith("scenario.yaml:") and "units" not in answer
+        assert web.move(text, "a1", 1, 1) == text
+        assert web.declare(text, "a", "shoot", "b", "{}", "{}") == text
+        assert web.weapon(text, "gun", '{"range": "1"}') == text
+    said = json.loads(web.form(LAUGHS))["error"]
+    assert said == json.loads(web.resolve(LAUGHS))["stderr"].strip()  # the loader's words, as Run says
+
+
+def test_a_form_keeps_the_anchor_on_the_block_it_writes_again() -> None:
+    """Issue 29: `weapons: &kit` survives the weapon form, so an alias of it still resolves."""
+    import yaml
+
+    from rulespy.render import web
+
+    text = "weapons: &kit\n  rifle: {range: 24, dice: 2, lock: 4, damage: 1}\nunits: []\nspare: *kit\n"
+    written = web.weapon(text, "lance", '{"range": "36", "dice": "1", "lock": "3", "damage": "3"}')
+    assert written.startswith("weapons: &kit\n")
+    data = yaml.safe_load(written)
+    assert set(data["spare"]) == {"rifle", "lance"}
