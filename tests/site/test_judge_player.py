@@ -2,8 +2,9 @@
 both languages: the engine in a Web Worker that boots once and survives Material's instant navigation;
 the outcome, the steps with rule titles and the command line's text one click away; the odds chart with
 "exactly" and "at least"; a comparison and its permalink; sampled odds beyond the exact limit; broken and
-hostile permalinks (issue 29); a phone-sized window with a finger dragging a model; and axe-core with no
-serious or critical violation on the Judge page and on a Try it box, light and dark.
+hostile permalinks (issue 29); a phone-sized window with a finger dragging a model; axe-core with no
+serious or critical violation on the Judge page and on a Try it box, light and dark; the focus kept after
+a form's change, typing judged once the reader stops, the outcome announced.
 
 Material's instant navigation takes a link for one of the site's pages only when the link's port is the
 port of ``site_url`` in its sitemap (``mkdocs.yml`` says 8000, whose value is not this module's to
@@ -387,3 +388,34 @@ def test_axe_finds_no_serious_violation_in_the_judge_and_a_try_it_box(
     player.execute_script(axe_source)
     player.execute_script("arguments[0].closest('.vs-try').id = 'vs-axe-box';", panel)
     assert player.execute_async_script(AXE_RUN, "#vs-axe-box") == []
+
+
+def test_focus_stays_after_a_change_typing_is_debounced_and_the_outcome_is_announced(
+    player: Any, site: str
+) -> None:
+    from selenium.webdriver.support.ui import Select
+
+    panel = _open_judge(player, f"{site}judge/")[0]
+    _done(player, panel)
+    assert panel.find_element("css selector", ".vs-judge-summary").get_attribute("aria-live") == "polite"
+    assert panel.find_element("css selector", ".vs-judge-status").get_attribute("aria-live") == "polite"
+    # a declaration changed from the keyboard's place: judged once, and the focus is where it was
+    command = player.find_element("css selector", ".vs-judge-declare .vs-judge-command")
+    player.execute_script("arguments[0].focus(); arguments[1].dataset.state = '';", command, panel)
+    Select(command).select_by_value("advance")
+    _done(player, panel)
+    assert player.execute_script("return document.activeElement.classList.contains('vs-judge-command')")
+    assert player.execute_script("return document.activeElement.value") == "advance"
+    # five keys typed in the editor: one judgement after the reader stops, not five
+    player.execute_script(
+        "window.vsRuns = 0; new MutationObserver(() => { if (arguments[0].dataset.state === 'running')"
+        " window.vsRuns += 1; }).observe(arguments[0], {attributes: true, attributeFilter: ['data-state']});",
+        panel,
+    )
+    area = panel.find_element("css selector", ".vs-judge-yaml")
+    player.execute_script("arguments[0].focus(); arguments[0].setSelectionRange(0, 0);", area)
+    area.send_keys("# abc")
+    wait(player, lambda d: d.execute_script("return window.vsRuns") >= 1, 30)
+    _done(player, panel)
+    assert player.execute_script("return window.vsRuns") == 1
+    assert player.execute_script("return document.activeElement") == area
