@@ -58,9 +58,10 @@ class Quiet(SimpleHTTPRequestHandler):
 
 
 @contextlib.contextmanager
-def serving(directory: Path) -> Iterator[str]:
-    """A static server for ``directory`` on 127.0.0.1 (any free port), as its base URL."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(directory)))
+def serving(directory: Path, handler: type[SimpleHTTPRequestHandler] = Quiet) -> Iterator[str]:
+    """A static server for ``directory`` on 127.0.0.1 (any free port), as its base URL; ``handler``
+    answers each request (a ``Quiet`` static file handler unless told otherwise)."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(directory)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

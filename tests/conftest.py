@@ -41,6 +41,7 @@ SLOW_FIRST = (
     "tests/site/test_browser.py",
     "tests/editions/test_site.py",
     "tests/site/test_judge_browser.py",
+    "tests/site/test_judge_player.py",
     "tests/site/test_languages.py",
     "tests/site/test_pdf.py",
     "tests/examples/test_containment.py",

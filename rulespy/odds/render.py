@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from rulespy.odds.summary import Distribution, Odds
+
+if TYPE_CHECKING:
+    from rulespy.odds.sampled import Sampled
 
 BAR = 30
 
@@ -66,4 +70,34 @@ def markdown_table(odds: Odds) -> str:
         *(f"| {k} | {percent(p)} | {p} |" for k, p in odds.casualties),
     ]
     lines.append(f"\nExpected casualties: {float(odds.expected_casualties):.2f}.")
+    return "\n".join(lines) + "\n"
+
+
+def render_sampled(odds: Sampled) -> str:
+    """The account ``rulespy odds`` prints without ``--json`` for a sampled answer: every figure with its
+    95% interval, every target unit of the attack, and how many trials with which seed."""
+    from rulespy.odds.sampled import mean_interval, wilson
+
+    def span(hits: int) -> str:
+        low, high = wilson(hits, odds.trials)
+        return f"{100 * hits / odds.trials:5.1f}%  ({100 * low:.1f} to {100 * high:.1f}%)"
+
+    lines = [
+        f"Sampled, not exact: the attack is beyond the exact engine's limits, so it was played"
+        f" {odds.trials:,} times with seeded dice (seed {odds.seed}); 95% intervals in brackets.",
+    ]
+    for unit, counts, wounds in odds.targets:
+        mean, low, high = odds.expected(counts)
+        top = max(n for _, n in counts) or 1
+        lines += ["", f"Casualties in {unit} (sampled):"]
+        lines += [f"  {k:>3}  {span(n)}  {'#' * round(BAR * n / top)}" for k, n in counts]
+        lines.append(f"Expected casualties: {mean:.3f} ({low:.3f} to {high:.3f})")
+        w_mean, w_low, w_high = mean_interval(list(wounds))
+        lines.append(f"Expected wounds: {w_mean:.3f} ({w_low:.3f} to {w_high:.3f})")
+    if odds.attacker_casualties is not None:
+        lines += ["", f"Casualties in {odds.attacker_unit} (Snap Fire makes a firefight):"]
+        lines += [f"  {k:>3}  {span(n)}" for k, n in odds.attacker_casualties]
+    lines += ["", "Chance that each model becomes a casualty:"]
+    width = max((len(m) for m, _ in odds.models), default=0)
+    lines += [f"  {m:<{width}}  {span(n)}" for m, n in odds.models]
     return "\n".join(lines) + "\n"

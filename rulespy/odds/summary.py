@@ -25,6 +25,8 @@ class Odds:
     attacker_unit: str
     attacker_casualties: Distribution | None
     models: tuple[tuple[str, Fraction], ...]
+    targets: tuple[tuple[str, Distribution], ...] = ()
+    """Casualties in every target unit of the attack, in declared order (a split's second target too)."""
 
     @property
     def expected_casualties(self) -> Fraction:
@@ -50,6 +52,14 @@ class Odds:
             if self.attacker_casualties is None
             else table(self.attacker_casualties),
             "models": {m: {"casualty": number(p)} for m, p in self.models},
+            "method": "exact",
+            "targets": {
+                unit: {
+                    "casualties": table(dist),
+                    "expected_casualties": number(sum((k * p for k, p in dist), Fraction(0))),
+                }
+                for unit, dist in self.targets
+            },
         }
 
 
@@ -58,6 +68,7 @@ def summarise(sequence: ShootingSequence, finals: Mapping[State, Fraction]) -> O
     bf = sequence.battlefield
     target = sequence.attacks[0].targets[0].unit
     attacker = sequence.attacks[0].unit
+    targets = dict.fromkeys(t.unit for t in sequence.attacks[0].targets)
     risk = {m.id: Fraction(0) for m in bf.models()}
     for state, p in finals.items():
         for model_id, _timing in state.casualties:
@@ -68,6 +79,7 @@ def summarise(sequence: ShootingSequence, finals: Mapping[State, Fraction]) -> O
         attacker,
         _count(bf.unit(attacker).models, finals) if sequence.firefight else None,
         tuple(risk.items()),
+        tuple((u, _count(bf.unit(u).models, finals)) for u in targets),
     )
 
 

@@ -5,6 +5,17 @@ Drawn: terrain polygons by kind, models as circles of their base diameter (a rin
 cross-hairs the marked model), sight lines from the firing models to each mark, fire arcs, and range
 rings where they matter (a target near the edge of a weapon's range, or a minimum range). Colours
 come from CSS classes (rulespy/render/assets/voidsiege.css) so both palettes read well.
+
+The sides differ by more than colour, so that a board reads in greyscale and for a colour-blind
+reader: the first side's bases are solid and dark, the second's lighter and striped, a third's dotted
+(``SIDE_LOOKS``), and the caption says which is which. Under the drawing, a table (folded in a
+``<details>``, "The board as text") lists every model's side, unit, position, wounds, cover and
+whether it is marked or leads its unit: the board's text alternative, also for screen readers, whose
+``<title>`` names the same table.
+
+Ids: every id the SVG holds starts with the ``key`` its caller gives, unique on the page and across the
+rulebook (``key(page, number)``: ``vs-board-core-damage-2`` for the third example of
+``core/damage.md``); the judge gives each editor its own.
 """
 
 from __future__ import annotations
@@ -14,6 +25,7 @@ import math
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
+from rulespy.core.cover import model_cover
 from rulespy.core.measuring import distance
 from rulespy.core.shooting import declared_weapons
 from rulespy.errors import RulesError
@@ -22,6 +34,30 @@ from rulespy.state import Model, Scenario, Terrain
 MARGIN = 1.5  # inches of board shown around everything drawn
 MAX_WIDTH_PX = 640.0
 MAX_SCALE = 40.0  # px per inch
+BOARD_INCHES = 240.0
+"""The widest board drawn (20 feet): a scenario spread wider is not drawn (the site warns, the judge says
+so), so that no scenario makes a drawing of millions of pixels or grid lines."""
+SIDE_LOOKS = ("solid", "striped", "dotted")
+"""How each side's bases look, beyond their colour (the first three sides; a fourth is solid again)."""
+
+
+def too_wide(scenario: Scenario) -> bool:
+    """Whether the scenario's models and terrain spread wider than ``BOARD_INCHES`` either way."""
+    points = [m.at for u in scenario.battlefield.units for m in u.models]
+    points += [v for t in scenario.battlefield.terrain for v in t.polygon]
+    xs, ys = [p[0] for p in points] or [0.0], [p[1] for p in points] or [0.0]
+    return max(xs) - min(xs) > BOARD_INCHES or max(ys) - min(ys) > BOARD_INCHES
+
+
+def key(page: str, number: int) -> str:
+    """The id prefix of the ``number``-th board (from 0) of rule page ``page``, unique across the site
+    and the rulebook, which prints every page into one document.
+
+    >>> key("core/target_lock.md", 2)
+    'vs-board-core-target_lock-2'
+    """
+    stem = page.removesuffix(".md").replace("/", "-")
+    return f"vs-board-{''.join(c if c.isalnum() or c in '-_' else '-' for c in stem)}-{number}"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -30,6 +66,7 @@ class Piece(Model):
 
     unit: str
     side: int
+    side_name: str
     label: str
 
 
@@ -44,14 +81,17 @@ def _pieces(scenario: Scenario) -> list[Piece]:
         if unit.side not in sides:
             sides.append(unit.side)
         for model in unit.models:
-            extras = sorted(str(s) for s in model.status) + [f"{model.wounds} wounds"]
+            cover = model_cover(model, scenario.battlefield.terrain).name.lower()
+            extras = sorted(str(s) for s in model.status) + [f"{model.wounds} wounds", f"cover: {cover}"]
             fields = {f.name: getattr(model, f.name) for f in dataclasses.fields(Model)}
             pieces.append(
                 Piece(
                     **fields,
                     unit=unit.id,
                     side=sides.index(unit.side),
-                    label=f"{model.id} ({unit.id}, {unit.side}): " + ", ".join(extras),
+                    side_name=unit.side,
+                    label=f'{model.id} ({unit.id}, {unit.side}) at {_f(model.at[0])}", {_f(model.at[1])}": '
+                    + ", ".join(extras),
                 )
             )
     return pieces
@@ -157,8 +197,20 @@ def render(scenario: Scenario, key: str) -> ET.Element:
         data_frame=f"{canvas.x0!r} {canvas.y1!r} {canvas.scale!r}",  # inches from pixels, for dragging
     )
     title = _sub(svg, "title", id=f"{key}-title")
-    title.text = "Board: " + "; ".join(p.label for p in pieces)
+    title.text = "Board (also as a table below it): " + "; ".join(p.label for p in pieces)
     defs = _sub(svg, "defs")
+    for side, look in enumerate(SIDE_LOOKS[1:], start=1):  # the second side striped, the third dotted
+        if not any(p.side % len(SIDE_LOOKS) == side for p in pieces):
+            continue
+        fill = _sub(defs, "pattern", id=f"{key}-side-{side}", width="6", height="6")
+        fill.set("patternUnits", "userSpaceOnUse")
+        if look == "striped":
+            fill.set("patternTransform", "rotate(45)")
+            _sub(fill, "rect", f"vs-pattern-ground vs-side-{side}-fill", width="6", height="6")
+            _sub(fill, "rect", "vs-pattern-ink", width="2", height="6")
+        else:
+            _sub(fill, "rect", f"vs-pattern-ground vs-side-{side}-fill", width="6", height="6")
+            _sub(fill, "circle", "vs-pattern-ink", cx="3", cy="3", r="1.3")
     clip = _sub(defs, "clipPath", id=f"{key}-clip")
     _sub(clip, "rect", x="0", y="0", width=_f(canvas.width), height=_f(canvas.height))
     hatch = _sub(
@@ -204,14 +256,45 @@ def render(scenario: Scenario, key: str) -> ET.Element:
         _sub(line, "title").text = f"{shooter.id} to {mark.id}: {', '.join(names)}"
     marks = {sight[1].id for sight in lines}
     for piece in pieces:
-        _model(board, canvas, piece, piece.id in marks)
+        _model(board, canvas, piece, piece.id in marks, key)
     ET.SubElement(figure, "figcaption").text = _legend(pieces, terrain, lines, canvas)
+    figure.append(_as_text(pieces, terrain, marks))
     return figure
+
+
+def _as_text(pieces: list[Piece], terrain: list[Terrain], marks: set[str]) -> ET.Element:
+    """The board's text alternative: one row a model (side, unit, position, wounds, cover, mark)."""
+    folded = ET.Element("details", {"class": "vs-board-text"})
+    ET.SubElement(folded, "summary").text = "The board as text"
+    table = ET.SubElement(folded, "table")
+    head = ET.SubElement(ET.SubElement(table, "thead"), "tr")
+    for name in ("model", "side", "unit", "position", "wounds", "cover", "marked"):
+        ET.SubElement(head, "th", {"scope": "col"}).text = name
+    body = ET.SubElement(table, "tbody")
+    terrain_pieces = tuple(terrain)
+    for piece in pieces:
+        row = ET.SubElement(body, "tr")
+        look = SIDE_LOOKS[piece.side % len(SIDE_LOOKS)]
+        cells = (
+            piece.id + (" (leader)" if piece.leader else ""),
+            f"{piece.side_name} ({look})",
+            piece.unit,
+            f'{_f(piece.at[0])}", {_f(piece.at[1])}"',
+            str(piece.wounds),
+            model_cover(piece, terrain_pieces).name.lower(),
+            "marked" if piece.id in marks else "no",
+        )
+        for number, cell in enumerate(cells):
+            heading = number == 0
+            ET.SubElement(row, "th" if heading else "td", {"scope": "row"} if heading else {}).text = cell
+    return folded
 
 
 def _legend(pieces: list[Piece], terrain: list[Terrain], lines: list[Sight], canvas: _Canvas) -> str:
     """The key to what this board shows, naming only what is on it."""
     parts = ["Bases to scale", f'grid {_f(_grid_step(canvas))}"']
+    sides = dict.fromkeys((p.side, p.side_name) for p in pieces)
+    parts += [f"{SIDE_LOOKS[side % len(SIDE_LOOKS)]}: {name}" for side, name in sides]
     if any(p.leader for p in pieces):
         parts.append("ringed \u2605: leader")
     if lines:
@@ -260,7 +343,7 @@ def _wedge(canvas: _Canvas, piece: Piece) -> str:
     return f"M{_f(cx)},{_f(cy)} L{_f(ax)},{_f(ay)} A{_f(reach)},{_f(reach)} 0 {large} 0 {_f(bx)},{_f(by)} Z"
 
 
-def _model(board: ET.Element, canvas: _Canvas, piece: Piece, marked: bool) -> None:
+def _model(board: ET.Element, canvas: _Canvas, piece: Piece, marked: bool, key: str) -> None:
     cx, cy = canvas.point(*piece.at)
     r = piece.radius * canvas.scale
     group = _sub(board, "g", f"vs-model vs-side-{piece.side}" + (" vs-leader" if piece.leader else ""))
@@ -270,7 +353,9 @@ def _model(board: ET.Element, canvas: _Canvas, piece: Piece, marked: bool) -> No
     )
     if piece.leader:
         _sub(group, "circle", "vs-leader-ring", cx=_f(cx), cy=_f(cy), r=_f(r + 4))
-    _sub(group, "circle", "vs-base", cx=_f(cx), cy=_f(cy), r=_f(r))
+    base = _sub(group, "circle", "vs-base", cx=_f(cx), cy=_f(cy), r=_f(r))
+    if SIDE_LOOKS[piece.side % len(SIDE_LOOKS)] != "solid":
+        base.set("style", f"fill: url(#{key}-side-{piece.side % len(SIDE_LOOKS)})")  # over the CSS colour
     if marked:
         for dx, dy in ((1, 0), (0, 1)):
             _sub(

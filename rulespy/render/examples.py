@@ -35,7 +35,7 @@ ODDS_SECONDS = 5.0
 """The longest a page's odds table may take (in a child process, killed at the limit)."""
 ODDS_MEMORY = 512 << 20
 """The most memory that child may use."""
-BOARD_INCHES = 240.0
+BOARD_INCHES = board.BOARD_INCHES
 """The widest board drawn (20 feet): a scenario spread wider than this is named in a warning, not drawn."""
 TOO_LARGE = example_words(None)["too-large"]
 
@@ -95,10 +95,7 @@ def load(text: str, where: str) -> tuple[Scenario | None, str | None]:
         if not _looks_like_a_scenario(text):
             return None, None
         return None, f"{where}: scenario refused by the loader, no board drawn: {message}"
-    points = [m.at for u in scenario.battlefield.units for m in u.models]
-    points += [v for t in scenario.battlefield.terrain for v in t.polygon]
-    xs, ys = [p[0] for p in points] or [0.0], [p[1] for p in points] or [0.0]
-    if max(xs) - min(xs) > BOARD_INCHES or max(ys) - min(ys) > BOARD_INCHES:
+    if board.too_wide(scenario):
         return None, f"{where}: the board is wider than {BOARD_INCHES:g} inches, no board drawn"
     return scenario, None
 

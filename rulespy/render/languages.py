@@ -103,7 +103,7 @@ WORDS: dict[str | None, dict[str, str]] = {
         "judge-run": "Run",
         "judge-permalink": "Link to this ruling",
         "judge-yaml": "Scenario (YAML, as rulespy resolve reads it)",
-        "judge-loading": "Loading the rules engine (the first time only)…",
+        "judge-loading": "Loading the rules engine {download}…",
         "judge-resolving": "Resolving…",
         "judge-no-start": "The rules engine could not start: {error}",
         "judge-illegal": "Illegal declaration: {message} (the rule it breaks: {rule})",
@@ -149,6 +149,57 @@ WORDS: dict[str | None, dict[str, str]] = {
         "judge-faces": "dice in Dice Order, such as 4, 6, 2",
         "judge-roll": "Roll",
         "judge-not-a-number": "{value} is not a number: nothing was written",
+        "judge-download": (
+            "(the first time, this downloads the rules engine: about {mb} MB, kept by your browser)"
+        ),
+        "judge-download-unknown": "(the first time, this downloads the rules engine: a few megabytes)",
+        "judge-begin": "Start the rules engine",
+        "judge-loading-runtime": "Downloading and starting Python {download}…",
+        "judge-loading-python": "Python is running; loading rulespy…",
+        "judge-loading-rulespy": "Starting rulespy…",
+        "judge-loading-ready": "The rules engine is ready.",
+        "judge-progress": "Starting the rules engine",
+        "judge-too-long": (
+            "The rules engine took more than {seconds} s and was stopped; it starts again on the next "
+            "Run"
+        ),
+        "judge-engine-error": "The rules engine failed: {error}",
+        "judge-link-too-large": "it unpacks to more than {limit} MB, the most a scenario may be",
+        "judge-broken-link": (
+            "This link does not open a situation ({error}): it may be cut short. Here is a board to "
+            "start from."
+        ),
+        "judge-col-model": "model",
+        "judge-col-unit": "unit",
+        "judge-col-wounds-left": "wounds left",
+        "judge-col-removed": "removed",
+        "judge-as-printed": "The account as printed by rulespy resolve",
+        "judge-as-printed-odds": "The odds as printed by rulespy odds",
+        "judge-show": "Show the chance of",
+        "judge-mode-exactly": "exactly N casualties",
+        "judge-mode-atleast": "at least N casualties",
+        "judge-chart-title": "Chance of each number of casualties in {unit}",
+        "judge-chart-exactly": "exactly {count}: {chance}",
+        "judge-chart-atleast": "at least {count}: {chance}",
+        "judge-chart-axis": "casualties in {unit}",
+        "judge-exact": "Exact odds, over every die.",
+        "judge-sampled": (
+            "Sampled, not exact: the attack is too large for the exact engine, so it was played "
+            "{trials} times with seeded dice (seed {seed}); the bars' whiskers and the brackets give "
+            "95% intervals."
+        ),
+        "judge-expected": "Expected casualties in {unit}: {value}",
+        "judge-expected-wounds": "expected wounds: {value}",
+        "judge-interval": "(95%: {low} to {high})",
+        "judge-done-sampled": "Resolved by rulespy, with sampled odds.",
+        "judge-done-no-odds": "Resolved by rulespy; the odds could not be computed (see below).",
+        "judge-compare": "Compare",
+        "judge-situation-a": "Situation A",
+        "judge-situation-b": "Situation B",
+        "judge-yaml-b": "Scenario B (YAML)",
+        "judge-difference": "B − A in {unit}: {value} expected casualties.",
+        "judge-dice-mode": "dice",
+        "judge-dice-typed": "seed, or scripted dice",
     },
     "ru": {
         "defined": "Определено на этой странице",
@@ -219,7 +270,7 @@ WORDS: dict[str | None, dict[str, str]] = {
         "judge-run": "Рассудить",
         "judge-permalink": "Ссылка на это решение",
         "judge-yaml": "Сценарий (YAML, как его читает rulespy resolve)",
-        "judge-loading": "Загружается движок правил (только в первый раз)…",
+        "judge-loading": "Загружается движок правил {download}…",
         "judge-resolving": "Движок судит…",
         "judge-no-start": "Движок правил не запустился: {error}",
         "judge-illegal": "Недопустимое объявление: {message} (нарушенное правило: {rule})",
@@ -263,6 +314,55 @@ WORDS: dict[str | None, dict[str, str]] = {
         "judge-faces": "кубики в Порядке кубиков, например 4, 6, 2",
         "judge-roll": "Бросить",
         "judge-not-a-number": "«{value}» — не число: ничего не записано",
+        "judge-download": "(в первый раз загрузится движок правил: около {mb} МБ, браузер его сохранит)",
+        "judge-download-unknown": "(в первый раз загрузится движок правил: несколько мегабайт)",
+        "judge-begin": "Запустить движок правил",
+        "judge-loading-runtime": "Загружается и запускается Python {download}…",
+        "judge-loading-python": "Python запущен; загружается rulespy…",
+        "judge-loading-rulespy": "Запускается rulespy…",
+        "judge-loading-ready": "Движок правил готов.",
+        "judge-progress": "Запуск движка правил",
+        "judge-too-long": (
+            "Движок правил работал дольше {seconds} с и был остановлен; он запустится снова при "
+            "следующем суде"
+        ),
+        "judge-engine-error": "Сбой движка правил: {error}",
+        "judge-link-too-large": "она распаковывается больше чем в {limit} МБ, предел для сценария",
+        "judge-broken-link": (
+            "Эта ссылка не открывает ситуацию ({error}): возможно, она обрезана. Вот поле, с которого "
+            "можно начать."
+        ),
+        "judge-col-model": "модель",
+        "judge-col-unit": "отряд",
+        "judge-col-wounds-left": "осталось ран",
+        "judge-col-removed": "убрана",
+        "judge-as-printed": "Ход атаки, как его печатает rulespy resolve",
+        "judge-as-printed-odds": "Шансы, как их печатает rulespy odds",
+        "judge-show": "Показать шанс",
+        "judge-mode-exactly": "ровно N потерь",
+        "judge-mode-atleast": "не меньше N потерь",
+        "judge-chart-title": "Шанс каждого числа потерь в отряде {unit}",
+        "judge-chart-exactly": "ровно {count}: {chance}",
+        "judge-chart-atleast": "не меньше {count}: {chance}",
+        "judge-chart-axis": "потери в отряде {unit}",
+        "judge-exact": "Точные шансы по всем кубикам.",
+        "judge-sampled": (
+            "Выборка, не точный расчёт: атака слишком велика для точного движка, поэтому она сыграна "
+            "{trials} раз с кубиками от зерна {seed}; усы столбцов и скобки дают 95-процентные "
+            "интервалы."
+        ),
+        "judge-expected": "Ожидаемые потери в отряде {unit}: {value}",
+        "judge-expected-wounds": "ожидаемые раны: {value}",
+        "judge-interval": "(95%: от {low} до {high})",
+        "judge-done-sampled": "Рассужено rulespy, шансы по выборке.",
+        "judge-done-no-odds": "Рассужено rulespy; шансы посчитать не удалось (см. ниже).",
+        "judge-compare": "Сравнить",
+        "judge-situation-a": "Ситуация A",
+        "judge-situation-b": "Ситуация B",
+        "judge-yaml-b": "Сценарий B (YAML)",
+        "judge-difference": "B − A в отряде {unit}: {value} ожидаемых потерь.",
+        "judge-dice-mode": "кубики",
+        "judge-dice-typed": "зерно или заданные кубики",
     },
 }
 

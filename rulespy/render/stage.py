@@ -42,7 +42,7 @@ from rulespy.editions.page import changes as edition_changes
 from rulespy.editions.site import versions_json
 from rulespy.editions.versions import ReleaseError, checked_out, is_top
 
-from . import currency, examples, judge, languages, pages
+from . import board, currency, examples, judge, languages, pages
 from .linker import PageContext, link_markdown
 from .registry import Concept, Previews, RegistryError, load_concepts
 
@@ -233,7 +233,7 @@ def render_page(
             if example.start >= after
             else (example.start, example.end)
         )
-        lines[start:end] = examples.example_block(example, lines[start:end], f"vs-board-{number}", language)
+        lines[start:end] = examples.example_block(example, lines[start:end], board.key(path, number), language)
     if path == "index.md":
         lines += ["", pages.rulebook_link(language)]
     return "\n".join(lines).rstrip("\n") + "\n"
@@ -400,7 +400,8 @@ def _render(
     if language:  # a switcher to the English judge, carrying the words of the version selector
         judge_page = languages.with_switchers(judge_page, judge.PAGE, language, [None])
     extra[judge.PAGE] = stamped(judge.PAGE, judge_page).encode("utf-8")
-    extra[judge.WORDS_SCRIPT] = judge.words_script(language)
+    titles = judge.rule_titles(graph, site_pages)
+    extra[judge.WORDS_SCRIPT] = judge.words_script(language, titles, judge.download_size(root))
     extra.update({f"assets/{p.name}": p.read_bytes() for p in sorted(ASSETS.iterdir()) if p.is_file()})
     extra.update({p.relative_to(root).as_posix(): p.read_bytes() for p in scenario_files})
     for rel, data in extra.items():

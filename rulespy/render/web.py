@@ -59,18 +59,35 @@ def run(arguments: list[str], text: str) -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
+def warm() -> None:
+    """Import what the first judgement needs, while the page still says the engine is starting."""
+    import rulespy.cli
+    import rulespy.odds
+    import rulespy.odds.sampled
+    import rulespy.render.board
+    import rulespy.scenario  # noqa: F401
+
+
 def resolve(text: str) -> str:
     """``rulespy resolve --json`` and ``rulespy resolve`` on ``text``, as one JSON document:
-    ``{"exit", "json", "account", "stderr"}`` (``json`` and ``account`` the two standard outputs)."""
+    ``{"exit", "json", "account", "stderr", "start"}`` (``json`` and ``account`` the two standard
+    outputs; ``start`` each model's unit, side and wounds before the attack, for the outcome's table)."""
     code, as_json, err = run(["resolve", "--json"], text)
     account = ""
+    start: dict[str, dict[str, object]] = {}
     if code in (0, 1):
         _, account, _ = run(["resolve"], text)
-    return json.dumps({"exit": code, "json": as_json, "account": account, "stderr": err})
+        from rulespy.scenario import parse_scenario
+
+        for unit in parse_scenario(text, SCENARIO).battlefield.units:
+            for model in unit.models:
+                start[model.id] = {"unit": unit.id, "side": unit.side, "wounds": model.wounds}
+    return json.dumps({"exit": code, "json": as_json, "account": account, "stderr": err, "start": start})
 
 
 def odds(text: str) -> str:
-    """``rulespy odds --json`` and ``rulespy odds`` on ``text``: ``{"exit", "json", "text", "stderr"}``."""
+    """``rulespy odds --json`` and ``rulespy odds`` on ``text``: ``{"exit", "json", "text", "stderr"}``;
+    exact where the exact engine takes the attack on, else sampled (the JSON's ``method`` says which)."""
     code, as_json, err = run(["odds", "--json"], text)
     shown = ""
     if code == 0:
@@ -78,18 +95,22 @@ def odds(text: str) -> str:
     return json.dumps({"exit": code, "json": as_json, "text": shown, "stderr": err})
 
 
-def board(text: str) -> str:
+def board(text: str, key: str = "vs-judge") -> str:
     """The board of the scenario in ``text`` as the site draws it (inline SVG), or "" when the loader
-    refuses the scenario (the page then shows the loader's message from ``resolve``)."""
+    refuses the scenario (the page then shows the loader's message from ``resolve``). ``key`` starts
+    every id of the drawing: each editor on a page gives its own, so that two open boards never share a
+    pattern or clip path."""
     import xml.etree.ElementTree as ET
 
     from rulespy.errors import RulesError
-    from rulespy.render.board import render
+    from rulespy.render.board import BOARD_INCHES, render, too_wide
     from rulespy.scenario import parse_scenario
 
     try:
         scenario = parse_scenario(text, SCENARIO)
-        return ET.tostring(render(scenario, "vs-judge"), encoding="unicode")
+        if too_wide(scenario):
+            return f'<p class="vs-judge-note">The board is wider than {BOARD_INCHES:g} inches: not drawn.</p>'
+        return ET.tostring(render(scenario, key), encoding="unicode")
     except (RulesError, ValueError, RecursionError):
         return ""
 
@@ -119,11 +140,8 @@ def move(text: str, model: str, x: float, y: float) -> str:
     >>> move("units:\\n- {id: u, models: [{id: m1, at: [0, 0]}]}\\n", "m1", 12.5, -3)
     'units:\\n- {id: u, models: [{id: m1, at: [12.5, -3]}]}\\n'
     """
-    import yaml
-
-    try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError:
+    root = _compose(text)
+    if root is False:
         return text
     found = _position_node(root, model)
     if found is None:
@@ -416,10 +434,38 @@ def _pairs(text: str, unit: str) -> list[str]:
     return [f"{m['id']}/{w}" for m in models for w in m["weapons"]]
 
 
-def _mapping(text: str) -> dict[str, Any] | str:
-    """The scenario in ``text`` as plain data, or the loader's kind of message when it is not a mapping."""
+def _compose(text: str) -> Any:
+    """``text`` composed into YAML nodes under the scenario loader's budgets (its size, and the nodes and
+    depth of ``rulespy.yamlbudget``, every alias counted as all it names), or False when it does not
+    parse or passes a budget: the forms never read what the loader would refuse for its size."""
     import yaml
 
+    from rulespy import yamlbudget
+    from rulespy.scenario.yamlnodes import MAX_BYTES
+
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
+        return False
+    try:
+        return yamlbudget.compose(text, portable=True)
+    except (yaml.YAMLError, yamlbudget.YAMLTooLarge, RecursionError):
+        return False
+
+
+def _mapping(text: str) -> dict[str, Any] | str:
+    """The scenario in ``text`` as plain data, or the loader's kind of message when it is not a mapping
+    (or is beyond the loader's budgets: then the loader's own message, which Run shows too)."""
+    import yaml
+
+    if _compose(text) is False:
+        from rulespy.errors import RulesError
+        from rulespy.scenario import parse_scenario
+
+        try:
+            parse_scenario(text, SCENARIO)
+        except (RulesError, ValueError, RecursionError) as error:
+            line = getattr(error, "line", None) or 1
+            return f"{SCENARIO}:{line}: {getattr(error, 'message', None) or error}"
+        return f"{SCENARIO}:1: the scenario cannot be read"
     try:
         data = yaml.safe_load(text) or {}
     except yaml.YAMLError as error:
@@ -460,9 +506,8 @@ def _set_top(text: str, keys: tuple[str, ...], block: str, first: bool = False) 
     mapping (the loader then names what is wrong)."""
     import yaml
 
-    try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError:
+    root = _compose(text)
+    if root is False:
         return text
     if root is None:
         root = yaml.MappingNode("tag:yaml.org,2002:map", [], flow_style=False)
@@ -479,8 +524,21 @@ def _set_top(text: str, keys: tuple[str, ...], block: str, first: bool = False) 
         at = root.value[0][0].start_mark.line
     else:
         at = len(lines) - (1 if lines and lines[-1] == "" else 0)
-    lines[at:at] = block.split("\n")
-    return "\n".join(lines)
+    written = block.split("\n")
+    anchor = _anchor(text, found[0][1]) if len(found) == 1 else None
+    if anchor and written[0].rstrip().endswith(":"):  # `weapons: &kit` keeps its anchor
+        written[0] = f"{written[0].rstrip()} &{anchor}"
+    lines[at:at] = written
+    result = "\n".join(lines)
+    if _compose(result) is False:  # an alias of an anchor the block held would break: keep the text
+        return text
+    return result
+
+
+def _anchor(text: str, node: Any) -> str | None:
+    """The anchor written on ``node`` (``&kit``), which PyYAML's nodes do not keep: read at its start."""
+    found = re.match(r"&([^\s,\[\]{}]+)", text[node.start_mark.index :])
+    return found.group(1) if found else None
 
 
 def _end(node: Any) -> Any:

@@ -74,7 +74,10 @@ def test_attacker_casualties_only_in_a_snap_fire_firefight() -> None:
 def test_json_matches_the_contract_shape() -> None:
     result = odds(parse_scenario(BINOMIAL))
     data = result.to_json()
-    assert set(data) == {"casualties", "expected_casualties", "attacker_casualties", "models"}
+    # the contract's keys, and the two added since: how it was computed, and every target unit's casualties
+    contract = {"casualties", "expected_casualties", "attacker_casualties", "models"}
+    assert set(data) == contract | {"method", "targets"}
+    assert data["method"] == "exact" and data["targets"]["cultists"]["casualties"] == data["casualties"]
     assert data["casualties"]["0"] == 1 / 64
     assert data["attacker_casualties"] is None
     assert data["models"]["c1"] == {"casualty": 63 / 64}

@@ -267,10 +267,14 @@ def test_judge_words_cover_every_word_the_page_says_in_every_language() -> None:
         for name in ("judge.js", "judge-page.js")
     )
     said = set(re.findall(r'(?:\bsay\(|\b(?:button|fieldset)\("[\w-]+", )"([\w-]+)"', script))
+    said -= {"loading-", "mode-", "col-"}  # prefixes, completed below
     assert {"try", "run", "declare-legend", "roll", "write-weapon"} <= said  # each way of saying a word
     # said through a variable: the roll modes, the weapon keys, a casualty's removal, the loading status
     said |= {"seeded", "scripted", "random", "range", "dice", "lock", "damage", "traits", "resolving"}
     said |= {"loading", "immediate", "end_of_attack", "end_of_firefight"}
+    said |= {f"mode-{m}" for m in ("exactly", "atleast")} | {f"chart-{m}" for m in ("exactly", "atleast")}
+    said |= {f"loading-{s}" for s in ("runtime", "python", "rulespy", "ready")} | {"done", "done-sampled"}
+    said |= {f"col-{c}" for c in ("model", "unit", "wounds-left", "removed")}
     said |= {"title", "intro", "start", "empty"}  # the Judge page's markdown (judge.page)
     english, russian = judge.words(None), judge.words("ru")
     assert said == set(english)
@@ -279,7 +283,7 @@ def test_judge_words_cover_every_word_the_page_says_in_every_language() -> None:
     assert all(russian[k] != english[k] for k in ru_keys if k not in ("x", "y"))
     loaded = judge.words_script("ru").decode("utf-8")
     site = json.loads(loaded.split("window.vsJudgeSite = ", 1)[1].rstrip().removesuffix(";"))
-    assert site == {"runtime": "../judge/", "words": russian}
+    assert site == {"runtime": "../judge/", "words": russian, "titles": {}, "download": None}
     english_site = judge.words_script(None).decode().split(" = ", 1)[1].rstrip()[:-1]
     assert json.loads(english_site)["runtime"] == "judge/"
     page = judge.page(ROOT, ["examples/scenarios/armour.yaml"], "ru")

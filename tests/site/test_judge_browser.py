@@ -32,6 +32,10 @@ ROOT = Path(__file__).resolve().parents[2]
 TRY = re.compile(r'<div class="vs-try" data-scenario="([\w-]+)"></div>')
 DICE = re.compile(r"^dice: \[(\d)", re.MULTILINE)
 LOAD_SECONDS = 180  # a cold Pyodide start on a busy 2-core machine
+#: what the page fetched, and what the engine's Web Worker fetched (the runtime: a worker's own list)
+_FETCHED = """const done = arguments[arguments.length - 1];
+const page = performance.getEntriesByType('resource').map(e => e.name);
+vsJudge.judge().then(w => w.fetched()).then(names => done(page.concat(JSON.parse(names))));"""
 
 pytestmark = pytest.mark.timeout(600)
 
@@ -112,9 +116,10 @@ def test_try_it_recomputes_the_account_and_casualties_after_one_die_changes(
     box.find_element("css selector", ".vs-try-button").click()
     panel = _panel(judged, box)
     assert _run(judged, panel, None, ("done", "failed")) == "done"
-    loaded = {name.rsplit("/", 1)[1] for name in judged.execute_script(fetched) if "/judge/" in name}
+    fetched = _FETCHED  # the page's and its engine's worker's (assets/judge-worker.js)
+    loaded = {name.rsplit("/", 1)[1] for name in judged.execute_async_script(fetched) if "/judge/" in name}
     assert {"pyodide.asm.wasm", "python_stdlib.zip", "rulespy.zip"} <= loaded
-    assert all(name.startswith(base_url) for name in judged.execute_script(fetched))  # never a CDN
+    assert all(name.startswith(base_url) for name in judged.execute_async_script(fetched))  # never a CDN
     original = json.loads(web.resolve(web.decode(code)))
     assert _content(judged, panel, ".vs-judge-account") == original["account"]
     assert panel.get_attribute("data-json") == original["json"]
@@ -173,7 +178,8 @@ def test_a_permalink_reads_as_the_command_line_and_a_target_out_of_range_is_refu
     texts = [(ROOT / n).read_text(encoding="utf-8") for n in sample]
     answers = judged.execute_async_script(
         "const done = arguments[arguments.length - 1];"
-        "vsJudge.judge().then(w => done(arguments[0].map(t => JSON.parse(w.resolve(t)).json)));",
+        "vsJudge.judge().then(w => Promise.all(arguments[0].map(t => w.resolve(t))))"
+        ".then(all => done(all.map(a => JSON.parse(a).json)));",
         texts,
     )
     assert [a.splitlines() for a in answers] == [record[n]["json"]["stdout"] for n in sample]
@@ -318,5 +324,5 @@ def test_the_russian_site_shows_try_it_and_the_judge_page_in_russian_and_resolve
     expected = json.loads(web.resolve(judge.STARTER))
     assert _content(judged, panel, ".vs-judge-account") == expected["account"]
     assert panel.get_attribute("data-json") == expected["json"]
-    fetched = judged.execute_script("return performance.getEntriesByType('resource').map(e => e.name);")
+    fetched = judged.execute_async_script(_FETCHED)
     assert f"{base_url}judge/rulespy.zip" in fetched and not [n for n in fetched if "/ru/judge/pyodide" in n]

@@ -6,10 +6,19 @@
  * chose or typed: a number field that holds no number says so and nothing is written, and a name the YAML
  * gives wrongly is offered as written. Their words come from the page (window.vsJudgeSite, as for
  * judge.js).
+ *
+ * Every call of rulespy.render.web runs in judge.js's Web Worker and returns a Promise. A reader who
+ * changes a form keeps the focus where it was (the forms are filled again from the YAML after each
+ * judgement, and the control that had the focus gets it back); a list changed with the arrow keys is
+ * judged once the reader stops (DEBOUNCE_MS), not per key. The engine starts by itself only for a
+ * reader whose browser fetched it before (judge.js's started()); anyone else is first told how much it
+ * downloads and starts it with a button. A link that does not decode (cut short, or unpacking to more
+ * than the loader accepts) says so above the starting board.
  */
 (function () {
   "use strict";
-  const { decode, judge, editor, element, say, ROOT } = window.vsJudge;
+  const { decode, judge, editor, compare, compareButton, element, say, downloadNote, started, ROOT } = window.vsJudge;
+  const DEBOUNCE_MS = 400;
 
   function field(label, control) {
     const wrap = element("label", "vs-judge-field", label + " ");
@@ -71,8 +80,8 @@
     async function change(edit) {
       const web = await judge();
       const editor = editorOf();
-      const answer = edit(web, editor.area.value);
-      if (!answer.startsWith("scenario.yaml:")) editor.area.value = answer; // else Run says what is wrong
+      const answer = await edit(web, editor.area.value);
+      if (answer !== null && !answer.startsWith("scenario.yaml:")) editor.area.value = answer; // else Run says why
       await editor.run();
     }
 
@@ -129,7 +138,12 @@
         declaring.append(element("br"), field(say("mark", { unit }), node));
       });
     }
-    declaring.addEventListener("change", () => { change(declared()); });
+    let choosing = null;
+    declaring.addEventListener("change", () => { // a list moved with the arrow keys: judged once it rests
+      clearTimeout(choosing);
+      const edit = declared();
+      choosing = setTimeout(() => change(edit), DEBOUNCE_MS);
+    });
 
     /* Move a model by typing where it stands: the same web.move the drag on the board uses. */
     const moving = fieldset("vs-judge-moving", "move-legend");
@@ -188,8 +202,8 @@
       const name = weaponName.value.trim();
       const x = typedNumber(addX), y = typedNumber(addY);
       if (x === null || y === null) return;
-      change((web, text) => {
-        const armed = name && typed.range.value.trim() ? web.weapon(text, name, profile()) : text;
+      change(async (web, text) => {
+        const armed = name && typed.range.value.trim() ? await web.weapon(text, name, profile()) : text;
         return web.add_model(armed, unit.value.trim() || "targets", side.value, x, y, name, "");
       });
     });
@@ -199,13 +213,14 @@
     const rolling = fieldset("vs-judge-rolling", "roll-legend");
     const mode = select("vs-judge-mode", ["seeded", "scripted", "random"].map((m) => [m, say(m)]), "seeded");
     const typedDice = input("vs-judge-typed-dice", "", 16);
+    typedDice.setAttribute("aria-label", say("dice-typed"));
     typedDice.placeholder = say("seed");
     mode.addEventListener("change", () => {
       typedDice.placeholder = mode.value === "scripted" ? say("faces") : say("seed");
       typedDice.disabled = mode.value === "random";
     });
     const rollIt = button("vs-judge-roll", "roll");
-    rolling.append(mode, typedDice, rollIt);
+    rolling.append(field(say("dice-mode"), mode), typedDice, rollIt);
     rollIt.addEventListener("click", () => {
       typedDice.setCustomValidity("");
       if (mode.value === "scripted") return change((web, text) => web.script(text, typedDice.value));
@@ -215,34 +230,84 @@
     });
 
     holder.append(declaring, moving, adding, rolling);
-    function fill(web, text) {
-      const read = JSON.parse(web.form(text));
+    /* Which control had the focus, found again after the forms are filled anew. */
+    function focused() {
+      const here = document.activeElement;
+      if (!here || !holder.contains(here)) return null;
+      const cls = [...here.classList].find((c) => c.startsWith("vs-judge-"));
+      return cls ? { cls, pair: here.dataset.pair, unit: here.dataset.unit } : null;
+    }
+    function refocus(was) {
+      if (!was) return;
+      const again = [...holder.querySelectorAll("." + was.cls)].find((n) =>
+        n.dataset.pair === was.pair && n.dataset.unit === was.unit);
+      if (again && document.activeElement !== again) again.focus({ preventScroll: true });
+    }
+    async function fill(web, text) {
+      const read = JSON.parse(await web.form(text));
       if (read.error) return;
+      const was = focused();
       known = read;
       fillDeclaration();
       fillMove();
+      refocus(was);
     }
     return { holder, fill };
+  }
+
+  /* The situations a permalink packs (#s=A, and &c=B for a comparison), or a message saying why not. */
+  async function linked(hash) {
+    const one = /(?:^#|&)s=([^&]*)/.exec(hash), two = /&c=([^&]*)/.exec(hash);
+    if (!one) return { texts: [] };
+    try {
+      const texts = [await decode(one[1])];
+      if (two) texts.push(await decode(two[1]));
+      return { texts };
+    } catch (error) {
+      return { texts: [], broken: say("broken-link", { error: error.message || String(error) }) };
+    }
   }
 
   window.vsJudgePage = async function judgePage(host) {
     const choose = host.querySelector("select");
     const slot = element("div", "vs-judge-slot");
+    const notice = element("p", "vs-judge-notice");
+    notice.setAttribute("role", "alert");
     let current = null;
+    let pair = null;
     const forms = tools(host, () => current);
-    host.append(forms.holder, slot);
-    async function open(text) {
-      if (current) current.panel.remove();
+    host.append(notice, forms.holder, slot);
+    async function open(text, other, run) {
+      slot.replaceChildren();
       current = editor(slot, text, forms.fill);
-      await current.run();
+      pair = null;
+      const opened = (found) => { pair = found; };
+      if (other !== undefined) opened(compare(slot, current, other));
+      else compareButton(slot, current, opened);
+      if (!run) return;
+      await Promise.all([current.run(), pair ? pair.second.run() : null]);
     }
     choose.addEventListener("change", async () => {
       const option = choose.selectedOptions[0];
-      if (!option.value) return open(await decode(host.dataset.empty));
+      if (!option.value) return open(await decode(host.dataset.empty), undefined, true);
       const answer = await fetch(new URL(option.value, ROOT));
-      return open(await answer.text());
+      return open(await answer.text(), undefined, true);
     });
-    const code = /(?:^#|&)s=([\w-]+)/.exec(location.hash);
-    return open(await decode(code ? code[1] : host.dataset.empty));
+    const found = await linked(location.hash);
+    if (found.broken) notice.textContent = found.broken;
+    const [text, other] = found.texts.length ? found.texts : [await decode(host.dataset.empty)];
+    if (started()) return open(text, other, true);
+    // a first visit: say what the engine downloads, and start it when the reader asks
+    await open(text, other, false);
+    const begin = element("button", "md-button md-button--primary vs-judge-begin", say("begin"));
+    begin.type = "button";
+    const what = element("p", "vs-judge-begin-note", downloadNote());
+    begin.addEventListener("click", async () => {
+      begin.remove();
+      what.remove();
+      await Promise.all([current.run(), pair ? pair.second.run() : null]);
+    });
+    slot.prepend(what, begin);
+    return null;
   };
 })();

@@ -1,0 +1,422 @@
+"""The rules judge as a player uses it (issue 26), in headless Chromium, on each generator's build and in
+both languages: the engine in a Web Worker that boots once and survives Material's instant navigation;
+the outcome, the steps with rule titles and the command line's text one click away; the odds chart with
+"exactly" and "at least"; a comparison and its permalink; sampled odds beyond the exact limit; broken and
+hostile permalinks (issue 29); a phone-sized window with a finger dragging a model; axe-core with no
+serious or critical violation on the Judge page and on a Try it box, light and dark; the focus kept after
+a form's change, typing judged once the reader stops, the outcome announced.
+
+Material's instant navigation takes a link for one of the site's pages only when the link's port is the
+port of ``site_url`` in its sitemap (``mkdocs.yml`` says 8000, whose value is not this module's to
+change), so the server here answers ``sitemap.xml`` with the test server's own address: what setting
+``site_url`` to it would have built. axe-core comes from its npm package, pinned in
+``tests/site/axe/package-lock.json`` and installed by ``npm ci`` into ``build/axe/``.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rulespy.render import judge, web
+from rulespy.render.languages import WORDS
+from tests.browser import Quiet, require_browser, serving, wait
+from tests.odds.test_sampled import BEYOND
+
+ROOT = Path(__file__).resolve().parents[2]
+AXE = Path(__file__).resolve().parent / "axe"
+LOAD_SECONDS = 180  # a cold Pyodide start on a busy 2-core machine
+PHONE = {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True}
+ARMOUR = (ROOT / "examples/scenarios/armour.yaml").read_text(encoding="utf-8")
+
+pytestmark = pytest.mark.timeout(900)
+
+
+class _Site(Quiet):
+    """The static site, with ``sitemap.xml`` naming this server's address as ``site_url`` would."""
+
+    def do_GET(self) -> None:  # noqa: N802 - the base class's name
+        path = self.path.split("?", 1)[0].split("#", 1)[0]
+        if not path.endswith("/sitemap.xml"):
+            return super().do_GET()
+        found = Path(self.directory) / path.lstrip("/")
+        if not found.is_file():
+            return super().do_GET()
+        port = self.server.server_address[1]
+        body = found.read_bytes().replace(b"http://127.0.0.1:8000/", f"http://127.0.0.1:{port}/".encode())
+        self.send_response(200)
+        self.send_header("Content-Type", "application/xml")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+        return None
+
+
+@pytest.fixture(scope="module")
+def player(browser: Any) -> Any:
+    browser.set_window_size(1280, 1000)
+    browser.set_page_load_timeout(60)
+    browser.set_script_timeout(LOAD_SECONDS)
+    return browser
+
+
+@pytest.fixture(scope="module")
+def site(built: Path) -> Iterator[str]:
+    require_browser()
+    with serving(built, _Site) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def axe_source() -> str:
+    """axe-core's ``axe.min.js``, from the npm package the lock file pins (``npm ci`` into build/axe/)."""
+    target = ROOT / "build" / "axe"
+    script = target / "node_modules" / "axe-core" / "axe.min.js"
+    lock = (AXE / "package-lock.json").read_bytes()
+    if not script.is_file() or (target / "package-lock.json").read_bytes() != lock:
+        target.mkdir(parents=True, exist_ok=True)
+        for name in ("package.json", "package-lock.json"):
+            shutil.copyfile(AXE / name, target / name)
+        done = judge.npm_ci(target)
+        assert done is not None, "the accessibility test needs npm (apt-get install npm) to install axe-core"
+        assert done.returncode == 0 and script.is_file(), f"npm ci of axe-core failed: {done.stderr}"
+    return script.read_text(encoding="utf-8")
+
+
+def _said(language: str | None, key: str, **values: object) -> str:
+    word = WORDS.get(language, {}).get(f"judge-{key}") or WORDS[None][f"judge-{key}"]
+    return str(word).format(**values) if values else str(word)
+
+
+def _prefix(language: str | None) -> str:
+    return f"{language}/" if language else ""
+
+
+def _open_judge(driver: Any, url: str) -> Any:
+    """Open the Judge page at ``url`` (loaded anew, even when only its #hash differs from the page open) and
+    press its start button if it asks (a first visit): its editors."""
+    driver.get("about:blank")
+    driver.get(url)
+    wait(driver, lambda d: d.find_elements("css selector", ".vs-judge-page .vs-judge"), LOAD_SECONDS)
+    begin = driver.find_elements("css selector", ".vs-judge-begin")
+    if begin:
+        driver.execute_script("arguments[0].click();", begin[0])
+    return driver.find_elements("css selector", ".vs-judge-page .vs-judge")
+
+
+def _done(driver: Any, panel: Any, states: tuple[str, ...] = ("done",)) -> str:
+    wait(driver, lambda d: panel.get_attribute("data-state") in (*states, "failed"), LOAD_SECONDS)
+    state = str(panel.get_attribute("data-state"))
+    assert state in states, driver.execute_script("return arguments[0].innerText", panel)[:2000]
+    return state
+
+
+def _set(driver: Any, panel: Any, text: str) -> None:
+    """Type ``text`` into the editor as a script does and press Run."""
+    area = panel.find_element("css selector", ".vs-judge-yaml")
+    typed = "arguments[0].value = arguments[1]; arguments[2].dataset.state = '';"
+    driver.execute_script(typed, area, text, panel)
+    driver.execute_script("arguments[0].click();", panel.find_element("css selector", ".vs-judge-run"))
+
+
+@pytest.mark.parametrize("language", [None, "ru"])
+def test_try_it_runs_in_one_worker_that_survives_instant_navigation_and_speaks_as_a_player(
+    player: Any, site: str, language: str | None
+) -> None:
+    prefix = _prefix(language)
+    player.get(f"{site}{prefix}core/damage/")
+    player.execute_script("window.vsVisit = 'same page object';")
+    wait(player, lambda d: d.find_elements("css selector", ".vs-try-button"))
+    size = judge.download_size(ROOT)
+    assert size is not None
+    note = player.find_element("css selector", ".vs-try-note").text
+    shown = f"{size / 1e6:.1f}".replace(".", "," if language == "ru" else ".")
+    assert f"{shown} MB" in note or f"{shown} МБ" in note  # said before anything is fetched
+    fetched = "return performance.getEntriesByType('resource').map(e => e.name);"
+    assert not [n for n in player.execute_script(fetched) if "/judge/" in n]
+    box = player.find_element("css selector", ".vs-try")
+    code = box.get_attribute("data-scenario")
+    player.execute_script("arguments[0].click();", box.find_element("css selector", ".vs-try-button"))
+    panel = wait(player, lambda d: box.find_elements("css selector", ".vs-judge"), LOAD_SECONDS)[0]
+    _done(player, panel)
+    # the engine ran in a worker: Pyodide never entered the page's own scripts
+    assert player.execute_script("return typeof window.loadPyodide") == "undefined"
+    assert player.execute_script("return vsJudge.boots") == 1
+    by_worker = player.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "vsJudge.judge().then(w => w.fetched()).then(n => done(JSON.parse(n)));"
+    )
+    assert by_worker[0].endswith("/assets/judge-worker.js")
+    assert any(n.endswith("/judge/pyodide/pyodide.asm.wasm") for n in by_worker)
+
+    # the outcome first (sentence and table), then the steps citing rules by title; the command line's
+    # text one click away, word for word
+    expected = json.loads(web.resolve(web.decode(code)))
+    data = json.loads(expected["json"])
+    order = player.execute_script(
+        "return [...arguments[0].children].map(c => c.className.split(' ')[0]);", panel
+    )
+    place = order.index
+    assert place("vs-judge-summary") < place("vs-judge-account-steps") < place("vs-judge-cli")
+    cli = panel.find_element("css selector", "details.vs-judge-cli")
+    assert cli.get_attribute("open") is None
+    heading = cli.find_element("css selector", "summary").get_attribute("textContent")
+    assert _said(language, "as-printed") in heading
+    text = "return arguments[0].querySelector('.vs-judge-account').textContent"
+    account = player.execute_script(text, panel)
+    assert account == expected["account"]
+    steps = panel.find_elements("css selector", ".vs-judge-steps > li")
+    assert len(steps) == len(data["trace"])
+    for link in panel.find_elements("css selector", ".vs-judge-steps a"):
+        text, href = link.get_attribute("textContent"), link.get_attribute("href")
+        assert ".md" not in text and "/" not in text  # the rule's title, never its path
+        assert href.startswith(f"{site}{prefix}") and "#" in href
+    rows = panel.find_elements("css selector", "table.vs-judge-models tbody tr")
+    casualties = {c["model"] for c in data["casualties"]}
+    assert {r.find_element("css selector", "th").text for r in rows} >= casualties
+
+    # instant navigation keeps the page, its script and its worker: the next Try it starts at once
+    player.execute_script("document.querySelector('article').dataset.vsLeft = 'damage';")
+    player.execute_script(
+        "[...document.querySelectorAll('a.md-nav__link')].find(a => a.href.endsWith('/core/cover/')).click();"
+    )
+    wait(player, lambda d: d.current_url.endswith("/core/cover/"), 60)
+    wait(player, lambda d: not d.find_elements("css selector", "article[data-vs-left]"), 60)  # swapped
+    wait(player, lambda d: d.find_elements("css selector", ".vs-try-button"), 60)
+    assert player.execute_script("return window.vsVisit") == "same page object"
+    player.execute_script("document.querySelector('.vs-try-button').click();")
+    panel = wait(player, lambda d: d.find_elements("css selector", ".vs-judge"), LOAD_SECONDS)[0]
+    _done(player, panel)
+    assert player.execute_script("return vsJudge.boots") == 1
+
+
+@pytest.mark.parametrize("language", [None, "ru"])
+def test_the_chart_shows_exactly_and_at_least_n_as_rulespy_odds_computes_them(
+    player: Any, site: str, language: str | None
+) -> None:
+    panel = _open_judge(player, f"{site}{_prefix(language)}judge/#s={web.encode(ARMOUR)}")[0]
+    _done(player, panel)
+    exact = json.loads(json.loads(web.odds(ARMOUR))["json"])
+    assert panel.get_attribute("data-method") == "exact"
+    bars = (
+        "return [...arguments[0].querySelectorAll('.vs-judge-chart-bar')]"
+        ".map(g => [g.dataset.count, +g.dataset.chance]);"
+    )
+    shown = player.execute_script(bars, panel)
+    wanted = [(int(k), round(p, 9)) for k, p in exact["casualties"].items()]
+    assert [(int(k), round(p, 9)) for k, p in shown] == wanted
+    caption = panel.find_element("css selector", ".vs-judge-chart figcaption").text
+    unit = next(iter(exact["targets"]))
+    assert caption == _said(language, "expected", unit=unit, value=f"{exact['expected_casualties']:.2f}")
+    legend = panel.find_element("css selector", ".vs-judge-modes legend").text
+    assert legend == _said(language, "show")
+    player.execute_script("arguments[0].querySelector('.vs-judge-modes [value=atleast]').click();", panel)
+    at_least = player.execute_script(bars, panel)
+    chances = list(exact["casualties"].values())
+    assert [round(p, 9) for _, p in at_least] == [round(sum(chances[i:]), 9) for i in range(len(chances))]
+    assert at_least[0][1] == pytest.approx(1)
+    labels = panel.find_elements("css selector", ".vs-judge-chart-count")
+    assert labels[1].get_attribute("textContent") == "≥1"
+
+
+@pytest.mark.parametrize("language", [None, "ru"])
+def test_compare_puts_two_situations_side_by_side_and_the_permalink_keeps_both(
+    player: Any, site: str, language: str | None
+) -> None:
+    prefix = _prefix(language)
+    panel = _open_judge(player, f"{site}{prefix}judge/#s={web.encode(ARMOUR)}")[0]
+    _done(player, panel)
+    player.execute_script("document.querySelector('.vs-judge-compare-button').click();")
+    pair = wait(player, lambda d: d.find_elements("css selector", ".vs-judge-compare .vs-judge"), 60)
+    assert len(pair) == 2
+    covered = ARMOUR.replace("armour: 1}", "armour: 0}")  # the same attack at unarmoured targets
+    assert covered != ARMOUR
+    _done(player, pair[1])
+    _set(player, pair[1], covered)
+    _done(player, pair[1])
+    first = json.loads(json.loads(web.odds(ARMOUR))["json"])["targets"]
+    second = json.loads(json.loads(web.odds(covered))["json"])["targets"]
+    unit = next(iter(first))
+    delta = second[unit]["expected_casualties"] - first[unit]["expected_casualties"]
+    assert delta > 0.1  # a difference the page must show, not a tie
+    difference = player.find_element("css selector", ".vs-judge-difference")
+    wanted = _said(language, "difference", unit=unit, value=f"{delta:+.2f}")
+    wait(player, lambda d: difference.text == wanted)
+    link = pair[0].find_element("css selector", ".vs-judge-permalink").get_attribute("href")
+    assert link == f"{site}{prefix}judge/#s={_packed(player, ARMOUR)}&c={_packed(player, covered)}"
+    assert pair[1].find_element("css selector", ".vs-judge-permalink").get_attribute("href") == link
+
+    panels = _open_judge(player, link)
+    assert len(panels) == 2
+    texts = [p.find_element("css selector", ".vs-judge-yaml").get_attribute("value") for p in panels]
+    assert texts == [ARMOUR, covered]
+    for opened in panels:
+        _done(player, opened)
+    wait(player, lambda d: d.find_element("css selector", ".vs-judge-difference").text == wanted)
+
+
+def _packed(driver: Any, text: str) -> str:
+    """The page's own packing of ``text`` (the browser's DEFLATE may differ from zlib's byte for byte)."""
+    return str(
+        driver.execute_async_script(
+            "const done = arguments[arguments.length - 1]; vsJudge.encode(arguments[0]).then(done);", text
+        )
+    )
+
+
+def test_an_attack_beyond_the_exact_limit_gets_sampled_odds_labelled_as_such(
+    player: Any, site: str
+) -> None:
+    text = BEYOND + "seed: 3\n"
+    panel = _open_judge(player, f"{site}judge/#s={web.encode(text)}")[0]
+    _done(player, panel)
+    assert panel.get_attribute("data-method") == "sampled"
+    sampled = json.loads(json.loads(web.odds(text))["json"])
+    method = panel.find_element("css selector", ".vs-judge-method").text
+    assert method == _said(None, "sampled", trials=f"{sampled['trials']:,}", seed=sampled["seed"])
+    caption = panel.find_element("css selector", ".vs-judge-chart figcaption").text
+    low, high = sampled["intervals"]["expected_casualties"]
+    assert f"(95%: {low:.2f} to {high:.2f})" in caption and "expected wounds" in caption
+    assert len(panel.find_elements("css selector", ".vs-judge-whisker")) == len(sampled["casualties"])
+
+
+def test_a_broken_or_hostile_permalink_says_so_and_never_freezes_the_page(player: Any, site: str) -> None:
+    code = web.encode(ARMOUR)
+    _open_judge(player, f"{site}judge/#s={code[: len(code) // 2]}")
+    notice = player.find_element("css selector", ".vs-judge-notice").text
+    assert notice.startswith("This link does not open a situation (")
+    bomb = web.encode("#" * 3_000_000)  # a few KB that unpack to 3 MB
+    assert len(bomb) < 20_000
+    _open_judge(player, f"{site}judge/#s={bomb}")
+    assert "more than 1 MB" in player.find_element("css selector", ".vs-judge-notice").text
+    # an alias bomb inside the size limit: the loader refuses it, in the worker; the page answers meanwhile
+    laughs = ["a0: &a0 [x, x, x, x, x, x, x, x, x]"]
+    laughs += [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]" for i in range(1, 9)]
+    panel = _open_judge(player, f"{site}judge/#s={web.encode(chr(10).join(laughs) + chr(10))}")[0]
+    assert player.execute_script("return 1 + 1") == 2
+    _done(player, panel, ("malformed",))
+    assert panel.find_element("css selector", ".vs-judge-status").text.startswith("scenario.yaml:")
+
+
+@pytest.mark.parametrize("language", [None, "ru"])
+def test_on_a_phone_nothing_is_wider_than_the_screen_controls_are_44px_and_a_finger_drags_a_model(
+    player: Any, site: str, language: str | None
+) -> None:
+    player.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE)
+    player.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 1})
+    try:
+        panel = _open_judge(player, f"{site}{_prefix(language)}judge/")[0]
+        _done(player, panel)
+        player.execute_script("document.querySelectorAll('.vs-judge details').forEach(d => d.open = true);")
+        assert player.execute_script("return document.documentElement.scrollWidth") <= PHONE["width"]
+        small = player.execute_script(
+            "return [...document.querySelectorAll('.vs-judge-page button, .vs-judge-page select,"
+            " .vs-judge-page input:not([type=radio]), .vs-judge-page summary, .vs-judge-mode-choice')]"
+            ".filter(e => e.offsetParent !== null && e.getBoundingClientRect().height < 44)"
+            ".map(e => e.className + ' ' + e.getBoundingClientRect().height);"
+        )
+        assert small == []
+        labels = player.execute_script(
+            "const svg = document.querySelector('.vs-judge-board svg');"
+            "const shrink = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;"
+            "return [...svg.querySelectorAll('.vs-label')]"
+            ".map(t => parseFloat(getComputedStyle(t).fontSize) * shrink);"
+        )
+        assert labels and min(labels) >= 11.9
+        tiny = player.execute_script(
+            "return [...document.querySelectorAll("
+            "'.vs-judge-page label, .vs-judge-page legend, .vs-judge-page td')]"
+            ".filter(e => e.offsetParent !== null && parseFloat(getComputedStyle(e).fontSize) < 12).length;"
+        )
+        assert tiny == 0
+        # a finger drags the marked model t1 four inches towards the shooter
+        box = player.execute_script(
+            "const g = document.querySelector('.vs-judge-board g[data-model=t1] .vs-base');"
+            "g.scrollIntoView({block: 'center'});"
+            "const r = g.getBoundingClientRect(); const svg = g.ownerSVGElement;"
+            "const inch = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width"
+            " * Number(svg.dataset.frame.split(' ')[2]);"
+            "return [r.x + r.width / 2, r.y + r.height / 2, inch];"
+        )
+        x, y, inch = box
+        before = panel.find_element("css selector", ".vs-judge-yaml").get_attribute("value")
+        player.execute_script("arguments[0].dataset.state = '';", panel)
+        moves = (("touchStart", x), ("touchMove", x - 2 * inch), ("touchMove", x - 4 * inch), ("touchEnd", 0))
+        for kind, at in moves:
+            points = [] if kind == "touchEnd" else [{"x": at, "y": y}]
+            player.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+        _done(player, panel)
+        after = panel.find_element("css selector", ".vs-judge-yaml").get_attribute("value")
+        assert after != before and "{id: t1, at: [8, 0]}" in after
+    finally:
+        player.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
+        player.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+AXE_RUN = """
+const done = arguments[arguments.length - 1];
+axe.run(arguments[0] ? document.querySelector(arguments[0]) : document, {resultTypes: ['violations']})
+  .then(r => done(r.violations.filter(v => ['serious', 'critical'].includes(v.impact))
+    .map(v => v.id + ': ' + v.nodes.map(n => n.target.join(' ')).slice(0, 3).join(', '))));
+"""
+
+
+@pytest.mark.parametrize("scheme", ["default", "slate"])
+@pytest.mark.parametrize("language", [None, "ru"])
+def test_axe_finds_no_serious_violation_in_the_judge_and_a_try_it_box(
+    player: Any, site: str, axe_source: str, language: str | None, scheme: str
+) -> None:
+    """The judge's own parts: the Judge page's content, and a rule page's Try it box once open. The rest
+    of a rule page (its links, the header) is issue 27's, measured by its own axe run."""
+    prefix = _prefix(language)
+    panel = _open_judge(player, f"{site}{prefix}judge/#s={web.encode(ARMOUR)}")[0]
+    _done(player, panel)
+    player.execute_script("document.body.setAttribute('data-md-color-scheme', arguments[0]);", scheme)
+    player.execute_script(axe_source)
+    assert player.execute_async_script(AXE_RUN, ".vs-judge-page") == []
+
+    player.get(f"{site}{prefix}core/damage/")
+    wait(player, lambda d: d.find_elements("css selector", ".vs-try-button"))
+    player.execute_script("document.querySelector('.vs-try-button').click();")
+    panel = wait(player, lambda d: d.find_elements("css selector", ".vs-try .vs-judge"), LOAD_SECONDS)[0]
+    _done(player, panel)
+    player.execute_script("document.body.setAttribute('data-md-color-scheme', arguments[0]);", scheme)
+    player.execute_script(axe_source)
+    player.execute_script("arguments[0].closest('.vs-try').id = 'vs-axe-box';", panel)
+    assert player.execute_async_script(AXE_RUN, "#vs-axe-box") == []
+
+
+def test_focus_stays_after_a_change_typing_is_debounced_and_the_outcome_is_announced(
+    player: Any, site: str
+) -> None:
+    from selenium.webdriver.support.ui import Select
+
+    panel = _open_judge(player, f"{site}judge/")[0]
+    _done(player, panel)
+    assert panel.find_element("css selector", ".vs-judge-summary").get_attribute("aria-live") == "polite"
+    assert panel.find_element("css selector", ".vs-judge-status").get_attribute("aria-live") == "polite"
+    # a declaration changed from the keyboard's place: judged once, and the focus is where it was
+    command = player.find_element("css selector", ".vs-judge-declare .vs-judge-command")
+    player.execute_script("arguments[0].focus(); arguments[1].dataset.state = '';", command, panel)
+    Select(command).select_by_value("advance")
+    _done(player, panel)
+    assert player.execute_script("return document.activeElement.classList.contains('vs-judge-command')")
+    assert player.execute_script("return document.activeElement.value") == "advance"
+    # five keys typed in the editor: one judgement after the reader stops, not five
+    player.execute_script(
+        "window.vsRuns = 0; new MutationObserver(() => { if (arguments[0].dataset.state === 'running')"
+        " window.vsRuns += 1; }).observe(arguments[0], {attributes: true, attributeFilter: ['data-state']});",
+        panel,
+    )
+    area = panel.find_element("css selector", ".vs-judge-yaml")
+    player.execute_script("arguments[0].focus(); arguments[0].setSelectionRange(0, 0);", area)
+    area.send_keys("# abc")
+    wait(player, lambda d: d.execute_script("return window.vsRuns") >= 1, 30)
+    _done(player, panel)
+    assert player.execute_script("return window.vsRuns") == 1
+    assert player.execute_script("return document.activeElement") == area
