@@ -233,7 +233,8 @@ def render_page(
             if example.start >= after
             else (example.start, example.end)
         )
-        lines[start:end] = examples.example_block(example, lines[start:end], board.key(path, number), language)
+        key = board.key(path, number)
+        lines[start:end] = examples.example_block(example, lines[start:end], key, language)
     if path == "index.md":
         lines += ["", pages.rulebook_link(language)]
     return "\n".join(lines).rstrip("\n") + "\n"
