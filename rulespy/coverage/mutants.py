@@ -25,11 +25,28 @@ from typing import Any
 import yaml
 
 from rulespy.coverage.code import citations
-from rulespy.coverage.mutation import REPORT, Mutant
 from rulespy.coverage.rules import CoverageError
 
+#: mutmut's working folder, where it keeps the mutated copies and their results.
+FOLDER = "mutants"
+REPORT = f"{FOLDER}/report.json"
 NOTES = "tests/mutation/equivalent.yml"
 NO_RULE = "(no rule cited)"
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """One mutant: mutmut's ``key``, the engine file and 1-based ``line`` it changes, the ``function``'s
+    qualified name, the changed line ``before`` and ``after``, and its ``status``: killed, survived,
+    unreached (no example reaches the function) or unchecked."""
+
+    key: str
+    path: str
+    line: int
+    function: str
+    before: str
+    after: str
+    status: str
 
 
 @dataclass(frozen=True)

@@ -30,15 +30,14 @@ import json
 import os
 import subprocess
 import sys
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from pathlib import Path
 
 from rulespy.check.examples import worked_examples
 from rulespy.check.files import RULE_DIRS
+from rulespy.coverage.mutants import FOLDER, REPORT, Mutant, load_mutation_report
+from rulespy.coverage.rules import CoverageError
 
-#: mutmut's working folder, where it keeps the mutated copies and their results.
-FOLDER = "mutants"
-REPORT = f"{FOLDER}/report.json"
 FINGERPRINT = f"{FOLDER}/killers.json"
 SCENARIOS = "examples/scenarios"
 
@@ -59,21 +58,6 @@ STATUS_BY_EXIT_CODE = {
     33: "unreached",
 }
 NOTICED = frozenset({"killed"})
-
-
-@dataclass(frozen=True)
-class Mutant:
-    """One mutant: mutmut's ``key``, the engine file and 1-based ``line`` it changes, the ``function``'s
-    qualified name, the changed line ``before`` and ``after``, and its ``status``: killed, survived,
-    unreached (no example reaches the function) or unchecked."""
-
-    key: str
-    path: str
-    line: int
-    function: str
-    before: str
-    after: str
-    status: str
 
 
 def killer_fingerprints(root: Path) -> list[str]:
@@ -218,9 +202,6 @@ def main(argv: list[str] | None = None) -> int:
         print(f"make mutants: no results in {FOLDER}/: run 'make mutants' first", file=sys.stderr)
         return 2
     write_report(root)
-    from rulespy.coverage.mutants import load_mutation_report
-    from rulespy.coverage.rules import CoverageError
-
     try:
         report = load_mutation_report(root)
     except CoverageError as error:
