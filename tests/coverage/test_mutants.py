@@ -10,7 +10,12 @@ import pytest
 
 from rulespy.cli import main
 from rulespy.coverage.mutants import Mutant, load_mutation_report, plain_words, render
-from rulespy.coverage.mutation import killer_fingerprints, mutants_of, reset_for_changed_examples, write_report
+from rulespy.coverage.mutation import (
+    killer_fingerprints,
+    mutants_of,
+    reset_for_changed_examples,
+    write_report,
+)
 
 SOURCE = '''"""Damage."""
 
