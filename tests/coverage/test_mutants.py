@@ -74,7 +74,11 @@ def test_mutants_are_read_with_their_line_and_change(tmp_path: Path) -> None:
     root = _repo(tmp_path)
     found = {m.key.rpartition(".")[2]: m for m in mutants_of(root, root / "mutants/rulespy/core/x.py.meta")}
     first = found["x_normal_wounds__mutmut_1"]
-    assert (first.path, first.line, first.function) == ("rulespy/core/x.py", 6, "rulespy.core.x.normal_wounds")
+    assert (first.path, first.line, first.function) == (
+        "rulespy/core/x.py",
+        6,
+        "rulespy.core.x.normal_wounds",
+    )
     assert (first.before, first.after, first.status) == (
         "return max(damage - armour, 0)",
         "return max(damage + armour, 0)",
@@ -115,7 +119,8 @@ def test_an_equivalent_note_is_counted_apart_and_a_stale_one_is_a_problem(tmp_pa
     report = load_mutation_report(root)
     assert report.equivalent == 1 and report.killed_share == 50.0
     assert report.problems == [
-        "tests/mutation/equivalent.yml:5: the note matches no mutant of rulespy.core.x.gone (the code moved on?)"
+        "tests/mutation/equivalent.yml:5: the note matches no mutant of rulespy.core.x.gone"
+        " (the code moved on?)"
     ]
 
 
@@ -142,7 +147,9 @@ def test_coverage_mutants_without_a_run_says_so(tmp_path: Path, capsys: pytest.C
 
 def test_added_examples_retest_only_what_was_not_killed(tmp_path: Path) -> None:
     root = _repo(tmp_path)
-    assert reset_for_changed_examples(root) == "examples changed: testing every mutant again"  # no fingerprint
+    assert (
+        reset_for_changed_examples(root) == "examples changed: testing every mutant again"
+    )  # no fingerprint
     _repo_codes(root, KEYS)
     assert reset_for_changed_examples(root) == "examples unchanged"
     page = root / "core/damage.md"
@@ -153,7 +160,9 @@ def test_added_examples_retest_only_what_was_not_killed(tmp_path: Path) -> None:
         "rulespy.core.x.x_normal_wounds__mutmut_2": None,
         "rulespy.core.x.xǁPoolǁsize__mutmut_1": None,
     }
-    assert json.loads((root / "mutants/killers.json").read_text(encoding="utf-8")) == killer_fingerprints(root)
+    assert json.loads((root / "mutants/killers.json").read_text(encoding="utf-8")) == killer_fingerprints(
+        root
+    )
 
 
 def test_a_changed_example_retests_every_mutant(tmp_path: Path) -> None:
