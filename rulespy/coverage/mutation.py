@@ -28,14 +28,16 @@ import difflib
 import hashlib
 import json
 import os
+import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
 
 from rulespy.check.examples import worked_examples
 from rulespy.check.files import RULE_DIRS
-from rulespy.coverage.mutants import FOLDER, REPORT, Mutant, load_mutation_report
+from rulespy.coverage.mutants import FOLDER, REPORT, Mutant, load_mutation_report, render
 from rulespy.coverage.rules import CoverageError
 
 FINGERPRINT = f"{FOLDER}/killers.json"
@@ -60,46 +62,92 @@ STATUS_BY_EXIT_CODE = {
 NOTICED = frozenset({"killed"})
 
 
-def killer_fingerprints(root: Path) -> list[str]:
-    """A hash of every example and scenario file that may kill a mutant, sorted."""
-    texts: list[str] = []
+KILLERS = "tests/mutation/killers.py"
+_EXAMPLE_ID = KILLERS + "::test_worked_example[{}]"
+_SCENARIO_ID = KILLERS + "::test_scenario_resolves_to_its_expected_outcome[{}]"
+
+
+def killer_fingerprints(root: Path) -> dict[str, str]:
+    """Each test that may kill a mutant, by its pytest id in ``tests/mutation/killers.py``: a hash of the
+    example's code or of the scenario file (and of the killers module itself, under its path)."""
+
+    def digest(text: str) -> str:
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    found: dict[str, str] = {}
     for folder in RULE_DIRS:
         for page in sorted((root / folder).rglob("*.md")):
-            texts.extend(e.code for e in worked_examples(page.read_text(encoding="utf-8")))
-    texts.extend(p.read_text(encoding="utf-8") for p in sorted((root / SCENARIOS).rglob("*.yaml")))
-    texts.append((root / "tests/mutation/killers.py").read_text(encoding="utf-8"))
-    return sorted(hashlib.sha256(t.encode()).hexdigest() for t in texts)
+            name = page.relative_to(root).as_posix()
+            for example in worked_examples(page.read_text(encoding="utf-8")):
+                found[_EXAMPLE_ID.format(f"{name}:{example.line}")] = digest(example.code)
+    scenarios = root / SCENARIOS
+    for file in sorted(scenarios.rglob("*.yaml")):
+        name = file.relative_to(scenarios).with_suffix("").as_posix()
+        found[_SCENARIO_ID.format(name)] = digest(file.read_text(encoding="utf-8"))
+    found[KILLERS] = digest((root / KILLERS).read_text(encoding="utf-8"))
+    return found
 
 
 def _metas(root: Path) -> list[Path]:
     return sorted((root / FOLDER / "rulespy").rglob("*.py.meta"))
 
 
+def _forget(root: Path, keep: Callable[[str, int | None], bool]) -> None:
+    """Set to "not checked" every cached verdict that ``keep(key, exit code)`` does not keep."""
+    for meta in _metas(root):
+        data = json.loads(meta.read_text(encoding="utf-8"))
+        codes = data["exit_code_by_key"]
+        data["exit_code_by_key"] = {k: (c if keep(k, c) else None) for k, c in codes.items()}
+        meta.write_text(json.dumps(data), encoding="utf-8")
+
+
+def _killed(code: int | None) -> bool:
+    return code is not None and STATUS_BY_EXIT_CODE.get(code) in NOTICED
+
+
 def reset_for_changed_examples(root: Path) -> str:
-    """Forget the results the examples' change may have made wrong; say what was forgotten."""
+    """Forget the verdicts a change of the examples may have made wrong; say what was forgotten.
+
+    mutmut itself only follows the engine's code. An added example can kill what survived, so every
+    mutant not killed is tested again. A changed or removed example (its code is nowhere any more; one
+    that only moved to another line still runs) may have been the one that killed a mutant, so the
+    killed mutants of every function it reached (mutmut's ``mutmut-stats.json``) are tested again too,
+    and mutmut learns again which functions it reaches. A change of the killers module itself, or a
+    cache from before these fingerprints, tests everything again."""
     now = killer_fingerprints(root)
     file = root / FINGERPRINT
     try:
         before = json.loads(file.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         before = None
-    keep: frozenset[int] | None = None  # the exit codes whose verdict still holds (None: all of them)
-    if before == now or not _metas(root):
-        verdict = "examples unchanged"
-    elif isinstance(before, list) and set(before) <= set(now):
-        # mutmut finds the new examples itself (new test ids) and learns which functions they reach
-        verdict, keep = "examples added: testing again the mutants not killed", frozenset(STATUS_BY_EXIT_CODE)
-        keep = frozenset(c for c in keep if STATUS_BY_EXIT_CODE[c] in NOTICED)
-    else:
-        # an example that changed may reach other functions: mutmut must learn again which it reaches
-        verdict, keep = "examples changed: testing every mutant again", frozenset()
-        (root / FOLDER / "mutmut-stats.json").unlink(missing_ok=True)
-    if keep is not None:
-        for meta in _metas(root):
-            data = json.loads(meta.read_text(encoding="utf-8"))
-            codes = data["exit_code_by_key"]
-            data["exit_code_by_key"] = {k: (c if c in keep else None) for k, c in codes.items()}
-            meta.write_text(json.dumps(data), encoding="utf-8")
+    stats_file = root / FOLDER / "mutmut-stats.json"
+    verdict = "examples unchanged"
+    if before != now and _metas(root):
+        gone = set(before.values()) - set(now.values()) if isinstance(before, dict) else {""}
+        if not gone:
+            verdict = "examples added: testing again the mutants not killed"
+            _forget(root, lambda key, code: _killed(code))
+        elif not isinstance(before, dict) or before.get(KILLERS) != now[KILLERS]:
+            verdict = "examples changed: testing every mutant again"
+            _forget(root, lambda key, code: False)
+            stats_file.unlink(missing_ok=True)
+        else:
+            stale = {test for test, code in before.items() if code in gone}
+            stats = json.loads(stats_file.read_text(encoding="utf-8")) if stats_file.is_file() else {}
+            reached = stats.get("tests_by_mangled_function_name", {})
+            touched = {function for function, tests in reached.items() if stale & set(tests)}
+            verdict = (
+                f"{len(stale)} examples changed or removed: testing again the mutants not killed and "
+                f"the killed ones of the {len(touched)} functions they reached"
+            )
+            _forget(root, lambda key, code: _killed(code) and key.rpartition("__mutmut_")[0] not in touched)
+            if stats:
+                stats["tests_by_mangled_function_name"] = {
+                    f: sorted(set(t) - stale) for f, t in reached.items()
+                }
+                for test in stale:
+                    stats.get("duration_by_test", {}).pop(test, None)
+                stats_file.write_text(json.dumps(stats), encoding="utf-8")
     file.parent.mkdir(exist_ok=True)
     file.write_text(json.dumps(now), encoding="utf-8")
     return verdict
@@ -173,12 +221,19 @@ def write_report(root: Path) -> list[Mutant]:
     return mutants
 
 
+#: What mutmut copies beside the engine on every run (``also_copy`` and its own ``tests/``): emptied first,
+#: so that a rule file, scenario or test deleted from the repository is deleted from the copy too.
+COPIED = ("core", "sequences", "timing", "commands", "examples", "tests")
+
+
 def run_mutmut(root: Path, jobs: int) -> int:
     """``mutmut run`` in ``root``, in ``jobs`` children; its exit status."""
     mutmut = Path(sys.executable).with_name("mutmut")
     if not mutmut.exists():
         print("make mutants: mutmut is not installed (pip install -e '.[mutants]')", file=sys.stderr)
         return 2
+    for name in COPIED:
+        shutil.rmtree(root / FOLDER / name, ignore_errors=True)
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
     done = subprocess.run([str(mutmut), "run", "--max-children", str(jobs)], cwd=root, env=env, check=False)
     return done.returncode
@@ -207,7 +262,7 @@ def main(argv: list[str] | None = None) -> int:
     except CoverageError as error:
         print(f"make mutants: {error.located()}", file=sys.stderr)
         return 2
-    print(report.summary_line())
+    print(render(report))
     if args.fail_under is not None and report.killed_share < args.fail_under:
         print(
             f"make mutants: {report.killed_share:.1f}% of the non-equivalent mutants killed, "

@@ -165,15 +165,49 @@ def test_added_examples_retest_only_what_was_not_killed(tmp_path: Path) -> None:
     )
 
 
-def test_a_changed_example_retests_every_mutant(tmp_path: Path) -> None:
+def test_a_changed_example_retests_what_it_may_have_killed(tmp_path: Path) -> None:
+    root = _repo(tmp_path)
+    reset_for_changed_examples(root)
+    _repo_codes(root, {**KEYS, "rulespy.core.x.xǁPoolǁsize__mutmut_1": 1})
+    example = "tests/mutation/killers.py::test_worked_example[core/damage.md:3]"
+    stats = {
+        "tests_by_mangled_function_name": {"rulespy.core.x.x_normal_wounds": [example]},
+        "duration_by_test": {example: 0.1},
+    }
+    (root / "mutants/mutmut-stats.json").write_text(json.dumps(stats), encoding="utf-8")
+    (root / "core/damage.md").write_text("# D {#d}\n\n```{.python}\nx = 2\n```\n", encoding="utf-8")
+    assert reset_for_changed_examples(root) == (
+        "1 examples changed or removed: testing again the mutants not killed and the killed ones of the "
+        "1 functions they reached"
+    )
+    assert _codes(root) == {  # Pool.size was killed by another example, which did not change
+        "rulespy.core.x.x_normal_wounds__mutmut_1": None,
+        "rulespy.core.x.x_normal_wounds__mutmut_2": None,
+        "rulespy.core.x.xǁPoolǁsize__mutmut_1": 1,
+    }
+    kept = json.loads((root / "mutants/mutmut-stats.json").read_text(encoding="utf-8"))
+    assert kept["duration_by_test"] == {}  # so mutmut learns again what the changed example reaches
+    assert kept["tests_by_mangled_function_name"] == {"rulespy.core.x.x_normal_wounds": []}
+
+
+def test_a_moved_example_is_not_a_changed_one(tmp_path: Path) -> None:
+    root = _repo(tmp_path)
+    reset_for_changed_examples(root)
+    _repo_codes(root, KEYS)
+    (root / "core/damage.md").write_text("# D {#d}\n\nMoved.\n\n```{.python}\nx = 1\n```\n", encoding="utf-8")
+    assert reset_for_changed_examples(root) == "examples added: testing again the mutants not killed"
+    assert _codes(root)["rulespy.core.x.x_normal_wounds__mutmut_1"] == 1
+
+
+def test_a_changed_killers_module_retests_everything(tmp_path: Path) -> None:
     root = _repo(tmp_path)
     reset_for_changed_examples(root)
     _repo_codes(root, KEYS)
     (root / "mutants/mutmut-stats.json").write_text("{}", encoding="utf-8")
-    (root / "core/damage.md").write_text("# D {#d}\n\n```{.python}\nx = 2\n```\n", encoding="utf-8")
+    (root / "tests/mutation/killers.py").write_text("# changed\n", encoding="utf-8")
     assert reset_for_changed_examples(root) == "examples changed: testing every mutant again"
     assert set(_codes(root).values()) == {None}
-    assert not (root / "mutants/mutmut-stats.json").exists()  # which examples reach what is learnt again
+    assert not (root / "mutants/mutmut-stats.json").exists()
 
 
 def _codes(root: Path) -> dict[str, int | None]:
