@@ -11,10 +11,11 @@ The run is incremental and parallel. mutmut keeps its results in ``mutants/`` (g
 only the mutants of functions whose code changed, in ``--jobs`` forked children, each running only the
 examples that reach the mutated function, stopping at the first that fails. What mutmut cannot see is a
 change of the examples themselves, so this driver keeps a fingerprint of them (``mutants/killers.json``):
-when examples were only added, the mutants not yet killed are tested again; when one changed or was
-removed, every mutant is. Then it writes ``mutants/report.json``, one record per mutant with its file,
-line, function, the line before and after the change, and its status; ``rulespy coverage --mutants``
-(``rulespy/coverage/mutants.py``) reads that report and never runs anything.
+an added or changed example has the survivors of the functions it reaches tested again, and a changed
+or removed one also the killed mutants of the functions it reached (``prepare_for_examples``). Then it
+writes ``mutants/report.json``, one record per mutant with its file, line, function, the line before and
+after the change, and its status; ``rulespy coverage --mutants`` (``rulespy/coverage/mutants.py``) reads
+that report and never runs anything.
 
 ``python -m rulespy.coverage.mutation [--jobs N] [--fail-under PERCENT]`` exits 1 when the killed share
 of the non-equivalent mutants is below ``PERCENT``, 2 when mutmut cannot run.
@@ -32,8 +33,9 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Callable
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 from rulespy.check.examples import worked_examples
 from rulespy.check.files import RULE_DIRS
@@ -105,52 +107,89 @@ def _killed(code: int | None) -> bool:
     return code is not None and STATUS_BY_EXIT_CODE.get(code) in NOTICED
 
 
-def reset_for_changed_examples(root: Path) -> str:
-    """Forget the verdicts a change of the examples may have made wrong; say what was forgotten.
+@dataclass(frozen=True)
+class ExampleChange:
+    """What changed in the examples since the last complete run: ``verdict`` says it; ``fresh`` are the
+    tests whose code is new; ``fingerprint`` is recorded once the run completes."""
 
-    mutmut itself only follows the engine's code. An added example can kill what survived, so every
-    mutant not killed is tested again. A changed or removed example (its code is nowhere any more; one
-    that only moved to another line still runs) may have been the one that killed a mutant, so the
-    killed mutants of every function it reached (mutmut's ``mutmut-stats.json``) are tested again too,
-    and mutmut learns again which functions it reaches. A change of the killers module itself, or a
-    cache from before these fingerprints, tests everything again."""
+    verdict: str
+    fresh: frozenset[str]
+    fingerprint: dict[str, str]
+
+
+def _stats(root: Path) -> dict[str, Any]:
+    file = root / FOLDER / "mutmut-stats.json"
+    return json.loads(file.read_text(encoding="utf-8")) if file.is_file() else {}
+
+
+def _reached_by(stats: dict[str, Any], tests: set[str] | frozenset[str]) -> set[str]:
+    """The (mangled) functions that any of ``tests`` reached in mutmut's last stats run."""
+    reached = stats.get("tests_by_mangled_function_name", {})
+    return {function for function, names in reached.items() if tests & set(names)}
+
+
+def prepare_for_examples(root: Path) -> ExampleChange:
+    """Forget the verdicts that changed examples may have made wrong, before mutmut runs.
+
+    mutmut itself only follows the engine's code. A changed or removed example (its code is nowhere any
+    more; one that only moved to another line still runs) may have been the one that killed a mutant, so
+    the killed mutants of every function it reached (mutmut's ``mutmut-stats.json``) are tested again,
+    and mutmut is made to learn again what it reaches. An added or changed example can kill what
+    survived: once mutmut has learnt which functions it reaches, ``retest_reached`` tests again the
+    survivors of those functions only. A change of the killers module itself, or a cache without a
+    fingerprint, tests everything again."""
     now = killer_fingerprints(root)
-    file = root / FINGERPRINT
     try:
-        before = json.loads(file.read_text(encoding="utf-8"))
+        before = json.loads((root / FINGERPRINT).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         before = None
-    stats_file = root / FOLDER / "mutmut-stats.json"
-    verdict = "examples unchanged"
-    if before != now and _metas(root):
-        gone = set(before.values()) - set(now.values()) if isinstance(before, dict) else {""}
-        if not gone:
-            verdict = "examples added: testing again the mutants not killed"
-            _forget(root, lambda key, code: _killed(code))
-        elif not isinstance(before, dict) or before.get(KILLERS) != now[KILLERS]:
-            verdict = "examples changed: testing every mutant again"
-            _forget(root, lambda key, code: False)
-            stats_file.unlink(missing_ok=True)
-        else:
-            stale = {test for test, code in before.items() if code in gone}
-            stats = json.loads(stats_file.read_text(encoding="utf-8")) if stats_file.is_file() else {}
-            reached = stats.get("tests_by_mangled_function_name", {})
-            touched = {function for function, tests in reached.items() if stale & set(tests)}
-            verdict = (
-                f"{len(stale)} examples changed or removed: testing again the mutants not killed and "
-                f"the killed ones of the {len(touched)} functions they reached"
-            )
-            _forget(root, lambda key, code: _killed(code) and key.rpartition("__mutmut_")[0] not in touched)
-            if stats:
-                stats["tests_by_mangled_function_name"] = {
-                    f: sorted(set(t) - stale) for f, t in reached.items()
-                }
-                for test in stale:
-                    stats.get("duration_by_test", {}).pop(test, None)
-                stats_file.write_text(json.dumps(stats), encoding="utf-8")
-    file.parent.mkdir(exist_ok=True)
-    file.write_text(json.dumps(now), encoding="utf-8")
-    return verdict
+    if before == now or not _metas(root):
+        return ExampleChange("examples unchanged", frozenset(), now)
+    if not isinstance(before, dict) or before.get(KILLERS) != now[KILLERS]:
+        _forget(root, lambda key, code: False)
+        (root / FOLDER / "mutmut-stats.json").unlink(missing_ok=True)
+        return ExampleChange("examples changed: testing every mutant again", frozenset(), now)
+    known = set(before.values())
+    fresh = frozenset(test for test, code in now.items() if code not in known)
+    gone = known - set(now.values())
+    stale = {test for test, code in before.items() if code in gone}
+    stats = _stats(root)
+    touched = _reached_by(stats, stale)
+    if touched:
+        _forget(root, lambda key, code: not (_killed(code) and key.rpartition("__mutmut_")[0] in touched))
+    if stale and stats:
+        reached = stats.get("tests_by_mangled_function_name", {})
+        stats["tests_by_mangled_function_name"] = {f: sorted(set(t) - stale) for f, t in reached.items()}
+        for test in stale:
+            stats.get("duration_by_test", {}).pop(test, None)
+        (root / FOLDER / "mutmut-stats.json").write_text(json.dumps(stats), encoding="utf-8")
+    verdict = (
+        f"{len(fresh)} examples new or changed, {len(stale)} changed or removed: testing again the killed "
+        f"mutants of the {len(touched)} functions the old ones reached"
+    )
+    return ExampleChange(verdict, fresh, now)
+
+
+def retest_reached(root: Path, fresh: frozenset[str]) -> int:
+    """After mutmut learnt what the ``fresh`` tests reach: forget the verdicts of the mutants not killed
+    in those functions, so that the next ``mutmut run`` tests them again; how many were forgotten."""
+    touched = _reached_by(_stats(root), fresh)
+    forgotten = 0
+    for meta in _metas(root):
+        data = json.loads(meta.read_text(encoding="utf-8"))
+        codes = data["exit_code_by_key"]
+        for key, code in codes.items():
+            if code is not None and not _killed(code) and key.rpartition("__mutmut_")[0] in touched:
+                codes[key] = None
+                forgotten += 1
+        meta.write_text(json.dumps(data), encoding="utf-8")
+    return forgotten
+
+
+def record_examples(root: Path, change: ExampleChange) -> None:
+    """Record the examples a completed run tested with (``mutants/killers.json``)."""
+    (root / FINGERPRINT).parent.mkdir(exist_ok=True)
+    (root / FINGERPRINT).write_text(json.dumps(change.fingerprint), encoding="utf-8")
 
 
 def _split_key(key: str) -> tuple[str, str, str]:
@@ -248,11 +287,19 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     root: Path = args.root.resolve()
     if not args.report_only:
-        print(f"make mutants: {reset_for_changed_examples(root)}")
+        change = prepare_for_examples(root)
+        print(f"make mutants: {change.verdict}")
         status = run_mutmut(root, max(args.jobs, 1))
+        again = retest_reached(root, change.fresh) if status == 0 and change.fresh else 0
+        if again:
+            print(
+                f"make mutants: {again} surviving mutants of functions the new examples reach: testing again"
+            )
+            status = run_mutmut(root, max(args.jobs, 1))
         if status != 0:
             print(f"make mutants: mutmut stopped with exit status {status}", file=sys.stderr)
             return 2
+        record_examples(root, change)
     if not _metas(root):
         print(f"make mutants: no results in {FOLDER}/: run 'make mutants' first", file=sys.stderr)
         return 2

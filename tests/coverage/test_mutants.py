@@ -13,7 +13,9 @@ from rulespy.coverage.mutants import Mutant, load_mutation_report, plain_words, 
 from rulespy.coverage.mutation import (
     killer_fingerprints,
     mutants_of,
-    reset_for_changed_examples,
+    prepare_for_examples,
+    record_examples,
+    retest_reached,
     write_report,
 )
 
@@ -145,44 +147,58 @@ def test_coverage_mutants_without_a_run_says_so(tmp_path: Path, capsys: pytest.C
     assert "Traceback" not in err
 
 
-def test_added_examples_retest_only_what_was_not_killed(tmp_path: Path) -> None:
-    root = _repo(tmp_path)
-    assert (
-        reset_for_changed_examples(root) == "examples changed: testing every mutant again"
-    )  # no fingerprint
+EXAMPLE = "tests/mutation/killers.py::test_worked_example[core/damage.md:{}]"
+
+
+def _recorded(root: Path) -> None:
+    """A completed run of the repository as it is, with the verdicts of ``KEYS``."""
+    record_examples(root, prepare_for_examples(root))
     _repo_codes(root, KEYS)
-    assert reset_for_changed_examples(root) == "examples unchanged"
+
+
+def _stats(root: Path, reached: dict[str, list[str]]) -> None:
+    stats = {
+        "tests_by_mangled_function_name": reached,
+        "duration_by_test": {t: 0.1 for tests in reached.values() for t in tests},
+    }
+    (root / "mutants/mutmut-stats.json").write_text(json.dumps(stats), encoding="utf-8")
+
+
+def test_an_added_example_retests_the_survivors_of_what_it_reaches(tmp_path: Path) -> None:
+    root = _repo(tmp_path)
+    _recorded(root)
     page = root / "core/damage.md"
     page.write_text(page.read_text(encoding="utf-8") + "\n```{.python}\ny = 2\n```\n", encoding="utf-8")
-    assert reset_for_changed_examples(root) == "examples added: testing again the mutants not killed"
+    change = prepare_for_examples(root)
+    assert change.fresh == {EXAMPLE.format(7)} and _codes(root) == KEYS  # nothing forgotten before the run
+    _stats(root, {"rulespy.core.x.x_normal_wounds": [EXAMPLE.format(3), EXAMPLE.format(7)]})  # mutmut's
+    assert retest_reached(root, change.fresh) == 1
     assert _codes(root) == {
-        "rulespy.core.x.x_normal_wounds__mutmut_1": 1,
-        "rulespy.core.x.x_normal_wounds__mutmut_2": None,
-        "rulespy.core.x.xǁPoolǁsize__mutmut_1": None,
+        "rulespy.core.x.x_normal_wounds__mutmut_1": 1,  # killed stays killed
+        "rulespy.core.x.x_normal_wounds__mutmut_2": None,  # the new example reaches it: tested again
+        "rulespy.core.x.xǁPoolǁsize__mutmut_1": 33,  # the new example does not reach Pool.size
     }
+    record_examples(root, change)
     assert json.loads((root / "mutants/killers.json").read_text(encoding="utf-8")) == killer_fingerprints(
         root
     )
+    assert prepare_for_examples(root).verdict == "examples unchanged"
 
 
 def test_a_changed_example_retests_what_it_may_have_killed(tmp_path: Path) -> None:
     root = _repo(tmp_path)
-    reset_for_changed_examples(root)
+    _recorded(root)
     _repo_codes(root, {**KEYS, "rulespy.core.x.xǁPoolǁsize__mutmut_1": 1})
-    example = "tests/mutation/killers.py::test_worked_example[core/damage.md:3]"
-    stats = {
-        "tests_by_mangled_function_name": {"rulespy.core.x.x_normal_wounds": [example]},
-        "duration_by_test": {example: 0.1},
-    }
-    (root / "mutants/mutmut-stats.json").write_text(json.dumps(stats), encoding="utf-8")
+    _stats(root, {"rulespy.core.x.x_normal_wounds": [EXAMPLE.format(3)]})
     (root / "core/damage.md").write_text("# D {#d}\n\n```{.python}\nx = 2\n```\n", encoding="utf-8")
-    assert reset_for_changed_examples(root) == (
-        "1 examples changed or removed: testing again the mutants not killed and the killed ones of the "
-        "1 functions they reached"
+    change = prepare_for_examples(root)
+    assert change.verdict == (
+        "1 examples new or changed, 1 changed or removed: testing again the killed mutants of the 1 "
+        "functions the old ones reached"
     )
     assert _codes(root) == {  # Pool.size was killed by another example, which did not change
         "rulespy.core.x.x_normal_wounds__mutmut_1": None,
-        "rulespy.core.x.x_normal_wounds__mutmut_2": None,
+        "rulespy.core.x.x_normal_wounds__mutmut_2": 0,
         "rulespy.core.x.xǁPoolǁsize__mutmut_1": 1,
     }
     kept = json.loads((root / "mutants/mutmut-stats.json").read_text(encoding="utf-8"))
@@ -192,22 +208,26 @@ def test_a_changed_example_retests_what_it_may_have_killed(tmp_path: Path) -> No
 
 def test_a_moved_example_is_not_a_changed_one(tmp_path: Path) -> None:
     root = _repo(tmp_path)
-    reset_for_changed_examples(root)
-    _repo_codes(root, KEYS)
+    _recorded(root)
     (root / "core/damage.md").write_text("# D {#d}\n\nMoved.\n\n```{.python}\nx = 1\n```\n", encoding="utf-8")
-    assert reset_for_changed_examples(root) == "examples added: testing again the mutants not killed"
-    assert _codes(root)["rulespy.core.x.x_normal_wounds__mutmut_1"] == 1
+    change = prepare_for_examples(root)
+    assert change.fresh == set() and _codes(root) == KEYS
 
 
 def test_a_changed_killers_module_retests_everything(tmp_path: Path) -> None:
     root = _repo(tmp_path)
-    reset_for_changed_examples(root)
-    _repo_codes(root, KEYS)
+    _recorded(root)
     (root / "mutants/mutmut-stats.json").write_text("{}", encoding="utf-8")
     (root / "tests/mutation/killers.py").write_text("# changed\n", encoding="utf-8")
-    assert reset_for_changed_examples(root) == "examples changed: testing every mutant again"
+    assert prepare_for_examples(root).verdict == "examples changed: testing every mutant again"
     assert set(_codes(root).values()) == {None}
     assert not (root / "mutants/mutmut-stats.json").exists()
+
+
+def test_a_cache_without_fingerprint_retests_everything(tmp_path: Path) -> None:
+    root = _repo(tmp_path)
+    assert prepare_for_examples(root).verdict == "examples changed: testing every mutant again"
+    assert set(_codes(root).values()) == {None}
 
 
 def _codes(root: Path) -> dict[str, int | None]:
