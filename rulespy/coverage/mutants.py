@@ -96,6 +96,7 @@ class SectionMutants:
 class MutationReport:
     sections: list[SectionMutants]
     problems: list[str]
+    unchecked: int = 0
 
     @property
     def made(self) -> int:
@@ -121,6 +122,7 @@ class MutationReport:
             f"{self.made} mutants of the engine: {self.killed} killed by the examples and scenario files, "
             f"{self.equivalent} equivalent (noted), {survived} surviving; "
             f"{self.killed_share:.1f}% of the non-equivalent mutants killed"
+            + (f" ({self.unchecked} more not tested yet: run make mutants)" if self.unchecked else "")
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -129,6 +131,7 @@ class MutationReport:
             "killed": self.killed,
             "equivalent": self.equivalent,
             "killed_share": round(self.killed_share, 2),
+            "unchecked": self.unchecked,
             "sections": [s.to_json() for s in self.sections],
             "problems": self.problems,
         }
@@ -269,7 +272,8 @@ def summarise(mutants: Sequence[Mutant], notes: Sequence[Note], root: Path) -> M
     ordered = sorted(sections.values(), key=lambda s: (s.rule == NO_RULE, s.rule))
     for section in ordered:
         section.survivors.sort(key=lambda m: (m.path, m.line, m.key))
-    return MutationReport(ordered, problems)
+    unchecked = sum(m.status == "unchecked" for m in mutants)
+    return MutationReport(ordered, problems, unchecked)
 
 
 def render(report: MutationReport) -> str:

@@ -103,6 +103,15 @@ def _forget(root: Path, keep: Callable[[str, int | None], bool]) -> None:
         meta.write_text(json.dumps(data), encoding="utf-8")
 
 
+def _untested(root: Path) -> int:
+    """How many mutants have no verdict yet."""
+    return sum(
+        code is None
+        for meta in _metas(root)
+        for code in json.loads(meta.read_text(encoding="utf-8"))["exit_code_by_key"].values()
+    )
+
+
 def _killed(code: int | None) -> bool:
     return code is not None and STATUS_BY_EXIT_CODE.get(code) in NOTICED
 
@@ -253,6 +262,79 @@ def mutants_of(root: Path, meta: Path) -> list[Mutant]:
     return found
 
 
+def executed_lines(root: Path) -> dict[str, set[int]]:
+    """The engine's lines the examples and scenario files execute: ``tests/mutation/killers.py`` run once
+    under coverage.py (a dependency of mutmut) on the unmutated engine; repository-relative paths."""
+    data_file = root / FOLDER / "killers.coverage"
+    command = [sys.executable, "-m", "coverage", "run", f"--data-file={data_file}", "--source=rulespy"]
+    command += ["-m", "pytest", "--noconftest", "-o", "addopts=", "-p", "no:xdist", "-p", "no:cacheprovider"]
+    command += ["-q", KILLERS]
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+    done = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        tail = (done.stdout.strip().splitlines() or ["no output"])[-1]
+        raise RuntimeError(f"the examples fail on the unmutated engine: {tail}")
+    import coverage
+
+    data = coverage.CoverageData(basename=str(data_file))
+    data.read()
+    lines: dict[str, set[int]] = {}
+    for name in data.measured_files():
+        path = Path(name)
+        if path.is_relative_to(root):
+            lines[path.relative_to(root).as_posix()] = set(data.lines(name) or ())
+    return lines
+
+
+def _statement_starts(source: str) -> dict[int, int]:
+    """For each line of a module, the first line of the innermost statement holding it (coverage.py
+    counts a statement that spans lines at its first)."""
+    starts: dict[int, int] = {}
+    spans = sorted(
+        (
+            (n.lineno, n.end_lineno or n.lineno)
+            for n in ast.walk(ast.parse(source))
+            if isinstance(n, ast.stmt)
+        ),
+        key=lambda span: span[1] - span[0],
+        reverse=True,
+    )
+    for first, last in spans:  # widest first, so that the innermost statement is written last
+        for line in range(first, last + 1):
+            starts[line] = first
+    return starts
+
+
+def mark_unreached_lines(root: Path) -> int:
+    """Mark "unreached" (mutmut's exit code 33) every mutant not yet tested whose changed statement no
+    example executes: no test can notice it, so mutmut need not run one. How many were marked."""
+    metas = _metas(root)
+    untested = [
+        meta
+        for meta in metas
+        if None in json.loads(meta.read_text(encoding="utf-8"))["exit_code_by_key"].values()
+    ]
+    if not untested:
+        return 0
+    executed = executed_lines(root)
+    marked = 0
+    for meta in untested:
+        mutants = {m.key: m for m in mutants_of(root, meta)}
+        relative = meta.relative_to(root / FOLDER).as_posix().removesuffix(".meta")
+        starts = _statement_starts((root / relative).read_text(encoding="utf-8"))
+        ran = executed.get(relative, set())
+        data = json.loads(meta.read_text(encoding="utf-8"))
+        codes = data["exit_code_by_key"]
+        for key, code in codes.items():
+            mutant = mutants.get(key)
+            if code is None and mutant is not None and mutant.line and starts.get(mutant.line) not in ran:
+                if mutant.line in starts:
+                    codes[key] = 33
+                    marked += 1
+        meta.write_text(json.dumps(data), encoding="utf-8")
+    return marked
+
+
 def write_report(root: Path) -> list[Mutant]:
     """Every mutant of the last run, written to ``mutants/report.json`` and returned."""
     mutants = [m for meta in _metas(root) for m in mutants_of(root, meta)]
@@ -265,8 +347,21 @@ def write_report(root: Path) -> list[Mutant]:
 COPIED = ("core", "sequences", "timing", "commands", "examples", "tests")
 
 
-def run_mutmut(root: Path, jobs: int) -> int:
-    """``mutmut run`` in ``root``, in ``jobs`` children; its exit status."""
+#: mutmut's own first step of ``mutmut run`` (copy the tree, write the mutants of changed files, keep the
+#: verdicts of unchanged functions), which its command line does not offer alone.
+_GENERATE = (
+    "import os, sys\n"
+    "from mutmut.__main__ import copy_also_copy_files, copy_src_dir, create_mutants\n"
+    "os.makedirs('mutants', exist_ok=True)\n"
+    "copy_src_dir()\n"
+    "copy_also_copy_files()\n"
+    "stats = create_mutants(int(sys.argv[1]))\n"
+)
+
+
+def run_mutmut(root: Path, jobs: int, generate_only: bool = False) -> int:
+    """``mutmut run`` in ``root``, in ``jobs`` children (or only its generation of the mutants); its exit
+    status."""
     mutmut = Path(sys.executable).with_name("mutmut")
     if not mutmut.exists():
         print("make mutants: mutmut is not installed (pip install -e '.[mutants]')", file=sys.stderr)
@@ -274,8 +369,13 @@ def run_mutmut(root: Path, jobs: int) -> int:
     for name in COPIED:
         shutil.rmtree(root / FOLDER / name, ignore_errors=True)
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
-    done = subprocess.run([str(mutmut), "run", "--max-children", str(jobs)], cwd=root, env=env, check=False)
-    return done.returncode
+    if generate_only:
+        command = [sys.executable, "-c", _GENERATE, str(jobs)]
+    else:
+        command = [str(mutmut), "run", "--max-children", str(jobs)]
+    return subprocess.run(
+        command, cwd=root, env=env, check=False, stdout=subprocess.DEVNULL if generate_only else None
+    ).returncode
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -289,7 +389,15 @@ def main(argv: list[str] | None = None) -> int:
     if not args.report_only:
         change = prepare_for_examples(root)
         print(f"make mutants: {change.verdict}")
-        status = run_mutmut(root, max(args.jobs, 1))
+        status = run_mutmut(root, max(args.jobs, 1), generate_only=True)
+        if status == 0:
+            try:
+                marked = mark_unreached_lines(root)
+            except RuntimeError as error:
+                print(f"make mutants: {error}", file=sys.stderr)
+                return 2
+            print(f"make mutants: {marked} mutants on lines no example executes: unreached, not run")
+            status = run_mutmut(root, max(args.jobs, 1))
         again = retest_reached(root, change.fresh) if status == 0 and change.fresh else 0
         if again:
             print(
@@ -298,6 +406,9 @@ def main(argv: list[str] | None = None) -> int:
             status = run_mutmut(root, max(args.jobs, 1))
         if status != 0:
             print(f"make mutants: mutmut stopped with exit status {status}", file=sys.stderr)
+            return 2
+        if _untested(root):  # an interrupted mutmut exits 0 all the same
+            print(f"make mutants: {_untested(root)} mutants not tested: run it again", file=sys.stderr)
             return 2
         record_examples(root, change)
     if not _metas(root):
