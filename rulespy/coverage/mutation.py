@@ -378,6 +378,17 @@ def run_mutmut(root: Path, jobs: int, generate_only: bool = False, only: tuple[s
     ).returncode
 
 
+def _mark_and_run(root: Path, args: argparse.Namespace) -> int:
+    """Mark the mutants no example executes as unreached, then let mutmut test the rest."""
+    try:
+        marked = mark_unreached_lines(root)
+    except RuntimeError as error:
+        print(f"make mutants: {error}", file=sys.stderr)
+        return 2
+    print(f"make mutants: {marked} mutants on lines no example executes: unreached, not run")
+    return run_mutmut(root, max(args.jobs, 1), only=tuple(args.only))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m rulespy.coverage.mutation", description=__doc__)
     parser.add_argument("--root", type=Path, default=Path("."), help="the rules repository (default: .)")
@@ -398,19 +409,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"make mutants: {change.verdict}")
         status = run_mutmut(root, max(args.jobs, 1), generate_only=True)
         if status == 0:
-            try:
-                marked = mark_unreached_lines(root)
-            except RuntimeError as error:
-                print(f"make mutants: {error}", file=sys.stderr)
-                return 2
-            print(f"make mutants: {marked} mutants on lines no example executes: unreached, not run")
-            status = run_mutmut(root, max(args.jobs, 1), only=tuple(args.only))
+            status = _mark_and_run(root, args)
         again = retest_reached(root, change.fresh) if status == 0 and change.fresh else 0
         if again:
             print(
                 f"make mutants: {again} surviving mutants of functions the new examples reach: testing again"
             )
-            status = run_mutmut(root, max(args.jobs, 1), only=tuple(args.only))
+            status = _mark_and_run(root, args)
         if status != 0:
             print(f"make mutants: mutmut stopped with exit status {status}", file=sys.stderr)
             return 2
