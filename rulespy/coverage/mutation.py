@@ -25,44 +25,24 @@ from __future__ import annotations
 
 import argparse
 import ast
-import difflib
 import hashlib
 import json
 import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from rulespy.check.examples import worked_examples
 from rulespy.check.files import RULE_DIRS
-from rulespy.coverage.mutants import FOLDER, REPORT, Mutant, load_mutation_report, render
+from rulespy.coverage.mutants import FOLDER, load_mutation_report, render
+from rulespy.coverage.mutmut_cache import forget, is_killed, metas, mutants_of, untested, write_report
 from rulespy.coverage.rules import CoverageError
 
 FINGERPRINT = f"{FOLDER}/killers.json"
 SCENARIOS = "examples/scenarios"
-
-#: mutmut's exit codes of a mutant's test run (``mutmut.stats.status_by_exit_code``), as this report words
-#: them: a timeout or a crash is a failing example, so the mutant was noticed.
-STATUS_BY_EXIT_CODE = {
-    1: "killed",
-    3: "killed",
-    36: "killed",
-    24: "killed",
-    -24: "killed",
-    152: "killed",
-    255: "killed",
-    -9: "killed",
-    -11: "killed",
-    0: "survived",
-    5: "unreached",
-    33: "unreached",
-}
-NOTICED = frozenset({"killed"})
-
 
 KILLERS = "tests/mutation/killers.py"
 _EXAMPLE_ID = KILLERS + "::test_worked_example[{}]"
@@ -88,32 +68,6 @@ def killer_fingerprints(root: Path) -> dict[str, str]:
         found[_SCENARIO_ID.format(name)] = digest(file.read_text(encoding="utf-8"))
     found[KILLERS] = digest((root / KILLERS).read_text(encoding="utf-8"))
     return found
-
-
-def _metas(root: Path) -> list[Path]:
-    return sorted((root / FOLDER / "rulespy").rglob("*.py.meta"))
-
-
-def _forget(root: Path, keep: Callable[[str, int | None], bool]) -> None:
-    """Set to "not checked" every cached verdict that ``keep(key, exit code)`` does not keep."""
-    for meta in _metas(root):
-        data = json.loads(meta.read_text(encoding="utf-8"))
-        codes = data["exit_code_by_key"]
-        data["exit_code_by_key"] = {k: (c if keep(k, c) else None) for k, c in codes.items()}
-        meta.write_text(json.dumps(data), encoding="utf-8")
-
-
-def _untested(root: Path) -> int:
-    """How many mutants have no verdict yet."""
-    return sum(
-        code is None
-        for meta in _metas(root)
-        for code in json.loads(meta.read_text(encoding="utf-8"))["exit_code_by_key"].values()
-    )
-
-
-def _killed(code: int | None) -> bool:
-    return code is not None and STATUS_BY_EXIT_CODE.get(code) in NOTICED
 
 
 @dataclass(frozen=True)
@@ -152,10 +106,10 @@ def prepare_for_examples(root: Path) -> ExampleChange:
         before = json.loads((root / FINGERPRINT).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         before = None
-    if before == now or not _metas(root):
+    if before == now or not metas(root):
         return ExampleChange("examples unchanged", frozenset(), now)
     if not isinstance(before, dict) or before.get(KILLERS) != now[KILLERS]:
-        _forget(root, lambda key, code: False)
+        forget(root, lambda key, code: False)
         (root / FOLDER / "mutmut-stats.json").unlink(missing_ok=True)
         return ExampleChange("examples changed: testing every mutant again", frozenset(), now)
     known = set(before.values())
@@ -165,7 +119,7 @@ def prepare_for_examples(root: Path) -> ExampleChange:
     stats = _stats(root)
     touched = _reached_by(stats, stale)
     if touched:
-        _forget(root, lambda key, code: not (_killed(code) and key.rpartition("__mutmut_")[0] in touched))
+        forget(root, lambda key, code: not (is_killed(code) and key.rpartition("__mutmut_")[0] in touched))
     if stale and stats:
         reached = stats.get("tests_by_mangled_function_name", {})
         stats["tests_by_mangled_function_name"] = {f: sorted(set(t) - stale) for f, t in reached.items()}
@@ -184,11 +138,11 @@ def retest_reached(root: Path, fresh: frozenset[str]) -> int:
     in those functions, so that the next ``mutmut run`` tests them again; how many were forgotten."""
     touched = _reached_by(_stats(root), fresh)
     forgotten = 0
-    for meta in _metas(root):
+    for meta in metas(root):
         data = json.loads(meta.read_text(encoding="utf-8"))
         codes = data["exit_code_by_key"]
         for key, code in codes.items():
-            if code is not None and not _killed(code) and key.rpartition("__mutmut_")[0] in touched:
+            if code is not None and not is_killed(code) and key.rpartition("__mutmut_")[0] in touched:
                 codes[key] = None
                 forgotten += 1
         meta.write_text(json.dumps(data), encoding="utf-8")
@@ -199,67 +153,6 @@ def record_examples(root: Path, change: ExampleChange) -> None:
     """Record the examples a completed run tested with (``mutants/killers.json``)."""
     (root / FINGERPRINT).parent.mkdir(exist_ok=True)
     (root / FINGERPRINT).write_text(json.dumps(change.fingerprint), encoding="utf-8")
-
-
-def _split_key(key: str) -> tuple[str, str, str]:
-    """``rulespy.core.cover.xǁCoverǁapply__mutmut_2`` -> (module, ``Cover.apply``, generated name)."""
-    module, _, generated = key.rpartition(".")
-    name = generated.rpartition("__mutmut_")[0]
-    if name.startswith("xǁ"):
-        return module, ".".join(name[2:].split("ǁ")), generated
-    return module, name.removeprefix("x_"), generated
-
-
-def _functions(tree: ast.Module) -> dict[str, ast.FunctionDef | ast.AsyncFunctionDef]:
-    """Every function and method of a module by qualified name (``Class.method``)."""
-    found: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
-
-    def walk(body: list[ast.stmt], prefix: str) -> None:
-        for node in body:
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-                found[prefix + node.name] = node
-            elif isinstance(node, ast.ClassDef):
-                walk(node.body, f"{prefix}{node.name}.")
-
-    walk(tree.body, "")
-    return found
-
-
-def _lines(source: list[str], node: ast.AST) -> list[str]:
-    start, end = node.lineno, node.end_lineno or node.lineno  # type: ignore[attr-defined]
-    return source[start - 1 : end]
-
-
-def mutants_of(root: Path, meta: Path) -> list[Mutant]:
-    """The mutants of one engine file, read from mutmut's results and mutated copy."""
-    relative = meta.relative_to(root / FOLDER).as_posix().removesuffix(".meta")
-    codes = json.loads(meta.read_text(encoding="utf-8"))["exit_code_by_key"]
-    mutated_text = (root / FOLDER / relative).read_text(encoding="utf-8")
-    mutated = mutated_text.splitlines()
-    generated = {n.name: n for n in ast.walk(ast.parse(mutated_text)) if isinstance(n, ast.FunctionDef)}
-    original = _functions(ast.parse((root / relative).read_text(encoding="utf-8")))
-    found: list[Mutant] = []
-    for key, code in codes.items():
-        module, qualname, name = _split_key(key)
-        status = "unchecked" if code is None else STATUS_BY_EXIT_CODE.get(code, "unchecked")
-        orig_name = name.rpartition("__mutmut_")[0] + "__mutmut_orig"
-        line, before, after = 0, "", ""
-        if name in generated and orig_name in generated and qualname in original:
-            a = _lines(mutated, generated[orig_name])[1:]
-            b = _lines(mutated, generated[name])[1:]
-            change = next(
-                (op for op in difflib.SequenceMatcher(None, a, b).get_opcodes() if op[0] != "equal"), None
-            )
-            offset = 0 if change is None else change[1] + 1
-            if change is not None:
-                before = " ".join(s.strip() for s in a[change[1] : change[2]])
-                after = " ".join(s.strip() for s in b[change[3] : change[4]])
-            else:  # the change is on the def line itself (a default value)
-                before = _lines(mutated, generated[orig_name])[0].strip()
-                after = _lines(mutated, generated[name])[0].strip()
-            line = original[qualname].lineno + offset
-        found.append(Mutant(key, relative, line, f"{module}.{qualname}", before, after, status))
-    return found
 
 
 def executed_lines(root: Path) -> dict[str, set[int]]:
@@ -308,17 +201,16 @@ def _statement_starts(source: str) -> dict[int, int]:
 def mark_unreached_lines(root: Path) -> int:
     """Mark "unreached" (mutmut's exit code 33) every mutant not yet tested whose changed statement no
     example executes: no test can notice it, so mutmut need not run one. How many were marked."""
-    metas = _metas(root)
-    untested = [
+    pending = [
         meta
-        for meta in metas
+        for meta in metas(root)
         if None in json.loads(meta.read_text(encoding="utf-8"))["exit_code_by_key"].values()
     ]
-    if not untested:
+    if not pending:
         return 0
     executed = executed_lines(root)
     marked = 0
-    for meta in untested:
+    for meta in pending:
         mutants = {m.key: m for m in mutants_of(root, meta)}
         relative = meta.relative_to(root / FOLDER).as_posix().removesuffix(".meta")
         starts = _statement_starts((root / relative).read_text(encoding="utf-8"))
@@ -333,13 +225,6 @@ def mark_unreached_lines(root: Path) -> int:
                     marked += 1
         meta.write_text(json.dumps(data), encoding="utf-8")
     return marked
-
-
-def write_report(root: Path) -> list[Mutant]:
-    """Every mutant of the last run, written to ``mutants/report.json`` and returned."""
-    mutants = [m for meta in _metas(root) for m in mutants_of(root, meta)]
-    (root / REPORT).write_text(json.dumps([asdict(m) for m in mutants], indent=1), encoding="utf-8")
-    return mutants
 
 
 #: What mutmut copies beside the engine on every run (``also_copy`` and its own ``tests/``): emptied first,
@@ -419,11 +304,11 @@ def main(argv: list[str] | None = None) -> int:
         if status != 0:
             print(f"make mutants: mutmut stopped with exit status {status}", file=sys.stderr)
             return 2
-        if _untested(root) and not args.only:  # an interrupted mutmut exits 0 all the same
-            print(f"make mutants: {_untested(root)} mutants not tested: run it again", file=sys.stderr)
+        if untested(root) and not args.only:  # an interrupted mutmut exits 0 all the same
+            print(f"make mutants: {untested(root)} mutants not tested: run it again", file=sys.stderr)
             return 2
         record_examples(root, change)
-    if not _metas(root):
+    if not metas(root):
         print(f"make mutants: no results in {FOLDER}/: run 'make mutants' first", file=sys.stderr)
         return 2
     write_report(root)
