@@ -250,7 +250,9 @@ def test_plain_words_for_a_removed_call() -> None:
 def test_a_line_belongs_to_the_innermost_statement_that_holds_it() -> None:
     from rulespy.coverage.mutation import _statement_starts
 
-    source = "def f(a):\n    if a:\n        raise ValueError(\n            'a message'\n        )\n    return a\n"
+    source = (
+        "def f(a):\n    if a:\n        raise ValueError(\n            'a message'\n        )\n    return a\n"
+    )
     starts = _statement_starts(source)
     assert starts[4] == 3  # the message belongs to the raise, which coverage.py counts at its first line
     assert starts[2] == 2 and starts[6] == 6 and starts[1] == 1
