@@ -49,6 +49,18 @@ _EXAMPLE_ID = KILLERS + "::test_worked_example[{}]"
 _SCENARIO_ID = KILLERS + "::test_scenario_resolves_to_its_expected_outcome[{}]"
 
 
+def rule_examples(root: Path) -> list[tuple[str, str]]:
+    """``(PATH:LINE, code)`` of every worked example of the English rule files, in file order: the examples
+    that may kill a mutant (the Russian fences are the same code, RS073)."""
+    found: list[tuple[str, str]] = []
+    for folder in RULE_DIRS:
+        for page in sorted((root / folder).rglob("*.md")):
+            name = page.relative_to(root).as_posix()
+            for example in worked_examples(page.read_text(encoding="utf-8")):
+                found.append((f"{name}:{example.line}", example.code))
+    return found
+
+
 def killer_fingerprints(root: Path) -> dict[str, str]:
     """Each test that may kill a mutant, by its pytest id in ``tests/mutation/killers.py``: a hash of the
     example's code or of the scenario file (and of the killers module itself, under its path)."""
@@ -56,12 +68,7 @@ def killer_fingerprints(root: Path) -> dict[str, str]:
     def digest(text: str) -> str:
         return hashlib.sha256(text.encode()).hexdigest()
 
-    found: dict[str, str] = {}
-    for folder in RULE_DIRS:
-        for page in sorted((root / folder).rglob("*.md")):
-            name = page.relative_to(root).as_posix()
-            for example in worked_examples(page.read_text(encoding="utf-8")):
-                found[_EXAMPLE_ID.format(f"{name}:{example.line}")] = digest(example.code)
+    found = {_EXAMPLE_ID.format(name): digest(code) for name, code in rule_examples(root)}
     scenarios = root / SCENARIOS
     for file in sorted(scenarios.rglob("*.yaml")):
         name = file.relative_to(scenarios).with_suffix("").as_posix()

@@ -18,27 +18,13 @@ from pathlib import Path
 
 import pytest
 
-from rulespy.check.examples import worked_examples
-from rulespy.check.files import RULE_DIRS
+from rulespy.coverage.mutation import rule_examples
 from tests.cli.test_scenarios import SCENARIOS, test_scenario_resolves_to_its_expected_outcome
-
-ROOT = Path(__file__).resolve().parents[2]
 
 __all__ = ["EXAMPLES", "SCENARIOS", "test_scenario_resolves_to_its_expected_outcome", "test_worked_example"]
 
-
-def _examples() -> list[tuple[str, str]]:
-    """``(PATH:LINE, code)`` for every worked example of the English rule files, in file order."""
-    found: list[tuple[str, str]] = []
-    for folder in RULE_DIRS:
-        for page in sorted((ROOT / folder).rglob("*.md")):
-            relative = page.relative_to(ROOT).as_posix()
-            for example in worked_examples(page.read_text(encoding="utf-8")):
-                found.append((f"{relative}:{example.line}", example.code))
-    return found
-
-
-EXAMPLES = _examples()
+#: ``(PATH:LINE, code)`` for every worked example of the English rule files, in file order.
+EXAMPLES = rule_examples(Path(__file__).resolve().parents[2])
 
 
 @pytest.mark.parametrize("code", [code for _, code in EXAMPLES], ids=[name for name, _ in EXAMPLES])
