@@ -187,7 +187,7 @@ def plain_words(mutant: Mutant) -> str:
     else:
         change = f"computed `{now}` instead of `{was}`"
     if mutant.status == "unreached":
-        return f"no example reaches {name}: if it {change}, nothing would fail"
+        return f"no example runs this line of {name}: if it {change}, nothing would fail"
     return f"if {name} {change}, no example would fail"
 
 
