@@ -101,7 +101,10 @@ def test_report_counts_each_rule_section_and_words_the_survivors(tmp_path: Path)
     assert report.killed_share == pytest.approx(100 / 3)
     text = render(report)
     assert "rulespy/core/x.py:6: if normal_wounds computed `1` instead of `0`, no example would fail" in text
-    assert "rulespy/core/x.py:13: no example runs this line of Pool.size: if it computed `4` instead of `3`" in text
+    assert (
+        "rulespy/core/x.py:13: no example runs this line of Pool.size: if it computed `4` instead of `3`"
+        in text
+    )
 
 
 def test_an_equivalent_note_is_counted_apart_and_a_stale_one_is_a_problem(tmp_path: Path) -> None:
