@@ -137,8 +137,24 @@ class MutationReport:
         }
 
 
+def _balanced(text: str) -> bool:
+    depth = 0
+    for c in text:
+        depth += (c in "([{") - (c in ")]}")
+        if depth < 0:
+            return False
+    return depth == 0
+
+
 def _difference(before: str, after: str) -> tuple[str, str]:
-    """The smallest differing parts of two lines, widened to whole words."""
+    """The smallest differing parts of two lines, widened to whole words; a part left out (an argument)
+    is found whole, brackets balanced (``hypot(a[0], a[1])`` -> ``hypot(a[1])`` left out ``a[0],``)."""
+    cut = len(before) - len(after)
+    if cut > 0:
+        for i in range(len(after) + 1):
+            part = before[i : i + cut]
+            if before[:i] + before[i + cut :] == after and _balanced(part) and part.strip(" ,"):
+                return part.strip(), ""
     start = 0
     while start < min(len(before), len(after)) and before[start] == after[start]:
         start += 1

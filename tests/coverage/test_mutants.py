@@ -259,3 +259,16 @@ def test_a_line_belongs_to_the_innermost_statement_that_holds_it() -> None:
     starts = _statement_starts(source)
     assert starts[4] == 3  # the message belongs to the raise, which coverage.py counts at its first line
     assert starts[2] == 2 and starts[6] == 6 and starts[1] == 1
+
+
+def test_plain_words_find_a_whole_argument_left_out() -> None:
+    mutant = Mutant(
+        "k",
+        "p.py",
+        1,
+        "rulespy.core.x.f",
+        "return math.hypot(p[0] - ax, p[1] - ay)",
+        "return math.hypot(p[1] - ay)",
+        "survived",
+    )
+    assert plain_words(mutant) == "if f left out `p[0] - ax,`, no example would fail"
