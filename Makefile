@@ -9,7 +9,7 @@ export NO_MKDOCS_2_WARNING := 1
 GENERATOR ?= mkdocs
 SITE_DIR ?= $(CURDIR)/site
 
-.PHONY: site pages serve test lint clean
+.PHONY: site pages serve test lint clean mutants
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -58,5 +58,21 @@ test: lint
 	$(BIN)/rulespy check . --warnings-ok
 	$(BIN)/rulespy coverage .
 
+# Mutation testing of the engine against the rulebook (rulespy/coverage/mutation.py), not part of make test:
+# mutmut changes rulespy/core, sequences, timing, commands, scenario and odds one edit at a time, and only the
+# worked examples and the scenario files with expect: may notice. Incremental (results kept in mutants/, only
+# changed functions and, after an example changed, the mutants it may now kill are tested again), in
+# MUTANTS_JOBS children. It fails when the killed share falls below MUTANTS_FLOOR, the figure recorded in
+# bench/README.md; `rulespy coverage --mutants` shows the survivors per rule section.
+MUTANTS_JOBS ?= 2
+MUTANTS_FLOOR ?= 62
+MUTANTS_STAMP := $(VENV)/.installed-mutants
+$(MUTANTS_STAMP): $(STAMP)
+	$(BIN)/pip install --quiet -e '.[dev,mutants]'
+	touch $(MUTANTS_STAMP)
+
+mutants: $(MUTANTS_STAMP)
+	$(BIN)/python -m rulespy.coverage.mutation --jobs $(MUTANTS_JOBS) --fail-under $(MUTANTS_FLOOR)
+
 clean:
-	rm -rf site build .cache $(VENV)
+	rm -rf site build .cache mutants $(VENV)

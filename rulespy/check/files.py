@@ -2,8 +2,8 @@
 
 Markdown files checked: every ``*.md`` under the repository except inside hidden folders (``.git``,
 ``.venv``, ``.github``...), ``node_modules``, ``__pycache__``, and the top-level folders ``site``,
-``build``, ``tests``, ``bench``, ``examples`` (``check: exclude:`` in ``concepts.yml`` replaces that
-last list).
+``build``, ``tests``, ``bench``, ``examples``, ``mutants`` (mutmut's copy of the repository, ``make
+mutants``) (``check: exclude:`` in ``concepts.yml`` replaces that last list).
 Symbolic links: folder symlinks are never followed (no loops); a file symlink is read only
 when it resolves inside the repository; any symlink (file, folder or configuration) that resolves outside
 it is recorded in ``Tree.outside`` (reported as RS043) and never read, listed or published, and a link
@@ -23,7 +23,7 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-DEFAULT_EXCLUDE = ("site", "build", "tests", "bench", "examples")
+DEFAULT_EXCLUDE = ("site", "build", "tests", "bench", "examples", "mutants")
 SKIP_ANYWHERE = frozenset({"node_modules", "__pycache__"})
 NOT_PAGES = frozenset({"README.md", "CONTRIBUTING.md", "CHANGELOG.md"})
 RULE_DIRS = ("core", "sequences", "timing", "commands")

@@ -1,4 +1,6 @@
-"""``rulespy coverage [PATH] [--json] [--verbose] [--no-run]``: what implements and proves each rule.
+"""``rulespy coverage [PATH] [--json] [--verbose] [--no-run] [--mutants]``: what implements and proves each
+rule; with ``--mutants``, also what no example pins down, from the results ``make mutants`` cached
+(``rulespy/coverage/mutants.py``; nothing is mutated or run for it).
 
 Exit 0 when every owned concept with a mechanic has an executed example in its owner file, every ``Rule:``
 citation and ``# exercises:`` marker names an existing section, and the numbered steps agree with the
@@ -23,6 +25,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-run", action="store_true", help="do not run the examples (no trace citations; faster)"
     )
+    parser.add_argument(
+        "--mutants",
+        action="store_true",
+        help="add, per rule section, the engine mutants no example kills (read from make mutants' cache)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -32,6 +39,11 @@ def run(args: argparse.Namespace) -> int:
     root = Path(args.path)
     try:
         report = build_report(root, run=not args.no_run)
+        mutation = None
+        if args.mutants:
+            from rulespy.coverage.mutants import load_mutation_report
+
+            mutation = load_mutation_report(root)
     except CoverageError as error:
         print(f"rulespy coverage: {error.located()}", file=sys.stderr)
         return 2
@@ -39,9 +51,17 @@ def run(args: argparse.Namespace) -> int:
         print(f"rulespy coverage: {root}: cannot read the repository: {error}", file=sys.stderr)
         return 2
     if args.json:
-        print(json.dumps(report.to_json(), indent=2, sort_keys=False))
+        data = report.to_json()
+        if mutation is not None:
+            data["mutants"] = mutation.to_json()
+        print(json.dumps(data, indent=2, sort_keys=False))
     else:
         from rulespy.coverage.text import render
 
         print(render(report, verbose=bool(args.verbose)))
-    return 1 if report.failed else 0
+        if mutation is not None:
+            from rulespy.coverage.mutants import render as render_mutants
+
+            print()
+            print(render_mutants(mutation))
+    return 1 if report.failed or (mutation is not None and mutation.problems) else 0

@@ -1,0 +1,339 @@
+"""``make mutants``: mutation testing of the engine against the examples a player reads.
+
+`mutmut <https://mutmut.readthedocs.io>`_ 3 (the ``mutants`` extra; chosen over cosmic-ray by speed,
+``bench/README.md``) changes the engine one small edit at a time: ``rulespy/core``, ``sequences``,
+``timing``, ``commands``, ``scenario`` and ``odds`` (``[tool.mutmut]`` in ``pyproject.toml``). The only
+tests that may notice a change, and so kill the mutant, are the worked examples of the English rule pages
+and the scenario files with ``expect:`` (``tests/mutation/killers.py``); a mutant that no example notices
+survived, and one in code no example reaches is counted as surviving too ("unreached").
+
+The run is incremental and parallel. mutmut keeps its results in ``mutants/`` (gitignored) and tests again
+only the mutants of functions whose code changed, in ``--jobs`` forked children, each running only the
+examples that reach the mutated function, stopping at the first that fails. What mutmut cannot see is a
+change of the examples themselves, so this driver keeps a fingerprint of them (``mutants/killers.json``):
+an added or changed example has the survivors of the functions it reaches tested again, and a changed
+or removed one also the killed mutants of the functions it reached (``prepare_for_examples``). Then it
+writes ``mutants/report.json``, one record per mutant with its file, line, function, the line before and
+after the change, and its status; ``rulespy coverage --mutants`` (``rulespy/coverage/mutants.py``) reads
+that report and never runs anything.
+
+``python -m rulespy.coverage.mutation [--jobs N] [--fail-under PERCENT]`` exits 1 when the killed share
+of the non-equivalent mutants is below ``PERCENT``, 2 when mutmut cannot run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rulespy.check.examples import worked_examples
+from rulespy.check.files import RULE_DIRS
+from rulespy.coverage.mutants import FOLDER, load_mutation_report, render
+from rulespy.coverage.mutmut_cache import forget, is_killed, metas, mutants_of, untested, write_report
+from rulespy.coverage.rules import CoverageError
+
+FINGERPRINT = f"{FOLDER}/killers.json"
+SCENARIOS = "examples/scenarios"
+
+KILLERS = "tests/mutation/killers.py"
+_EXAMPLE_ID = KILLERS + "::test_worked_example[{}]"
+_SCENARIO_ID = KILLERS + "::test_scenario_resolves_to_its_expected_outcome[{}]"
+
+
+def rule_examples(root: Path) -> list[tuple[str, str]]:
+    """``(PATH:LINE, code)`` of every worked example of the English rule files, in file order: the examples
+    that may kill a mutant (the Russian fences are the same code, RS073)."""
+    found: list[tuple[str, str]] = []
+    for folder in RULE_DIRS:
+        for page in sorted((root / folder).rglob("*.md")):
+            name = page.relative_to(root).as_posix()
+            for example in worked_examples(page.read_text(encoding="utf-8")):
+                found.append((f"{name}:{example.line}", example.code))
+    return found
+
+
+def killer_fingerprints(root: Path) -> dict[str, str]:
+    """Each test that may kill a mutant, by its pytest id in ``tests/mutation/killers.py``: a hash of the
+    example's code or of the scenario file (and of the killers module itself, under its path)."""
+
+    def digest(text: str) -> str:
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    found = {_EXAMPLE_ID.format(name): digest(code) for name, code in rule_examples(root)}
+    scenarios = root / SCENARIOS
+    for file in sorted(scenarios.rglob("*.yaml")):
+        name = file.relative_to(scenarios).with_suffix("").as_posix()
+        found[_SCENARIO_ID.format(name)] = digest(file.read_text(encoding="utf-8"))
+    found[KILLERS] = digest((root / KILLERS).read_text(encoding="utf-8"))
+    return found
+
+
+@dataclass(frozen=True)
+class ExampleChange:
+    """What changed in the examples since the last complete run: ``verdict`` says it; ``fresh`` are the
+    tests whose code is new; ``fingerprint`` is recorded once the run completes."""
+
+    verdict: str
+    fresh: frozenset[str]
+    fingerprint: dict[str, str]
+
+
+def _stats(root: Path) -> dict[str, Any]:
+    file = root / FOLDER / "mutmut-stats.json"
+    return json.loads(file.read_text(encoding="utf-8")) if file.is_file() else {}
+
+
+def _reached_by(stats: dict[str, Any], tests: set[str] | frozenset[str]) -> set[str]:
+    """The (mangled) functions that any of ``tests`` reached in mutmut's last stats run."""
+    reached = stats.get("tests_by_mangled_function_name", {})
+    return {function for function, names in reached.items() if tests & set(names)}
+
+
+def prepare_for_examples(root: Path) -> ExampleChange:
+    """Forget the verdicts that changed examples may have made wrong, before mutmut runs.
+
+    mutmut itself only follows the engine's code. A changed or removed example (its code is nowhere any
+    more; one that only moved to another line still runs) may have been the one that killed a mutant, so
+    the killed mutants of every function it reached (mutmut's ``mutmut-stats.json``) are tested again,
+    and mutmut is made to learn again what it reaches. An added or changed example can kill what
+    survived: once mutmut has learnt which functions it reaches, ``retest_reached`` tests again the
+    survivors of those functions only. A change of the killers module itself, or a cache without a
+    fingerprint, tests everything again."""
+    now = killer_fingerprints(root)
+    try:
+        before = json.loads((root / FINGERPRINT).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        before = None
+    if before == now or not metas(root):
+        return ExampleChange("examples unchanged", frozenset(), now)
+    if not isinstance(before, dict) or before.get(KILLERS) != now[KILLERS]:
+        forget(root, lambda key, code: False)
+        (root / FOLDER / "mutmut-stats.json").unlink(missing_ok=True)
+        return ExampleChange("examples changed: testing every mutant again", frozenset(), now)
+    known = set(before.values())
+    fresh = frozenset(test for test, code in now.items() if code not in known)
+    gone = known - set(now.values())
+    stale = {test for test, code in before.items() if code in gone}
+    stats = _stats(root)
+    touched = _reached_by(stats, stale)
+    if touched:
+        forget(root, lambda key, code: not (is_killed(code) and key.rpartition("__mutmut_")[0] in touched))
+    if stale and stats:
+        reached = stats.get("tests_by_mangled_function_name", {})
+        stats["tests_by_mangled_function_name"] = {f: sorted(set(t) - stale) for f, t in reached.items()}
+        for test in stale:
+            stats.get("duration_by_test", {}).pop(test, None)
+        (root / FOLDER / "mutmut-stats.json").write_text(json.dumps(stats), encoding="utf-8")
+    verdict = (
+        f"{len(fresh)} examples new or changed, {len(stale)} changed or removed: testing again the killed "
+        f"mutants of the {len(touched)} functions the old ones reached"
+    )
+    return ExampleChange(verdict, fresh, now)
+
+
+def retest_reached(root: Path, fresh: frozenset[str]) -> int:
+    """After mutmut learnt what the ``fresh`` tests reach: forget the verdicts of the mutants not killed
+    in those functions, so that the next ``mutmut run`` tests them again; how many were forgotten."""
+    touched = _reached_by(_stats(root), fresh)
+    forgotten = 0
+    for meta in metas(root):
+        data = json.loads(meta.read_text(encoding="utf-8"))
+        codes = data["exit_code_by_key"]
+        for key, code in codes.items():
+            if code is not None and not is_killed(code) and key.rpartition("__mutmut_")[0] in touched:
+                codes[key] = None
+                forgotten += 1
+        meta.write_text(json.dumps(data), encoding="utf-8")
+    return forgotten
+
+
+def record_examples(root: Path, change: ExampleChange) -> None:
+    """Record the examples a completed run tested with (``mutants/killers.json``)."""
+    (root / FINGERPRINT).parent.mkdir(exist_ok=True)
+    (root / FINGERPRINT).write_text(json.dumps(change.fingerprint), encoding="utf-8")
+
+
+def executed_lines(root: Path) -> dict[str, set[int]]:
+    """The engine's lines the examples and scenario files execute: ``tests/mutation/killers.py`` run once
+    under coverage.py (a dependency of mutmut) on the unmutated engine; repository-relative paths."""
+    data_file = root / FOLDER / "killers.coverage"
+    command = [sys.executable, "-m", "coverage", "run", f"--data-file={data_file}", "--source=rulespy"]
+    command += ["-m", "pytest", "--noconftest", "-o", "addopts=", "-p", "no:xdist", "-p", "no:cacheprovider"]
+    command += ["-q", KILLERS]
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+    done = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        tail = (done.stdout.strip().splitlines() or ["no output"])[-1]
+        raise RuntimeError(f"the examples fail on the unmutated engine: {tail}")
+    import coverage
+
+    data = coverage.CoverageData(basename=str(data_file))
+    data.read()
+    lines: dict[str, set[int]] = {}
+    for name in data.measured_files():
+        path = Path(name)
+        if path.is_relative_to(root):
+            lines[path.relative_to(root).as_posix()] = set(data.lines(name) or ())
+    return lines
+
+
+def _statement_starts(source: str) -> dict[int, int]:
+    """For each line of a module, the first line of the innermost statement holding it (coverage.py
+    counts a statement that spans lines at its first)."""
+    starts: dict[int, int] = {}
+    spans = sorted(
+        (
+            (n.lineno, n.end_lineno or n.lineno)
+            for n in ast.walk(ast.parse(source))
+            if isinstance(n, ast.stmt)
+        ),
+        key=lambda span: span[1] - span[0],
+        reverse=True,
+    )
+    for first, last in spans:  # widest first, so that the innermost statement is written last
+        for line in range(first, last + 1):
+            starts[line] = first
+    return starts
+
+
+def mark_unreached_lines(root: Path) -> int:
+    """Mark "unreached" (mutmut's exit code 33) every mutant not yet tested whose changed statement no
+    example executes: no test can notice it, so mutmut need not run one. How many were marked."""
+    pending = [
+        meta
+        for meta in metas(root)
+        if None in json.loads(meta.read_text(encoding="utf-8"))["exit_code_by_key"].values()
+    ]
+    if not pending:
+        return 0
+    executed = executed_lines(root)
+    marked = 0
+    for meta in pending:
+        mutants = {m.key: m for m in mutants_of(root, meta)}
+        relative = meta.relative_to(root / FOLDER).as_posix().removesuffix(".meta")
+        starts = _statement_starts((root / relative).read_text(encoding="utf-8"))
+        ran = executed.get(relative, set())
+        data = json.loads(meta.read_text(encoding="utf-8"))
+        codes = data["exit_code_by_key"]
+        for key, code in codes.items():
+            mutant = mutants.get(key)
+            if code is None and mutant is not None and mutant.line and starts.get(mutant.line) not in ran:
+                if mutant.line in starts:
+                    codes[key] = 33
+                    marked += 1
+        meta.write_text(json.dumps(data), encoding="utf-8")
+    return marked
+
+
+#: What mutmut copies beside the engine on every run (``also_copy`` and its own ``tests/``): emptied first,
+#: so that a rule file, scenario or test deleted from the repository is deleted from the copy too.
+COPIED = ("core", "sequences", "timing", "commands", "examples", "tests")
+
+
+#: mutmut's own first step of ``mutmut run`` (copy the tree, write the mutants of changed files, keep the
+#: verdicts of unchanged functions), which its command line does not offer alone.
+_GENERATE = (
+    "import os, sys\n"
+    "from mutmut.__main__ import copy_also_copy_files, copy_src_dir, create_mutants\n"
+    "os.makedirs('mutants', exist_ok=True)\n"
+    "copy_src_dir()\n"
+    "copy_also_copy_files()\n"
+    "stats = create_mutants(int(sys.argv[1]))\n"
+)
+
+
+def run_mutmut(root: Path, jobs: int, generate_only: bool = False, only: tuple[str, ...] = ()) -> int:
+    """``mutmut run`` in ``root``, in ``jobs`` children (or only its generation of the mutants); its exit
+    status."""
+    mutmut = Path(sys.executable).with_name("mutmut")
+    if not mutmut.exists():
+        print("make mutants: mutmut is not installed (pip install -e '.[mutants]')", file=sys.stderr)
+        return 2
+    for name in COPIED:
+        shutil.rmtree(root / FOLDER / name, ignore_errors=True)
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+    if generate_only:
+        command = [sys.executable, "-c", _GENERATE, str(jobs)]
+    else:
+        command = [str(mutmut), "run", "--max-children", str(jobs), *only]
+    return subprocess.run(
+        command, cwd=root, env=env, check=False, stdout=subprocess.DEVNULL if generate_only else None
+    ).returncode
+
+
+def _mark_and_run(root: Path, args: argparse.Namespace) -> int:
+    """Mark the mutants no example executes as unreached, then let mutmut test the rest."""
+    try:
+        marked = mark_unreached_lines(root)
+    except RuntimeError as error:
+        print(f"make mutants: {error}", file=sys.stderr)
+        return 2
+    print(f"make mutants: {marked} mutants on lines no example executes: unreached, not run")
+    return run_mutmut(root, max(args.jobs, 1), only=tuple(args.only))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m rulespy.coverage.mutation", description=__doc__)
+    parser.add_argument("--root", type=Path, default=Path("."), help="the rules repository (default: .)")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="mutants tested at once")
+    parser.add_argument("--fail-under", type=float, default=None, metavar="PERCENT")
+    parser.add_argument("--report-only", action="store_true", help="rewrite the report from the cache only")
+    parser.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        metavar="PATTERN",
+        help="test only the mutants whose key matches (fnmatch, as mutmut run takes them): rulespy.core.*",
+    )
+    args = parser.parse_args(argv)
+    root: Path = args.root.resolve()
+    if not args.report_only:
+        change = prepare_for_examples(root)
+        print(f"make mutants: {change.verdict}")
+        status = run_mutmut(root, max(args.jobs, 1), generate_only=True)
+        if status == 0:
+            status = _mark_and_run(root, args)
+        again = retest_reached(root, change.fresh) if status == 0 and change.fresh else 0
+        if again:
+            print(
+                f"make mutants: {again} surviving mutants of functions the new examples reach: testing again"
+            )
+            status = _mark_and_run(root, args)
+        if status != 0:
+            print(f"make mutants: mutmut stopped with exit status {status}", file=sys.stderr)
+            return 2
+        if untested(root) and not args.only:  # an interrupted mutmut exits 0 all the same
+            print(f"make mutants: {untested(root)} mutants not tested: run it again", file=sys.stderr)
+            return 2
+        record_examples(root, change)
+    if not metas(root):
+        print(f"make mutants: no results in {FOLDER}/: run 'make mutants' first", file=sys.stderr)
+        return 2
+    write_report(root)
+    try:
+        report = load_mutation_report(root)
+    except CoverageError as error:
+        print(f"make mutants: {error.located()}", file=sys.stderr)
+        return 2
+    print(render(report))
+    if args.fail_under is not None and report.killed_share < args.fail_under:
+        print(
+            f"make mutants: {report.killed_share:.1f}% of the non-equivalent mutants killed, "
+            f"below the recorded {args.fail_under:.1f}% (bench/README.md)",
+            file=sys.stderr,
+        )
+        return 1
+    return 1 if report.problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
