@@ -58,6 +58,7 @@ def test_without_site_url_the_generators_read_mkdocs_yml(
     (tmp_path / "mkdocs.yml").write_text("site_url: http://127.0.0.1:8000/\n", encoding="utf-8")
     (tmp_path / "build/ru").mkdir(parents=True)
     (tmp_path / "build/ru/nav.yml").write_text("nav: []\n", encoding="utf-8")
+    (tmp_path / "mkdocs.yml").write_text("site_name: Rules\n", encoding="utf-8")  # the translation's base
     config = yaml.safe_load(language_config("mkdocs", tmp_path, "ru").read_text(encoding="utf-8"))
     assert config["site_url"] == "http://127.0.0.1:8000/ru/"
 
@@ -81,6 +82,7 @@ def test_site_url_sets_the_address_of_both_generators_and_the_translation(
     assert overlay["site_dir"] == "site-published"  # inside build/, copied to site/ after the build
     (tmp_path / "build/ru").mkdir(parents=True)
     (tmp_path / "build/ru/nav.yml").write_text("nav: []\n", encoding="utf-8")
+    (tmp_path / "mkdocs.yml").write_text("site_name: Rules\n", encoding="utf-8")  # the translation's base
     config = yaml.safe_load(language_config("mkdocs", tmp_path, "ru").read_text(encoding="utf-8"))
     assert config["site_url"] == "https://rules.example.org/voidsiege/ru/"
 
