@@ -20,7 +20,9 @@
 ``ru:`` (one key a translation language, ``LANGUAGES``) lists a concept's names in that edition: the
 first is its name there (tooltips, glossary, "Defined on this page"), the rest are the other forms the
 text writes (cases, plurals), which the site links like English aliases. No ``ru:``: the English name
-is used on Russian pages too.
+is used on Russian pages too. ``asked:`` (and ``asked_ru:`` for the Russian edition) lists how players
+ask about the concept at the table ("within 1 inch of an enemy", "overkill"): the site's search finds
+the owner's section by those words (``rulespy/render/search.py``).
 
 A malformed registry stops the check (exit 2) with ``concepts.yml:LINE: message``. No registry: the
 ownership checks are skipped and everything else is checked.
@@ -40,7 +42,12 @@ if TYPE_CHECKING:
     import yaml
 
 REGISTRY = "concepts.yml"
-_CONCEPT_KEYS = {"concept", "anchor", "aliases", "terminology", *LANGUAGES}
+#: ``asked``: players' own phrasings of a question the concept's section answers ("within 1 inch of an
+#: enemy", "overkill"), which the site indexes as search words of that section; ``asked_ru`` and so on:
+#: the same in a translation's words.
+ASKED = "asked"
+_CONCEPT_KEYS = {"concept", "anchor", "aliases", "terminology", ASKED, *LANGUAGES}
+_CONCEPT_KEYS |= {f"{ASKED}_{lang}" for lang in LANGUAGES}
 _RETIRED_KEYS = {"term", "current", "explained_in"}
 _CHECK_KEYS = {"exclude", "rule_dirs", "code_dirs", "max_file_kb"}
 
@@ -60,6 +67,8 @@ class Concept:
     column: int = field(default=1, compare=False)
     #: (language, (name, other forms...)) for each translation that names the concept
     translated: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    #: (language or "", (phrasing, ...)): how players ask about it (``asked``, ``asked_ru``), search words
+    asked: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -72,6 +81,10 @@ class Concept:
             if lang == language:
                 return names
         return self.names
+
+    def asked_in(self, language: str | None) -> tuple[str, ...]:
+        """How players ask about the concept in ``language`` (``None``: English), for the site's search."""
+        return next((words for lang, words in self.asked if lang == (language or "")), ())
 
     def name_in(self, language: str | None) -> str:
         return self.names_in(language)[0]
@@ -179,6 +192,11 @@ class _Reader:
                         if not names:
                             raise self.fail(fields[language], f"{language} must list at least the name")
                         translated.append((language, tuple(names)))
+                asked = [
+                    (language or "", tuple(self.texts(fields[key], f"{key} (players' phrasings)")))
+                    for language, key in ((None, ASKED), *((lang, f"{ASKED}_{lang}") for lang in LANGUAGES))
+                    if key in fields
+                ]
                 self.concepts.append(
                     Concept(
                         self.text(fields["concept"], "concept"),
@@ -189,6 +207,7 @@ class _Reader:
                         Y.line(entry),
                         Y.column(fields["concept"]),
                         tuple(translated),
+                        tuple(asked),
                     )
                 )
 

@@ -25,6 +25,8 @@ from pathlib import Path
 
 GENERATORS = ("mkdocs", "zensical")
 _ABORT = "Aborted because --strict flag is set"
+#: Material's lunr pipeline for a translation's site, as mkdocs.yml sets it for the English one: stemmed
+SEARCH_PIPELINE = ["stemmer", "stopWordFilter", "trimmer"]
 
 
 def command(generator: str, root: Path, site_dir: Path) -> list[str]:
@@ -109,7 +111,7 @@ def language_config(generator: str, root: Path, language: str) -> Path:
         "docs_dir": f"{language}/pages",
         "site_url": f"http://127.0.0.1:8000/{language}/",
         "theme": {"language": language},
-        "plugins": [{"search": {"lang": [language, "en"]}}],
+        "plugins": [{"search": {"lang": [language, "en"], "pipeline": SEARCH_PIPELINE}}],
         "nav": nav,
     }
     if generator == "zensical":

@@ -38,7 +38,7 @@ from rulespy.editions.page import Changes
 from rulespy.editions.page import changes as edition_changes
 from rulespy.editions.site import versions_json
 
-from . import examples, judge, languages, pages
+from . import examples, judge, languages, pages, search
 from .linker import PageContext, link_markdown
 from .registry import Concept, Previews, RegistryError, load_concepts
 
@@ -311,6 +311,7 @@ def render(
             page = render_page(
                 edition, path, texts[path], site_pages, concepts, previews, graph, page_warnings, language
             )
+            page = search.with_search_words(page, path, concepts, language)
             if language:
                 page = languages.stale_notices(page, path, texts[path], english, language)
             if language is None:
