@@ -80,7 +80,8 @@ class Report:
 
 
 def publishable_sources(root: Path) -> tuple[list[str], list[str]]:
-    """The rule files to publish (``index.md``, then each rule folder's ``*.md``, sorted) and a warning
+    """The rule files to publish (``index.md`` and the other pages at the root, then each rule folder's
+    ``*.md``, sorted) and a warning
     for each file or folder left out because it is a symlink resolving outside the repository.
 
     The list is the checker's own walk (``rulespy.check.publish.publishable``): folder symlinks are never
@@ -89,9 +90,10 @@ def publishable_sources(root: Path) -> tuple[list[str], list[str]]:
     listed = publishable(root)
 
     def published(path: str) -> bool:
-        return path == "index.md" or ("/" in path and path.split("/", 1)[0] in pages.RULE_FOLDERS)
+        return "/" not in path or path.split("/", 1)[0] in pages.RULE_FOLDERS
 
-    found = [path for path in listed.pages if path == "index.md"]
+    # the pages at the root: the home page first, then the others (questions, the page for rule writers)
+    found = sorted((p for p in listed.pages if "/" not in p), key=lambda p: (p != "index.md", p))
     for folder in pages.RULE_FOLDERS:
         found += sorted(path for path in listed.pages if path.startswith(folder + "/"))
     skipped = [
