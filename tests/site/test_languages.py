@@ -62,7 +62,7 @@ def test_the_russian_pages_name_concepts_in_russian_and_link_to_their_russian_ow
     home = _staged(bilingual, "ru/pages/index.md")
     # the form written in the sentence is linked, its tooltip the Russian owner's first paragraph
     assert (
-        '[предела цели](core/damage.md#target-limit "Предел цели (core/damage.md): '
+        '[предела цели](core/damage.md#target-limit "Предел цели: '
         'Модель теряет не больше ран, чем у неё осталось."){ .vs-concept }' in home
     )
     glossary = _staged(bilingual, "ru/pages/glossary.md")

@@ -23,7 +23,8 @@ LOAD_SECONDS = 180  # a cold Pyodide start on a busy 2-core machine
 _PRECACHED = """const done = arguments[arguments.length - 1];
 navigator.serviceWorker.ready
   .then(() => caches.keys())
-  .then((keys) => Promise.all(keys.filter((k) => k.includes('precache')).map((k) => caches.open(k).then((c) => c.keys()))))
+  .then((keys) => Promise.all(keys.filter((k) => k.includes('precache'))
+    .map((k) => caches.open(k).then((c) => c.keys()))))
   .then((lists) => done(lists.reduce((n, l) => n + l.length, 0)), () => done(-1));"""
 
 
@@ -32,7 +33,9 @@ def _entries(sw: Path) -> int:
     return len(re.findall(r"\{url:\"", sw.read_text(encoding="utf-8")))
 
 
-def test_each_edition_has_a_manifest_icons_and_a_worker_that_leaves_out_the_judge_runtime(built: Path) -> None:
+def test_each_edition_has_a_manifest_icons_and_a_worker_that_leaves_out_the_judge_runtime(
+    built: Path,
+) -> None:
     for edition, language in ((built, "en"), (built / "ru", "ru")):
         manifest = json.loads((edition / "manifest.webmanifest").read_text(encoding="utf-8"))
         assert manifest["lang"] == language and manifest["start_url"] == "./"
@@ -81,5 +84,7 @@ def test_after_one_visit_an_unvisited_page_opens_search_answers_and_the_kept_jud
     box.click()
     panel = wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, ".vs-try .vs-judge"), LOAD_SECONDS)
     panel.find_element(By.CSS_SELECTOR, ".vs-judge-run").click()
-    WebDriverWait(browser, LOAD_SECONDS).until(lambda d: panel.get_attribute("data-state") in ("resolved", "done"))
+    WebDriverWait(browser, LOAD_SECONDS).until(
+        lambda d: panel.get_attribute("data-state") in ("resolved", "done")
+    )
     assert "Outcome" in panel.text or "Исход" in panel.text

@@ -193,7 +193,8 @@ def test_a_tooltip_is_never_cut_however_long_the_paragraph() -> None:
 def test_a_paragraph_ending_in_a_colon_keeps_the_list_or_table_it_introduces() -> None:
     listed = "## A {#a}\n\nIt holds:\n\n- one thing;\n- another, with `code`.\n  - nested\n\nLater.\n"
     assert section_paragraphs(listed) == {"a": "It holds: one thing; another, with code."}
-    table = "## Cover {#cover}\n\nA model is in:\n\n| cover | modifier |\n|---|---|\n| none | 0 |\n| Light | -1 |\n"
+    table = "## Cover {#cover}\n\nA model is in:\n\n| cover | modifier |\n|---|---|\n"
+    table += "| none | 0 |\n| Light | -1 |\n"
     assert section_paragraphs(table) == {"cover": "A model is in: none: 0; Light: -1."}
     # the owner's own Cover section: its modifiers are in the tooltip (they were cut before)
     cover = section_paragraphs((Path(__file__).resolve().parents[2] / "core" / "cover.md").read_text())

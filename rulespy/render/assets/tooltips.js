@@ -15,8 +15,16 @@
     ? { read: "Читать правило", close: "Закрыть" }
     : { read: "Read the rule", close: "Close" };
 
+  // the theme takes a link's title away while its own tooltip is open (on focus, which a tap gives), so
+  // each definition is kept as soon as it is seen
+  function remember(link) {
+    const title = link.getAttribute("title");
+    if (title) link.dataset.vsTip = title;
+  }
+
   function definition(link) {
-    return link.getAttribute("title") || link.getAttribute("data-md-title") || link.dataset.vsTip || "";
+    remember(link);
+    return link.dataset.vsTip || "";
   }
 
   function close() {
@@ -54,6 +62,8 @@
 
   document.addEventListener("pointerdown", (event) => {
     touch = event.pointerType === "touch" || event.pointerType === "pen";
+    const link = event.target instanceof Element ? event.target.closest("a.vs-concept") : null;
+    if (link) remember(link);
   }, true);
 
   document.addEventListener("click", (event) => {
