@@ -20,15 +20,16 @@ COVER = Concept(
     asked=(("", ("cover save", "in cover")), ("ru", ("в укрытии",))),
 )
 PAGE = (
-    "# Cover {#cover-rules}\n\nIntro.\n\n## Cover {#cover}\n\nText.\n\n```{.python}\n# a comment, not a heading\n"
-    "x = 1\n```\n\nMore.\n\n## Light Cover {#light-cover}\n\nOther.\n"
+    "# Cover {#cover-rules}\n\nIntro.\n\n## Cover {#cover}\n\nText.\n\n"
+    "```{.python}\n# a comment, not a heading\nx = 1\n```\n\nMore.\n\n## Light Cover {#light-cover}\n\nOther.\n"
 )
 
 
 def test_the_words_of_a_section_go_at_its_end_before_the_next_heading() -> None:
     page = with_search_words(PAGE, "core/cover.md", [COVER], None)
     before, after = page.split("## Light Cover", 1)
-    assert before.rstrip().endswith('<div class="vs-search-words" hidden>Covers · cover save · in cover</div>')
+    hidden = '<div class="vs-search-words" hidden>Covers · cover save · in cover</div>'
+    assert before.rstrip().endswith(hidden)
     assert "# a comment, not a heading\nx = 1\n```\n\nMore." in before  # the fence is untouched
     assert "vs-search-words" not in after
 
