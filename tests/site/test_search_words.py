@@ -21,7 +21,8 @@ COVER = Concept(
 )
 PAGE = (
     "# Cover {#cover-rules}\n\nIntro.\n\n## Cover {#cover}\n\nText.\n\n"
-    "```{.python}\n# a comment, not a heading\nx = 1\n```\n\nMore.\n\n## Light Cover {#light-cover}\n\nOther.\n"
+    "```{.python}\n# a comment, not a heading\nx = 1\n```\n\nMore.\n\n"
+    "## Light Cover {#light-cover}\n\nOther.\n"
 )
 
 
