@@ -21,7 +21,13 @@ pytestmark = pytest.mark.timeout(900)
 
 GOAL = 0.90
 #: the share of questions each (generator, edition) answers today: it may only go up
-FLOOR = {("mkdocs", None): 0.0, ("mkdocs", "ru"): 0.0, ("zensical", None): 0.0, ("zensical", "ru"): 0.0}
+#: (measured on 2026-12-04: 8, 5, 10 and 2 of 48; the floors allow one answer lost to a slow machine)
+FLOOR = {
+    ("mkdocs", None): 7 / 48,
+    ("mkdocs", "ru"): 4 / 48,
+    ("zensical", None): 9 / 48,
+    ("zensical", "ru"): 1 / 48,
+}
 
 
 def test_the_question_set_has_at_least_40_questions_per_language_each_with_an_answer() -> None:
