@@ -5,7 +5,7 @@
 // link at once, so a player at the table would never see the definition. Here the first tap on a
 // concept link shows the definition under it, with a link to the rule; a second tap on the same link
 // (or the "Read the rule" link) opens the rule, and a tap anywhere else closes it. Mouse and keyboard
-// keep the theme's own tooltip. One listener on the document: it survives Material's instant navigation.
+// keep the theme's own tooltip. Listeners on the document and window: they survive the themes' instant navigation.
 (() => {
   "use strict";
   let touch = false;
@@ -66,10 +66,14 @@
     if (link) remember(link);
   }, true);
 
-  document.addEventListener("click", (event) => {
+  // on the window, in the capture phase: before any navigation handler of the theme sees the tap
+  window.addEventListener("click", (event) => {
     const link = event.target instanceof Element ? event.target.closest("a.vs-concept") : null;
     if (link && touch && link !== open) {
-      if (show(link)) event.preventDefault();
+      if (show(link)) {
+        event.preventDefault();
+        event.stopImmediatePropagation();
+      }
       return;
     }
     if (!(event.target instanceof Element && event.target.closest("#vs-tip"))) close();
