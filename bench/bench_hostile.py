@@ -23,6 +23,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -130,6 +131,8 @@ def rows(work: Path, site: bool) -> list[tuple[str, str, list[str], Path | None]
     scenario("odds", "Snap Fire firefight, 1,000 models", "35 KB", cases.big_unit(1_000, 100, True))
     scenario("odds", "near the work limit (16 models, 60 dice)", "1 KB", cases.big_unit(16, 60))
 
+    issue_29(work, found, scenario)
+
     found.append(("coverage: baseline (this repository)", "", [RULESPY, "coverage", str(ROOT)], None))
     tree = coverage_tree(work / "coverage_tree", 2, 2_000, 4_000)
     size = "2 files x 2,000 continuation examples, 4,000 tests"
@@ -157,6 +160,57 @@ def rows(work: Path, site: bool) -> list[tuple[str, str, list[str], Path | None]
             found.append((f"site build: {name}, render", size, render, folder))
             found.append((f"site build: {name}, mkdocs", size, generate, folder))
     return found
+
+
+def issue_29(
+    work: Path, found: list[tuple[str, str, list[str], Path | None]], scenario: Callable[..., None]
+) -> None:
+    """The classes of issue 29 (rows named "issue 29"): each markup and configuration class refused by
+    ``rulespy check`` and ``rulespy render``, build/ linked out of the repository, render on 40,000
+    mentions in one paragraph, and the odds attacks of many weapon profiles."""
+    cover = {"core/cover.md": "# Cover\n"}
+    folder = repo(work / "render_baseline", "# Page {#page}\n\n" + "Some [text](../index.md). " * 30, cover)
+    found.append(
+        ("issue 29 render: baseline (one ordinary page)", "1 KB", [RULESPY, "render", str(folder)], None)
+    )
+    for name, (line, _) in cases.UNSAFE_MARKUP.items():
+        folder = repo(work / f"markup_{len(found)}", cases.page_with(line))
+        found.append((f"issue 29 check: {name}", "", [RULESPY, "check", str(folder), "--no-cache"], None))
+        found.append((f"issue 29 render: {name}", "", [RULESPY, "render", str(folder)], None))
+    for name, (line, _) in cases.UNSAFE_CONFIG.items():
+        folder = repo(work / f"config_{len(found)}", "# Page\n", {"mkdocs.yml": cases.config_with(line)})
+        found.append(
+            (f"issue 29 check: mkdocs.yml {name}", "", [RULESPY, "check", str(folder), "--no-cache"], None)
+        )
+    folder = repo(work / "linked_build", "# Page\n")
+    (work / "elsewhere").mkdir(exist_ok=True)
+    (folder / "build").symlink_to(work / "elsewhere", target_is_directory=True)
+    found.append(
+        (
+            "issue 29 render: build/ a symlink out of the repository",
+            "",
+            [RULESPY, "render", str(folder)],
+            None,
+        )
+    )
+    for count in (4_000, 40_000):
+        folder = repo(work / f"mentions_{count}", cases.mentions(count), cover)
+        size = f"{count:,} ({len(cases.mentions(count)) // 1000} KB)"
+        found.append(
+            ("issue 29 render: mentions in one paragraph", size, [RULESPY, "render", str(folder)], None)
+        )
+    folder = repo(work / "nested", cases.nested_markers(2_000))
+    found.append(
+        (
+            "issue 29 render: nested list markers on one line",
+            "2,000 (4 KB)",
+            [RULESPY, "render", str(folder)],
+            None,
+        )
+    )
+    for shape in ((3, 10, 3), (6, 4, 8)):
+        size = "{} models x {} profiles at {} targets".format(*shape)
+        scenario("odds", "issue 29: many weapon profiles", size, cases.many_profiles(*shape))
 
 
 def main() -> None:

@@ -22,6 +22,7 @@ from rulespy.core.target_lock import LockRoll
 from rulespy.errors import IllegalDeclaration
 from rulespy.frozen import frozen
 from rulespy.sequences.records import (
+    Allowed,
     Casualty,
     CriticalsFirst,
     Damage,
@@ -50,7 +51,7 @@ from rulespy.sequences.records import (
 from rulespy.sequences.resolution import Resolution
 from rulespy.state import Command, Scenario
 from rulespy.timing.firefight import Removal
-from rulespy.wording import command_name, count, it, its, the, they, verb
+from rulespy.wording import command_name, count, is_plural, it, its, the, they, verb
 
 # When a casualty leaves play, in words: the one wording of ``Removal``.
 _WHEN = {
@@ -60,7 +61,7 @@ _WHEN = {
 }
 _WIDTH = 100
 # A line that opens with one of these words starts a sentence (a line opening with a model id does not).
-_SENTENCE_OPENERS = frozenset({"the", "no", "normal", "every", "a"})
+_SENTENCE_OPENERS = frozenset({"the", "no", "nothing", "normal", "every", "a"})
 
 
 @frozen
@@ -123,6 +124,8 @@ def say(record: Record, context: Context = _ANY_CONTEXT) -> str:
             )
             declares = f"{verb(unit, 'declares', 'declare')} {command_name(command.value)}"
             return f"{declares} at {at}: a legal declaration (see {command_rule})"
+        case Allowed():
+            return _allowed(record)
         case Undeclared(model, weapon):
             return f"{model}'s {weapon} does not fire: declared against no target"
         case Initiative(attacker, responder):
@@ -158,7 +161,7 @@ def say(record: Record, context: Context = _ANY_CONTEXT) -> str:
         case NoneFire(unit, target):
             return f"no weapon of {the(unit)} fires at {the(target)}"
         case NoShooting(target, holds):
-            return f"no shooting at {the(target)}: {holds.text}"
+            return f"nothing is fired at {the(target)}: {holds.text}"
         case ShootingStopped(unit, target):
             return (
                 f"the Assault by {the(unit)} goes ahead without shooting at {the(target)}: no die is rolled, "
@@ -173,16 +176,25 @@ def say(record: Record, context: Context = _ANY_CONTEXT) -> str:
                 f"{verb(unit, 'resolves', 'resolve')} {its(unit)} Critical Locks; those casualties go at once"
             )
         case NormalDamage():
-            return "normal damage: the Initiative unit's first"
+            return "the normal successes are allocated next, the Initiative unit's first"
         case Round(target, critical, successes):
-            if critical:
-                return f"{count(successes, 'Critical Lock')} at {the(target)}"
-            return f"{count(successes, 'other success', 'other successes')} at {the(target)}"
+            what = (
+                count(successes, "Critical Lock")
+                if critical
+                else count(successes, "other success", "other successes")
+            )
+            return f"{what} at {the(target)} {'is' if successes == 1 else 'are'} allocated"
         case Hit():
             kind = "Critical Lock" if record.critical else "success"
             if record.model is None:
                 return f"a {record.weapon} {kind} is lost: {_why(record.why)}: {_invalid(record.invalid)}"
             text = f"the {record.weapon} {kind} goes to {record.model}: {_why(record.why)}"
+            if record.through_removed:
+                firers = " and ".join(record.through_removed)
+                text += (
+                    f"; {record.model} is valid only through {firers}, who fired the {record.weapon} and has "
+                    "been removed since: a model that fired counts as it stood when it rolled"
+                )
             if record.invalid:
                 mark = record.invalid[0].model
                 text += f"; the Marked Model {mark} is not valid for it: {_invalid(record.invalid)}"
@@ -277,7 +289,35 @@ def _why(why: Why) -> str:
         return "the only valid model"
     if why.choice is Choice.LOST:
         return "no model of the target unit is valid for it"
-    return f"smallest key ({KEY_PARTS[why.part]}: {why.chosen} against {why.against} for {why.runner})"
+    chosen, against = why.chosen, why.against
+    if KEY_PARTS[why.part] == "unit order":  # a place in the unit's list, counted from 1 as players count
+        chosen, against = chosen + 1, against + 1
+    return f"smallest key ({KEY_PARTS[why.part]}: {chosen} against {against} for {why.runner})"
+
+
+def _allowed(record: Allowed) -> str:
+    """Why Target Priority allows the target (core/target_selection.md#target-priority)."""
+    target = the(record.target)
+    if record.leader:
+        may = verb(record.unit, "may", "may")
+        return f"the leader {record.leader} sees {target}, so {may} target {it(record.target)}"
+    lacks = f"{verb(record.unit, 'has', 'have')} no leader"
+    if record.named:
+        return (
+            f"{lacks}, but {command_name(record.named)} names its target, so the closest-candidate rule "
+            f"does not apply to {target}"
+        )
+    away = f'{round(record.inches, 3):g}" away'
+    if record.tied:
+        others = ", ".join(the(unit) for unit in record.tied)
+        return (
+            f"{lacks}; {target} ({away}) and {others} are the closest candidates, equally close, and the "
+            "player chooses among them"
+        )
+    be = "are" if is_plural(record.target) else "is"
+    if record.candidates == 1:
+        return f"{lacks}; {target} ({away}) {be} {its(record.unit)} only candidate, so the closest"
+    return f"{lacks}; {target} ({away}) {be} the closest of {its(record.unit)} {record.candidates} candidates"
 
 
 def _cite(text: str, rule: str, indent: int = 2) -> list[str]:
@@ -314,8 +354,9 @@ def render(scenario: Scenario, resolution: Resolution) -> str:
         for line in body:
             lines += _cite(line.text, line.rule)
     lines += ["", "Outcome"]
+    firefight = len(result.get("attacks", [])) > 1
     for attack in result.get("attacks", []):
-        lines += _attack(attack)
+        lines += _attack(attack, firefight)
     lines += _casualties(result.get("casualties", []))
     lines += ["", "Final state"]
     for model, state in result.get("models", {}).items():
@@ -386,10 +427,38 @@ def steps(resolution: Resolution) -> list[Section]:
     close_round()
     for leftover in pending.values():
         sections[-1][1].extend(leftover)
-    return [section for section in sections if section[0] is not None or section[1]]
+    return _no_empty_headings([section for section in sections if section[0] is not None or section[1]])
 
 
-def _attack(attack: Mapping[str, Any]) -> list[str]:
+def _no_empty_headings(sections: list[Section]) -> list[Section]:
+    """No heading stands without lines under it. A heading that says nothing happens at its step (a unit
+    with no Critical Lock to resolve) becomes the last line of the step before; any other heading with
+    nothing under it introduces the next step: it heads that step, whose own heading becomes its first
+    line (``The rangers resolve their Critical Locks`` over ``1 Critical Lock at the raiders is
+    allocated``)."""
+    result: list[Section] = []
+    carried: Line | None = None
+    for heading, body in sections:
+        if carried is not None:
+            body = ([heading] if heading is not None else []) + body
+            heading, carried = carried, None
+        if heading is not None and not body:
+            if heading.text.endswith("no Critical Lock to resolve") and result:
+                result[-1][1].append(heading)
+            else:
+                carried = heading
+            continue
+        result.append((heading, body))
+    if carried is not None:
+        if result:
+            result[-1][1].append(carried)
+        else:
+            result.append((carried, []))
+    return result
+
+
+def _attack(attack: Mapping[str, Any], firefight: bool) -> list[str]:
+    """One attack's outcome; "with the Initiative" only in a firefight (a lone attack has no rival)."""
     command = str(attack.get("command"))
     rule = rules_for(Command(command)).rule
     unit = the(str(attack.get("unit")))
@@ -398,7 +467,7 @@ def _attack(attack: Mapping[str, Any]) -> list[str]:
         # commands/command_assault.md#assault: an Assault that does not shoot makes no shooting attack
         lines = _cite(f"Assault by {unit}: no shooting attack", rule, 0)
     else:
-        initiative = " with the Initiative" if attack.get("initiative") else ""
+        initiative = " with the Initiative" if firefight and attack.get("initiative") else ""
         lines = _cite(f"Attack by {unit}: {command_name(command)}{initiative}", rule, 0)
     for number, target in enumerate(targets, start=1):
         unit = str(target.get("unit"))
@@ -499,4 +568,8 @@ def render_illegal(scenario: Scenario, error: IllegalDeclaration) -> str:
         *_cite(f"Forbidden: {error.message}", error.rule),
         f"  The rule is owned by {owner}: see {error.rule}",
     ]
+    if error.response:
+        lines += _cite(
+            f"The response is refused, not the attack: its rule is {error.response}", error.response
+        )
     return "\n".join(lines) + "\n"

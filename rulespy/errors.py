@@ -12,12 +12,17 @@ class RulesError(Exception):
 
 
 class IllegalDeclaration(RulesError):
-    """A declaration the rules forbid. ``rule`` is the ``PATH#ANCHOR`` of the rule broken."""
+    """A declaration the rules forbid. ``rule`` is the ``PATH#ANCHOR`` of the rule broken.
 
-    def __init__(self, rule: str, message: str) -> None:
+    ``response`` is set when what is refused is a response (Snap Fire, Covering Fire): the ``PATH#ANCHOR``
+    of the responding command, whose file says what happens at the table instead (the response is not
+    made, and the attack that triggered it resolves); empty otherwise."""
+
+    def __init__(self, rule: str, message: str, response: str = "") -> None:
         super().__init__(f"{message} (see {rule})")
         self.rule = rule
         self.message = message
+        self.response = response
 
 
 class InvalidInput(RulesError):

@@ -49,6 +49,11 @@ class Command(enum.StrEnum):
     COVERING_FIRE = "covering_fire"
     SNAP_FIRE = "snap_fire"
 
+    @property
+    def name_in_rules(self) -> str:
+        """The command as the rules name it: ``Covering Fire``."""
+        return self.value.replace("_", " ").title()
+
 
 Point = tuple[float, float]
 _T = TypeVar("_T")

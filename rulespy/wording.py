@@ -7,6 +7,8 @@ ends in a single ``s`` (``rangers``, ``bunker crews``) is read as plural, any ot
 
 from __future__ import annotations
 
+from rulespy.state import Command
+
 
 def count(number: int, singular: str, plural: str | None = None) -> str:
     """``number`` and the noun in the number it asks for.
@@ -62,4 +64,4 @@ def command_name(command: str) -> str:
     >>> command_name("covering_fire")
     'Covering Fire'
     """
-    return command.replace("_", " ").title()
+    return Command(command).name_in_rules

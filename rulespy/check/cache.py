@@ -45,7 +45,12 @@ from rulespy.check.doc import Document
 from rulespy.check.files import within
 
 #: module -> distribution name prefix (lower case) of the libraries whose version changes what is parsed
-_LIBRARIES = {"markdown_it": "markdown_it_py-", "markdown": "markdown-", "yaml": "pyyaml-"}
+_LIBRARIES = {
+    "markdown_it": "markdown_it_py-",
+    "markdown": "markdown-",
+    "yaml": "pyyaml-",
+    "mdit_py_plugins": "mdit_py_plugins-",  # its admonitions parser reads markup there (parse.py)
+}
 _MAGIC = b"RSCK1"
 _SUM = 16
 _FRAME = struct.Struct(">I")

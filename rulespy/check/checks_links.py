@@ -87,7 +87,7 @@ def _suggest_file(graph: LinkGraph, path: str) -> str:
 
 def check_document(graph: LinkGraph, anchors: Anchors, path: str, document: Document) -> Iterator[Finding]:
     """RS001-RS004 and unreadable-file findings of one checked markdown file."""
-    for line, column, code, message in document.problems:
+    for line, column, code, message in (*document.problems, *document.unsafe):
         yield Finding(path, line, column, code, message)
     yield from _duplicate_ids(path, document)
     for link, target in zip(document.links, graph.targets[path], strict=True):

@@ -57,7 +57,9 @@ class Claim(NamedTuple):
 
 
 class Document(NamedTuple):
-    """Everything the checks need from one markdown file. ``problems`` are (line, column, code, message)."""
+    """Everything the checks need from one markdown file. ``problems`` are (line, column, code, message)
+    of a file that could not be read as a whole (its anchors are then not trusted); ``unsafe`` the same
+    for markup a page must not publish (RS080, RS081), in a file read all the same."""
 
     path: str
     headings: tuple[Heading, ...] = ()
@@ -68,6 +70,7 @@ class Document(NamedTuple):
     claims: tuple[Claim, ...] = ()
     problems: tuple[tuple[int, int, str, str], ...] = ()
     anchors: dict[str, int] = {}  # never mutated; parse_markdown always gives its own
+    unsafe: tuple[tuple[int, int, str, str], ...] = ()
 
     def section_end(self, index: int, last_line: int = 1 << 30) -> int:
         """First line after the section opened by ``headings[index]`` (subsections included)."""

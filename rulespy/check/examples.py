@@ -112,6 +112,49 @@ _TEXT_HELPERS = {"dedent": textwrap.dedent, "cleandoc": inspect.cleandoc}
 _TEXT_METHODS = {"strip", "lstrip", "rstrip"}
 
 
+def _bind(statement: ast.stmt, names: dict[str, str], unfollowed: list[tuple[int, str]]) -> None:
+    """Update ``names`` (module-level names holding a scenario text) for ``statement``: ``NAME = text``
+    binds it; any other binding of a name that held a text (``S = S.replace(...)``, ``S += ...``, a
+    ``for``, ``with``, ``def``, ``import``, ``del``, a tuple target...) forgets it, so that the site never
+    draws the old text while the example runs another, and ``unfollowed`` gets ``(line, name)``."""
+    if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+        target = statement.targets[0]
+        if isinstance(target, ast.Name):
+            value = _text(statement.value, names)
+            if value is not None:
+                names[target.id] = value
+                return
+    for node in ast.walk(statement):
+        bound = None
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            bound = node.id
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound = node.name
+        elif isinstance(node, ast.alias):
+            bound = (node.asname or node.name).split(".")[0]
+        if bound is not None and bound in names:
+            del names[bound]
+            unfollowed.append((getattr(node, "lineno", statement.lineno), bound))
+
+
+def unfollowed_rebindings(code: str) -> list[tuple[int, str]]:
+    """``(line in the code, name)`` of each rebinding of a scenario text's name that ``scenario_texts``
+    cannot follow (finding RS085): the example would run one scenario and the site show another.
+
+    >>> unfollowed_rebindings('S = "dice: [6]"\\nS = S.replace("6", "1")\\nplay(S)')
+    [(2, 'S')]
+    """
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError, RecursionError):
+        return []
+    names: dict[str, str] = {}
+    unfollowed: list[tuple[int, str]] = []
+    for statement in tree.body:
+        _bind(statement, names, unfollowed)
+    return unfollowed
+
+
 def _callee(node: ast.expr) -> str | None:
     if isinstance(node, ast.Name):
         return node.id
@@ -147,11 +190,7 @@ def scenario_texts(code: str, read_file: Callable[[str], str | None] | None = No
     names: dict[str, str] = {}
     found: list[tuple[int, int, str]] = []
     for statement in tree.body:
-        if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
-            target = statement.targets[0]
-            value = _text(statement.value, names)
-            if isinstance(target, ast.Name) and value is not None:
-                names[target.id] = value
+        _bind(statement, names, [])
         for node in ast.walk(statement):
             if not isinstance(node, ast.Call):
                 continue

@@ -146,6 +146,13 @@ FINDING_CODES: tuple[FindingCode, ...] = (
         "(``rulespy/check/budget.py``)",
     ),
     FindingCode(
+        "RS045",
+        "output-symlink-leaves-repo",
+        "``build`` or ``site``, or an entry of either, is a symbolic link resolving outside the "
+        "repository: ``rulespy render``, the site build and the editions refuse to write or delete there "
+        "(``rulespy/check/outputs.py``)",
+    ),
+    FindingCode(
         "RS050",
         "rule-heading-without-id",
         "a heading of level 2+ in a rule file (``core/``, ``sequences/``, ``timing/``, "
@@ -197,6 +204,50 @@ FINDING_CODES: tuple[FindingCode, ...] = (
         "``rulespy translations stamp``) is missing, names another section, or holds the hash of an "
         "older English text",
         severity="warning",
+    ),
+    FindingCode(
+        "RS080",
+        "raw-html",
+        "raw HTML in a page other than comments and ``<a>``, ``<abbr>``, ``<br>``, ``<kbd>``, ``<sub>``, "
+        "``<sup>`` with their few attributes (``rulespy/check/markup.py``): ``<iframe>``, ``<script>``, "
+        "``<img>``, an ``on*`` event handler, ``style``, an attribute list setting more than ``#id``, "
+        "``.class``, ``title``, ``lang``; also a ``mkdocs.yml`` value the theme would print as raw HTML; "
+        "``rulespy render`` refuses the page",
+    ),
+    FindingCode(
+        "RS081",
+        "unsafe-address",
+        "a link, image or ``href`` with a scheme other than http, https, mailto (``javascript:``, "
+        "``data:``, ``file:``), a ``//host`` address, or in raw HTML a ``/path`` or a path climbing out "
+        "of the site; ``rulespy render`` refuses the page",
+    ),
+    FindingCode(
+        "RS082",
+        "config-runs-code",
+        "``mkdocs.yml`` (or a file it INHERITs) has ``hooks`` or a YAML tag other than the plain ones "
+        "(``!!python/name:``, ``!!python/object``, ``!ENV``, ``!relative``): code or the build machine's "
+        "environment at build time (``rulespy/check/config.py``)",
+    ),
+    FindingCode(
+        "RS083",
+        "config-not-allowed",
+        "a plugin, markdown extension or theme in ``mkdocs.yml`` that the site does not use (the allowed "
+        "lists: ``rulespy/check/config.py``; ``pymdownx.snippets`` is not allowed), or ``extra.analytics`` "
+        "and ``extra.consent``, which load scripts from elsewhere",
+    ),
+    FindingCode(
+        "RS084",
+        "config-path-outside",
+        "a path option of ``mkdocs.yml`` (``docs_dir``, ``site_dir``, ``theme.custom_dir``, ``INHERIT``, "
+        "``watch``, a ``base_path``) leads outside the repository, or an ``extra_css``/"
+        "``extra_javascript`` entry is not a file of the site (a URL, ``/path``, ``../``)",
+    ),
+    FindingCode(
+        "RS085",
+        "example-rebinds-scenario",
+        "a worked example rebinds the name of its scenario text in a way the site cannot follow "
+        "(``S = S.replace(...)``, ``S += ...``, a loop): the board, summary and Try it would show another "
+        "scenario than the one it runs; ``rulespy render`` refuses the page",
     ),
 )
 

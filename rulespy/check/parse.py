@@ -27,7 +27,9 @@ from markdown_it.token import Token
 
 from rulespy.check import budget
 from rulespy.check.doc import Claim, Document, Heading, Link, Mention, TermUse
+from rulespy.check.examples import is_worked_example, unfollowed_rebindings
 from rulespy.check.files import MAX_BYTES
+from rulespy.check.markup import unsafe_address, unsafe_attr_lists, unsafe_html
 from rulespy.check.slugs import page_anchors, split_attr_list
 
 MENTION_RE = re.compile(
@@ -97,6 +99,10 @@ def build_parser(shortcut: bool = True) -> MarkdownIt:
     md.inline.ruler.at("link", _positioned(rules["link"], ("link_open",)))
     md.inline.ruler.at("image", _positioned(rules["image"], ("image",)))
     md.inline.ruler.at("backticks", _positioned(rules["backticks"], ("code_inline",)))
+    md.inline.ruler.at("html_inline", _positioned(rules["html_inline"], ("html_inline",)))
+    # every address becomes a link, ``javascript:`` ones included, so that RS081 sees what the
+    # generators (which do not drop them) would publish
+    md.validateLink = lambda url: True  # type: ignore[method-assign]
     md.inline.ruler2.at("fragments_join", budget.fragments_join)
     md.core.ruler.before("inline", "budget", budget.check_inline)
     if shortcut:
@@ -229,6 +235,66 @@ class _Block:
         return line + 1, self._prefix[row] + column + 1
 
 
+@lru_cache(maxsize=1)
+def _admonition_parser() -> MarkdownIt:
+    """The shared parser with Python-Markdown's admonitions (``!!!``, and ``???`` of
+    ``pymdownx.details``), whose indented content the site renders as markdown while CommonMark reads
+    it as an indented code block; used only to look for markup there (``_admonition_markup``)."""
+    from mdit_py_plugins.admon import admon_plugin
+
+    md = MarkdownIt("commonmark", {"html": True, "maxNesting": MAX_NESTING}).enable("table").use(admon_plugin)
+    md.validateLink = lambda url: True  # type: ignore[method-assign]
+    md.core.ruler.before("inline", "budget", budget.check_inline)
+    return md
+
+
+def _admonition_markup(path: str, text: str, known: set[int]) -> list[tuple[int, int, str, str]]:
+    """RS080 and RS081 inside admonitions and collapsible blocks, at the line of the block or paragraph
+    that holds them (lines already reported left out)."""
+    try:
+        tokens = _admonition_parser().parse(text)
+    except budget.TooComplex:
+        return []  # the main parse reported it (RS044)
+    found: list[tuple[int, int, str, str]] = []
+    depth = 0
+    for token in tokens:
+        if token.type in ("admonition_open", "admonition_close"):
+            depth += 1 if token.type == "admonition_open" else -1
+            continue
+        if not depth or token.map is None or token.map[0] + 1 in known:
+            continue
+        line = token.map[0] + 1
+        pieces: list[tuple[str, str | None]] = [(token.content, None)] if token.type == "html_block" else []
+        for child in token.children or () if token.type == "inline" else ():
+            if child.type == "html_inline":
+                pieces.append((child.content, None))
+            elif child.type in ("link_open", "image"):
+                pieces.append(("", str(child.attrs.get("src" if child.type == "image" else "href", ""))))
+        for html, address in pieces:
+            for _, _, code, message in unsafe_html(html, path) if address is None else ():
+                found.append((line, 1, code, message))
+            why = None if address is None else unsafe_address(address, path, raw_html=False)
+            if why is not None:
+                found.append((line, 1, "RS081", f"link to {address!r}: {why}"))
+    return sorted(set(found))
+
+
+def _block_place(first_line: int) -> Callable[[int, int], tuple[int, int]]:
+    """Where ``(row, column)`` (0-based) of an HTML block at 0-based ``first_line`` is in the file."""
+    return lambda row, column: (first_line + row + 1, column + 1)
+
+
+def _inline_place(block: _Block, html: str, start: int) -> Callable[[int, int], tuple[int, int]]:
+    """Where ``(row, column)`` (0-based) of inline HTML ``html``, at offset ``start`` of ``block``, is."""
+
+    def place(row: int, column: int) -> tuple[int, int]:
+        if start < 0:
+            return block.position(-1)
+        return block.position(start + sum(len(r) + 1 for r in html.split("\n")[:row]) + column)
+
+    return place
+
+
 class _Reader:
     """One pass over the token stream, collecting everything a ``Document`` holds."""
 
@@ -241,16 +307,28 @@ class _Reader:
         self.claims: list[Claim] = []
         self.html_ids: list[str] = []
         self.code_lines: set[int] = set()
+        self.problems: list[tuple[int, int, str, str]] = []  # raw HTML outside the allowed set
         self.term_re, self.names, self.longest = _prepare(terms)
 
-    def html(self, content: str) -> None:
-        """Anchors raw HTML makes: any element's ``id``, and ``name`` on ``<a>`` (comments ignored)."""
+    def html(self, content: str, at: Callable[[int, int], tuple[int, int]]) -> None:
+        """Anchors raw HTML makes: any element's ``id``, and ``name`` on ``<a>`` (comments ignored); and
+        each tag, attribute or address outside the allowed set (RS080, RS081; ``markup.py``), placed in
+        the file by ``at(row, column)`` (0-based, within ``content``)."""
+        for row, column, code, message in unsafe_html(content, self.path):
+            self.problems.append((*at(row, column), code, message))
         lowered = content.lower()
         if "id" in lowered or "name" in lowered:  # attribute names are case-insensitive in HTML
             for tag in _HTML_TAG_RE.finditer(_COMMENT_RE.sub("", content)):
                 for m in _HTML_ID_RE.finditer(tag.group(2) or ""):
                     if m.group(1).lower() == "id" or tag.group(1).lower() == "a":
                         self.html_ids.append(m.group(2) or m.group(3) or m.group(4) or "")
+
+    def _attr_lists(self, text: str, content: str, block: _Block, at: int) -> None:
+        """RS080 for an attribute list in ``text`` (found at offset ``at`` of ``content``) that sets an
+        attribute beyond ids, classes, ``title`` and ``lang`` (``markup.unsafe_attr_lists``)."""
+        for offset, message in unsafe_attr_lists(text):
+            line, column = block.position(at + offset)
+            self.problems.append((line, column, "RS080", message))
 
     def inline(self, token: Token, first_line: int) -> tuple[str, _Block]:
         """Plain text of an inline token (what the site's toc sees), recording links and prose facts."""
@@ -259,6 +337,8 @@ class _Reader:
         children = token.children
         if children and len(children) == 1 and children[0].type == "text":  # no markup (most cells)
             text = children[0].content
+            if "=" in text and "{" in text:
+                self._attr_lists(text, content, block, 0)
             if text:
                 self._prose(text, [(0, content.find(text))], block, {})
             return text, block
@@ -275,6 +355,8 @@ class _Reader:
                     continue
                 start = child.meta.get("offset", cursor) if kind == "code_inline" else cursor
                 at = content.find(text, start)
+                if kind == "text" and "=" in text and "{" in text:
+                    self._attr_lists(text, content, block, max(at, 0))
                 if at >= 0:
                     cursor = at + len(text)
                 pieces.append((size, at))
@@ -298,7 +380,7 @@ class _Reader:
                     line, column = block.position(offset)
                     self.links.append(Link(target, line, column, "image" if kind == "image" else "link"))
             elif kind == "html_inline":
-                self.html(child.content)
+                self.html(child.content, _inline_place(block, child.content, child.meta.get("offset", -1)))
         text = "".join(plain)
         if text:
             self._prose(text, pieces, block, link_starts)
@@ -414,10 +496,26 @@ def parse_markdown(path: str, text: str, terms: Terms = NO_TERMS) -> Document:
         elif kind == "fence" or kind == "code_block":
             if token.map is not None:
                 reader.code_lines.update(range(token.map[0], token.map[1]))
+                if kind == "fence" and is_worked_example(token.info):
+                    for line, name in unfollowed_rebindings(token.content):
+                        message = (
+                            f"the example rebinds {name!r}, which held its scenario, in a way the site "
+                            "cannot follow: its board, summary and Try it would show the old scenario; "
+                            "give the new scenario a name of its own"
+                        )
+                        reader.problems.append((token.map[0] + 1 + line, 1, "RS085", message))
         elif kind == "html_block":
-            reader.html(token.content)
+            first = last_line
+            reader.html(token.content, _block_place(first))
     if env.get("references"):
         reader.definitions(env["references"])
+    unsafe = reader.problems
+    if ("!!!" in text or "???" in text) and ("<" in text or ":" in text):
+        unsafe += _admonition_markup(path, text, {line for line, _, _, _ in unsafe})
+    for link in reader.links:
+        why = unsafe_address(link.target, path, raw_html=False)
+        if why is not None:
+            unsafe.append((link.line, link.column, "RS081", f"{link.kind} to {link.target!r}: {why}"))
     if deepest:
         message = f"nested {MAX_NESTING - 1} or more levels deep (lists, quotes): links there are not checked"
         problems.append((deepest, 1, "RS006", message))
@@ -441,4 +539,5 @@ def parse_markdown(path: str, text: str, terms: Terms = NO_TERMS) -> Document:
         claims=tuple(reader.claims),
         problems=tuple(problems),
         anchors=anchor_lines,
+        unsafe=tuple(sorted(unsafe)),
     )

@@ -30,6 +30,7 @@ ownership checks are skipped and everything else is checked.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -123,6 +124,10 @@ class Registry:
     layout: Layout = field(default_factory=Layout)
 
 
+#: What a concept name may not hold: the characters that start HTML or markdown markup.
+_MARKUP_CHARACTERS = re.compile(r"[<>\[\]`&\\|{}]")
+
+
 class _Reader:
     def __init__(self) -> None:
         self.concepts: list[Concept] = []
@@ -147,7 +152,17 @@ class _Reader:
             return []
         if not Y.is_sequence(node):
             raise self.fail(node, f"{what} must be a list")
-        return [self.text(item, what) for item in Y.items(node)]
+        return [self.name(item, what) for item in Y.items(node)]
+
+    def name(self, node: yaml.Node, what: str) -> str:
+        """A concept's name, alias or translated name: text without markup characters, since the site
+        writes it into pages, tooltips and the glossary as it is (``<iframe ...>`` in a name would be
+        published as raw HTML, ``[x](y)`` as a link)."""
+        value = self.text(node, what)
+        found = _MARKUP_CHARACTERS.search(value)
+        if found is not None:
+            raise self.fail(node, f"{what} {value!r} holds {found.group(0)!r}: a name is plain words")
+        return value
 
     def mapping(self, node: yaml.Node, what: str, allowed: set[str]) -> dict[str, yaml.Node]:
         if not Y.is_mapping(node):
@@ -199,7 +214,7 @@ class _Reader:
                 ]
                 self.concepts.append(
                     Concept(
-                        self.text(fields["concept"], "concept"),
+                        self.name(fields["concept"], "concept"),
                         file,
                         self.text(fields["anchor"], "anchor").lstrip("#"),
                         tuple(aliases),

@@ -39,7 +39,9 @@ def run_check(root: Path, options: CheckOptions | None = None) -> Report:
     """Check the repository at ``root``. Raises ``CheckError`` when it cannot be checked at all."""
     options = options or CheckOptions()
     report, run = _run_documents(root, options)
-    extra = _drift(Path(root), run.cache) + _translations(Path(root), run)
+    from rulespy.check import outputs  # a few lstat calls, every run: never remembered
+
+    extra = _drift(Path(root), run.cache) + _translations(Path(root), run) + outputs.findings(Path(root))
     if not extra:
         return report
     return Report(tuple(sorted({*report.findings, *extra})), report.files)
@@ -124,6 +126,7 @@ def _run_documents(root: Path, options: CheckOptions, trust_stamps: bool = True)
         findings = set(run.file_findings((*tree.markdown, *code)))
         findings.update(run.cross_file_findings(nav))
         findings.update(tree_findings(tree))
+        findings.update(_site_configuration(root, tree))
     except ChangedWhileRead:  # a file changed during the run: start again, hashing every file
         return _run_documents(root, options, trust_stamps=False)
     run.save()
@@ -133,6 +136,19 @@ def _run_documents(root: Path, options: CheckOptions, trust_stamps: bool = True)
     outside = (tuple(tree.outside_kinds.items()), tuple(tree.outside_reads.items()))
     cache.save_blob(cache.result_file, memo, (report.findings, report.files, *outside))
     return report, run_left
+
+
+def _site_configuration(root: Path, tree: Tree) -> list[Finding]:
+    """RS082-RS084 of ``mkdocs.yml`` and what it INHERITs (``rulespy/check/config.py``); each inherited
+    file's content hash is remembered with the result (``Tree.outside_reads``), so that a change of it is
+    checked again (``mkdocs.yml``'s own hash is in the fingerprint)."""
+    from rulespy.check import config
+
+    found, read = config.findings(root)
+    for path, data in read.items():
+        if path != config.CONFIG:
+            tree.outside_reads[path] = b"" if data is None else digest(data)
+    return found
 
 
 def _still_outside(tree: Tree, kinds: object, reads: object) -> bool:

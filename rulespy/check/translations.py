@@ -34,6 +34,7 @@ The checks, for each translated page and its English twin:
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import re
 from collections.abc import Iterator
@@ -416,6 +417,20 @@ def stamp(root: Path, target: str) -> list[str]:
     language = language_of(path)
     if language is None or not path.endswith(".md"):
         raise StampError(f"{path}:1: not a translated page (expected {'|'.join(LANGUAGES)}/PATH.md)")
+    from rulespy.check.atomic import WriteError, locked_file
+
+    full = root / path
+    try:  # read, stamp and write under the page's lock: a concurrent stamp waits, then reads this one's
+        with locked_file(full) if full.is_file() and not full.is_symlink() else contextlib.nullcontext():
+            return _stamp(root, path, only)
+    except WriteError as error:
+        raise StampError(f"{path}:1: cannot write: {error.reason}; the page is unchanged") from None
+
+
+def _stamp(root: Path, path: str, only: str) -> list[str]:
+    """``stamp`` of ``path`` (section ``only``, or all), its lock held."""
+    from rulespy.check.atomic import write_atomic
+
     tree = Tree(root).walk()
     english = english_twin(path)
     page, twin = (read_page(tree, p) if p in tree.files else None for p in (path, english))
@@ -440,9 +455,5 @@ def stamp(root: Path, target: str) -> list[str]:
             lines.insert(section.line, line)
         stamped.append(section.anchor)
     if stamped:
-        data = "\n".join(lines).encode("utf-8")
-        full = root / path
-        temporary = full.with_name(f".{full.name}.stamp")
-        temporary.write_bytes(data)
-        temporary.replace(full)
+        write_atomic(root / path, "\n".join(lines).encode("utf-8"))
     return list(reversed(stamped))

@@ -15,14 +15,14 @@ from __future__ import annotations
 import argparse
 import sys
 
-from rulespy.odds.exact import MAX_DEALS, MAX_STATES, MAX_TRANSITIONS
+from rulespy.odds.exact import DEAL_OVERHEAD, MAX_DEALS, MAX_STATES, MAX_TRANSITIONS
 from rulespy.odds.limits import HELP as LIMITS_HELP
 
 HELP_LIMIT = (
     f"Size limit of the exact engine: at most {MAX_STATES:,} distinct intermediate states at once, "
     f"{MAX_TRANSITIONS:,} chance transitions and {MAX_DEALS:,} allocation deals (each counted once per "
-    "model in play, in an attack no firefight follows) in all; a larger attack is refused with exit 2 "
-    "before the work starts."
+    f"model in play and {DEAL_OVERHEAD} more, in an attack no firefight follows) in all; a larger attack "
+    "is refused with exit 2 before the work that would pass the limit starts."
 )
 
 

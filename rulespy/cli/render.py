@@ -34,8 +34,10 @@ def run(args: argparse.Namespace) -> int:
         else:  # the English site and each translation (ru/ into build/ru/)
             report = render_all(Path(args.root))
     except RenderError as error:
+        from rulespy.check.findings import printable  # a file name or a page may hold control characters
+
         for problem in error.problems:
-            print(problem, file=sys.stderr)
+            print(printable(problem), file=sys.stderr)
         print(f"rulespy render: {len(error.problems)} input error(s): nothing published", file=sys.stderr)
         return 2
     except CheckError as error:  # the tree cannot be read at all (no such folder, a bad concepts.yml)

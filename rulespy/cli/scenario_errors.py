@@ -43,7 +43,10 @@ def answer(path: str, work: Callable[[], int], doing: str) -> int:
 def illegal(scenario: Scenario, error: IllegalDeclaration, as_json: bool) -> int:
     """Exit 1 for an illegal declaration: the JSON document, or the account of what the rules forbid."""
     if as_json:
-        print_json({"legal": False, "error": {"rule": error.rule, "message": error.message}})
+        refusal = {"rule": error.rule, "message": error.message}
+        if error.response:  # a refused response: its own rule (the attack alone is legal)
+            refusal["response"] = error.response
+        print_json({"legal": False, "error": refusal})
     else:
         from rulespy.account import render_illegal
 

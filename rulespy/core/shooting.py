@@ -24,6 +24,7 @@ from rulespy.core.target_selection import (
     check_split,
     check_target_seen,
     mark_is_legal,
+    models_seeing,
 )
 from rulespy.errors import IllegalDeclaration, InvalidInput
 from rulespy.frozen import frozen
@@ -286,20 +287,63 @@ def could_declare(bf: Battlefield, shooter: Unit, target: Unit, rules: CommandRu
 
     Rule: core/target_selection.md#unit-without-a-leader
 
-    This is the candidate test of a unit without a leader. Every weapon of the unit counts, and
-    holding fire is a choice made in the declaration, so it is ignored here: a unit could declare without
-    holding fire.
+    This is the candidate test of a unit without a leader (``candidate_weapons`` gives the weapons that
+    make it one).
+    """
+    return bool(candidate_weapons(bf, shooter, target, rules))
+
+
+def candidate_weapons(
+    bf: Battlefield, shooter: Unit, target: Unit, rules: CommandRules
+) -> tuple[tuple[Model, Weapon], ...]:
+    """The (model, weapon) pairs of ``shooter`` that would fire at ``target`` had nobody held fire, when
+    ``target`` is a legal target with a model that one of them makes a legal mark; empty otherwise.
+
+    Rule: core/target_selection.md#unit-without-a-leader
+
+    Every weapon of the unit counts, and holding fire is a choice made in the declaration, so it is
+    ignored here: a unit could declare without holding fire. An Abandoned model cannot fire, so its
+    weapons never count. The models are the shooter's own (``holds_fire`` as declared).
     """
     if not can_target(bf, shooter, target):
-        return False
+        return ()
     firing = []
     for m in shooter.models:
         free = replace(m, holds_fire=False) if m.holds_fire else m
         for name in m.weapons:
             weapon = bf.weapon(name)
             if why_not_firing(bf, free, weapon, target, shooter.side, rules) is None:
-                firing.append((free, weapon))
-    return bool(firing) and any(mark_is_legal(shooter, mark, firing, bf) for mark in target.models)
+                firing.append((m, weapon))
+    if any(mark_is_legal(shooter, mark, firing, bf) for mark in target.models):
+        return tuple(firing)
+    return ()
+
+
+def why_a_candidate(bf: Battlefield, shooter: Unit, unit: Unit, rules: CommandRules) -> str:
+    """What makes ``unit`` a candidate of the leaderless ``shooter``, for a refusal: how many of its models
+    see it and which weapons could fire at it, saying so when those are held (holding fire never changes
+    candidates).
+
+    Rule: core/target_selection.md#unit-without-a-leader
+    """
+    pairs = candidate_weapons(bf, shooter, unit, rules)
+    named = [f"the {weapon.name} of {model.id}" for model, weapon in pairs[:3]]
+    if len(pairs) > 3:
+        named.append(f"{len(pairs) - 3} more")
+    through = ", ".join(named[:-1]) + (" and " if len(named) > 1 else "") + named[-1]
+    held = sorted({model.id for model, _ in pairs if model.holds_fire})
+    seeing = (
+        f"{models_seeing(shooter, unit, bf)} of the {len(shooter.models)} models of {shooter.id!r} see it"
+    )
+    text = f"{unit.id!r} is a candidate: {seeing}, and it could be declared "
+    if held and len(held) == len({model.id for model, _ in pairs}):
+        holds = "holds" if len(held) == 1 else "hold"
+        return text + f"only through {through}, which {holds} fire: holding fire never changes candidates"
+    text += f"through {through}"
+    if held:
+        holds = "holds" if len(held) == 1 else "hold"
+        return text + f" ({', '.join(held)} {holds} fire, which never changes candidates)"
+    return text
 
 
 def check_target(
@@ -329,9 +373,76 @@ def check_target(
             f"({listed}) (Which Weapons Fire, {OWNER})",
         )
     if shooter.leader is None and rules.closest_target_rule:
-        check_closest(shooter, target, bf, lambda u: could_declare(bf, shooter, u, rules))
+        check_closest(
+            shooter,
+            target,
+            bf,
+            lambda u: could_declare(bf, shooter, u, rules),
+            lambda u: why_a_candidate(bf, shooter, u, rules),
+        )
     check_mark(shooter, target, mark, firing, bf)
     return reasons
+
+
+@frozen
+class DeclareCheck:
+    """One check of the Declare step, in the order ``plan_attack`` (and, for a response,
+    ``rulespy.sequences.shooting_sequence.declare``) makes them: what it asks, and every rule
+    (``PATH#ANCHOR``) a refusal by this check can name, in the order they are tried.
+
+    ``DECLARE_CHECKS`` is the numbered list of core/shooting.md#target-legality, item for item; a test
+    (tests/core/test_r8_declare_order.py) reads the page's list and proves the two agree, and plays one
+    declaration breaking each pair of neighbouring checks to prove the engine refuses the earlier one.
+    """
+
+    asks: str
+    rules: tuple[str, ...]
+
+
+DECLARE_CHECKS = (
+    DeclareCheck(
+        "the unit may shoot at all: not Shaken, then not Fleeing",
+        ("core/statuses.md#shaken", "core/statuses.md#fleeing"),
+    ),
+    DeclareCheck(
+        "more than one target: the command allows Split Target, the unit has a leader, it is no Swarm",
+        (
+            "commands/command_assault.md#assault",
+            "commands/command_covering_fire.md#covering-fire",
+            "commands/command_snap_fire.md#snap-fire",
+            "core/target_selection.md#leaders-split-fire",
+            "core/target_selection.md#swarm",
+        ),
+    ),
+    DeclareCheck(
+        "each target, in declared order, checks 3 to 7: an enemy unit not Engaged with another friendly unit",
+        (f"{OWNER}#target-legality",),
+    ),
+    DeclareCheck(
+        "the leader sees the target, or more than half of a leaderless unit's models do",
+        ("core/target_selection.md#unit-with-a-leader", "core/target_selection.md#unit-without-a-leader"),
+    ),
+    DeclareCheck(
+        "at least one weapon declared against the target fires at it", (f"{OWNER}#which-weapons-fire",)
+    ),
+    DeclareCheck(
+        "a unit without a leader declares the closest candidate (unless the command names its target)",
+        ("core/target_selection.md#unit-without-a-leader",),
+    ),
+    DeclareCheck(
+        "the Marked Model is seen, and valid for a weapon that fires",
+        ("core/target_selection.md#marked-model",),
+    ),
+    DeclareCheck(
+        "a response may answer this attack (Snap Fire, never against Covering Fire or an Assault that "
+        "shoots nothing); then the response's own declaration goes through checks 1 to 7",
+        (
+            "timing/command_timing.md#responding-command",
+            "commands/command_covering_fire.md#covering-fire",
+            "commands/command_snap_fire.md#snap-fire",
+        ),
+    ),
+)
 
 
 def plan_attack(bf: Battlefield, attack: AttackDeclaration, rules: CommandRules) -> tuple[TargetPlan, ...]:
@@ -340,15 +451,16 @@ def plan_attack(bf: Battlefield, attack: AttackDeclaration, rules: CommandRules)
     Rule: core/shooting.md#target-legality
     Rule: commands/command_assault.md#assault
 
-    Raises ``IllegalDeclaration`` on the first rule broken, nothing rolled. Order of the checks: Shaken,
-    Fleeing; Split Target; then per target in declared order: friendly, then ``check_target``. In an
+    Raises ``IllegalDeclaration`` on the first rule broken, nothing rolled, in the order of
+    ``DECLARE_CHECKS`` 1 to 7 (core/shooting.md#target-legality): Shaken, Fleeing; Split Target; then per
+    target in declared order: friendly, then ``check_target``. In an
     Assault the shooting is optional (commands/command_assault.md#assault): only a Shaken or Fleeing unit,
     a split or a friendly target makes the Assault itself impossible; any other broken rule of
     ``check_target`` means the unit assaults without shooting, and the plan records that rule in
     ``stopped``.
     """
     shooter = bf.unit(attack.unit)
-    check_may_shoot(shooter)
+    check_may_shoot(shooter, rules.command)
     if not attack.targets:
         raise InvalidInput(f"the attack by {shooter.id!r} declares no target")
     check_split(shooter, [t.unit for t in attack.targets], rules)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from rulespy.core.measuring import within
 from rulespy.errors import IllegalDeclaration
-from rulespy.state import Battlefield, Model, ModelStatus, Unit, UnitStatus
+from rulespy.state import Battlefield, Command, Model, ModelStatus, Unit, UnitStatus
 
 ENGAGEMENT_RANGE = 1.0
 """Models within this many inches of each other engage their units (core/statuses.md#engaged)."""
@@ -54,19 +54,18 @@ def is_abandoned(model: Model) -> bool:
     return ModelStatus.ABANDONED in model.status
 
 
-def check_may_shoot(unit: Unit) -> None:
-    """Refuse a shooting attack by a Shaken or Fleeing unit (Shaken is checked first).
+def check_may_shoot(unit: Unit, command: Command | None = None) -> None:
+    """Refuse a shooting attack by a Shaken or Fleeing unit (Shaken is checked first). For an Assault the
+    refusal says that the Assault itself is refused: it may go ahead without shooting, but never by a unit
+    that may not shoot at all (commands/command_assault.md#assault).
 
     Rule: core/statuses.md#shaken
     Rule: core/statuses.md#fleeing
     """
-    if UnitStatus.SHAKEN in unit.status:
-        raise IllegalDeclaration(
-            "core/statuses.md#shaken",
-            f"unit {unit.id!r} is Shaken and cannot make a shooting attack (Shaken, core/statuses.md)",
-        )
-    if UnitStatus.FLEEING in unit.status:
-        raise IllegalDeclaration(
-            "core/statuses.md#fleeing",
-            f"unit {unit.id!r} is Fleeing and cannot make a shooting attack (Fleeing, core/statuses.md)",
-        )
+    for status, name in ((UnitStatus.SHAKEN, "Shaken"), (UnitStatus.FLEEING, "Fleeing")):
+        if status not in unit.status:
+            continue
+        what = f"unit {unit.id!r} is {name} and cannot make a shooting attack"
+        if command is Command.ASSAULT:
+            what += f", so its Assault is refused: a {name} unit cannot Assault at all"
+        raise IllegalDeclaration(f"core/statuses.md#{status.value}", f"{what} ({name}, core/statuses.md)")

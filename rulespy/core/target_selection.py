@@ -124,8 +124,15 @@ def candidates(shooter: Unit, bf: Battlefield, is_legal: Callable[[Unit], bool])
     )
 
 
-def check_closest(shooter: Unit, target: Unit, bf: Battlefield, is_legal: Callable[[Unit], bool]) -> None:
+def check_closest(
+    shooter: Unit,
+    target: Unit,
+    bf: Battlefield,
+    is_legal: Callable[[Unit], bool],
+    why: Callable[[Unit], str] | None = None,
+) -> None:
     """A unit without a leader must choose the closest candidate; equally close ones are its choice.
+    ``why``, when given, says what makes the closer unit a candidate, and the refusal adds it.
 
     Rule: core/target_selection.md#unit-without-a-leader
 
@@ -141,7 +148,7 @@ def check_closest(shooter: Unit, target: Unit, bf: Battlefield, is_legal: Callab
         raise IllegalDeclaration(
             f"{OWNER}#unit-without-a-leader",
             f"unit {shooter.id!r} has no leader, so it must target the closest candidate: {target.id!r} is "
-            f"{_inches(own)} away but {nearest.id!r} is {_inches(best)} "
+            f"{_inches(own)} away but {nearest.id!r} is {_inches(best)}{'; ' + why(nearest) if why else ''} "
             f"(Target Priority, unit without a leader, {OWNER})",
         )
 

@@ -152,6 +152,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--root", default=".")
     args = parser.parse_args(argv)
     root = Path(args.root).resolve()
+    from rulespy.check.outputs import refusal  # site/ a symlink out: refused before anything is replaced
+
+    refused = refusal(root, Path(args.site_dir).absolute(), "the editions build")
+    if refused is not None:
+        print(f"{parser.prog}: {refused}", file=sys.stderr)
+        return 2
     try:
         built = build_editions(root, args.generator, Path(args.site_dir).resolve())
     except EditionError as error:

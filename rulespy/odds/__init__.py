@@ -11,10 +11,11 @@ unchanged on every recorded scenario.
 
 Size limit (``rulespy.odds.exact``): at most ``MAX_STATES`` (100,000) distinct states held at once,
 ``MAX_TRANSITIONS`` (5,000,000) chance transitions in all and ``MAX_DEALS`` (1,000,000) allocation deals
-(each counted once per model in play, in an attack no firefight follows); beyond that ``TooLarge`` (an
-``InvalidInput``, the command line's exit 2) is raised before the work that would pass the limit starts.
-Before any of that, ``rulespy.odds.limits`` judges the request from the scenario alone (models a unit, dice
-a weapon, estimated work), so that whatever is accepted is answered or refused within about 2 s.
+(each counted once per model in play and 3 more, in an attack no firefight follows); beyond that
+``TooLarge`` (an ``InvalidInput``, the command line's exit 2) is raised before the work that would pass
+the limit starts. Before any of that, ``rulespy.odds.limits`` judges the request from the scenario alone
+(models a unit, dice a weapon, estimated work), so that whatever is accepted is answered or refused within
+about 1 s of CPU and 150 MB (``odds --help``).
 
 Rule: sequences/shooting_sequence.md#shooting-sequence
 """

@@ -30,11 +30,11 @@ each distinct state is expanded exactly once.
 
 Size limit: at most ``MAX_STATES`` (100,000) distinct states held at once, at most ``MAX_TRANSITIONS``
 (5,000,000) chance transitions in all and at most ``MAX_DEALS`` (1,000,000) allocation deals made by the one
-pass, each counted once per model in play (``rulespy.odds.joint``; a deal's memory grows with the models; a
-firefight's two passes are held by the transitions). Each is checked before the work that would pass it
-starts, so a scenario too large for the exact engine is refused (``TooLarge``, exit 2) within seconds, never
-left to run on: on this repository's 2-core machine, loaded by seven other sessions, any of them is reached
-within about 2 s of CPU and 160 MB.
+pass, each counted once per model in play and ``DEAL_OVERHEAD`` (3) more (``rulespy.odds.joint``; a deal's
+time and memory grow with the models; a firefight's two passes are held by the transitions). Each is
+checked before the work that would pass it starts, so a scenario too large for the exact engine is refused
+(``TooLarge``, exit 2) within seconds, never left to run on: on this repository's 2-core machine, loaded by
+seven other sessions, any of them is reached within about 1 s of CPU and 150 MB (``tests/hostile``).
 
 Rule: sequences/shooting_sequence.md#shooting-sequence
 """
@@ -59,6 +59,11 @@ from rulespy.sequences.steps import Phase
 MAX_STATES = 100_000
 MAX_TRANSITIONS = 5_000_000
 MAX_DEALS = 1_000_000
+DEAL_OVERHEAD = 3
+"""What one allocation deal costs beyond its models, in models: a deal of few models in play still
+takes about as long as three more (measured: about 1 us a model plus 2 us a deal), so a deal counts as
+its models plus this much. Counted by the models alone, an attack of many weapon profiles at three
+targets made 333,000 deals before the limit and took 1.7 s of CPU (3.0 s wall, loaded) to be refused."""
 
 Progress = tuple[int, int, int, int]
 # The phases in the order an attack goes through them (a firefight's reply starts again at LEADERSHIP).
@@ -121,12 +126,12 @@ class _Limits:
     def make(self, models: int) -> None:
         """Count one allocation deal of ``models`` models about to be made (``rulespy.odds.joint``; its
         memory grows with the models); refuse first past the limit."""
-        self.deals_left -= models
+        self.deals_left -= models + DEAL_OVERHEAD
         if self.deals_left < 0:
             raise TooLarge(
                 "the attack is too large for exact odds: its allocation rounds need more than "
-                f"{self.max_deals:,} deals, each counted once per model in play (the exact engine's limit; "
-                "see `rulespy odds --help`)"
+                f"{self.max_deals:,} deals, each counted once per model in play and {DEAL_OVERHEAD} more "
+                "(the exact engine's limit; see `rulespy odds --help`)"
             )
 
 

@@ -40,8 +40,10 @@ MAX_WORK = 100_000
 HELP = (
     f"Limits, judged before any work: at most {MAX_MODELS_PER_UNIT} models a unit, {MAX_DICE_PER_WEAPON} "
     f"dice a weapon, and an estimated work (every die the attacking and responding units could roll, "
-    f"squared, times the models in play plus 10, doubled for a firefight) of at most {MAX_WORK:,}, "
-    "which keeps an answer within about 2 s and 200 MB."
+    f"squared, times the models in play plus 10, doubled for a firefight) of at most {MAX_WORK:,}. "
+    "With the engine's own caps above, an answer or a refusal takes at most about 1 s of CPU time and "
+    "150 MB (measured on the 2-core machine of bench/README.md); on a busy machine the wall time is "
+    "longer (two to four times at a load of 7)."
 )
 
 

@@ -68,9 +68,35 @@ def _without_traceback(text: str) -> str:
     return "\n".join(kept)
 
 
+class UnsafeBuild(ValueError):
+    """The build refuses to start: the configuration runs code or leads outside (RS082-RS084), or a
+    folder it writes is a symlink out of the repository (RS045). Nothing was written or deleted."""
+
+
+def refuse_unsafe(root: Path, site_dir: Path) -> None:
+    """``UnsafeBuild`` listing each ``path:line: CODE message`` when ``mkdocs.yml`` (or what it INHERITs)
+    holds what ``rulespy check`` reports as RS082-RS084, or when ``site_dir`` or ``build/`` leads out of
+    the repository: read with the checker's safe composer, before either generator sees the file."""
+    from rulespy.check import config, outputs
+    from rulespy.check.findings import CheckError
+
+    try:
+        problems = [str(finding) for finding in config.findings(root)[0]]
+    except CheckError as error:
+        problems = [error.located()]
+    for folder in (site_dir, root / "build"):
+        refused = outputs.refusal(root, folder, "the site build")
+        if refused is not None:
+            problems.append(refused)
+    if problems:
+        raise UnsafeBuild("\n".join([*problems, "the site is not built: nothing was written or deleted"]))
+
+
 def build(generator: str, root: Path, site_dir: Path) -> subprocess.CompletedProcess[str]:
     """Run ``generator`` strictly (a failed strict build's output carries no generator traceback), then
-    copy the rules judge's runtime into the site (``rulespy.render.judge.publish``)."""
+    copy the rules judge's runtime into the site (``rulespy.render.judge.publish``). ``UnsafeBuild``
+    before anything runs when the configuration or the folders are unsafe (``refuse_unsafe``)."""
+    refuse_unsafe(root, site_dir)
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     done = subprocess.run(
         command(generator, root, site_dir), cwd=root, capture_output=True, text=True, env=env, check=False
@@ -127,6 +153,7 @@ def build_language(
 ) -> subprocess.CompletedProcess[str]:
     """Build translation ``language`` into ``site_dir/<language>`` (after the English site: a clean
     English build empties ``site_dir``)."""
+    refuse_unsafe(root, site_dir)
     config = language_config(generator, root, language)
     target = site_dir / language
     if generator == "mkdocs":

@@ -12,15 +12,22 @@ serve it like any other file of the pages, so "Try it" and the Judge page work i
 ``.py`` file of rulespy changes, ``rulespy.zip`` is bundled again (reload the page to run the new
 engine). Without npm (or when ``npm ci`` fails) the pages are served all the same, and the server says
 that Try it is unavailable and why. Zensical's server (0.0.73) sends ``.wasm`` files as
-``application/octet-stream``, which browsers refuse to compile as WebAssembly, so with Zensical a small
-front server (``_Front``) listens on ADDRESS: it sends the runtime's files itself, with their types, and
-passes every other request, its live-reload WebSocket included, to Zensical on a private port.
+``application/octet-stream``, which browsers refuse to compile as WebAssembly, so a small front server
+(``_Front``) listens on ADDRESS: it sends the runtime's files itself, with their types, and passes every
+other request, live reload included (Zensical's WebSocket, mkdocs' long polls), to the generator's server
+on a private port. It stands in front of both generators because it also answers only requests whose
+``Host`` is its own address (``localhost``, an IP address, the host it was started on, with its port):
+neither generator's server checks it, so a web page whose domain was made to resolve to 127.0.0.1 (DNS
+rebinding) could otherwise read the preview. A connection that sends nothing is closed after
+``IDLE_SECONDS``, a live-reload tunnel that carries nothing either way after ``TUNNEL_IDLE_SECONDS``, and
+at most ``MAX_TUNNELS`` are open at once.
 """
 
 from __future__ import annotations
 
 import http.client
 import http.server
+import ipaddress
 import mimetypes
 import os
 import signal
@@ -33,13 +40,19 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from . import judge
-from .build import GENERATORS
+from .build import GENERATORS, UnsafeBuild, refuse_unsafe
 from .pages import RULE_FOLDERS
 from .stage import OUT, SCENARIOS, RenderError, render
 
 POLL_SECONDS = 0.5
 IDLE_SECONDS = 60
-"""How long the front server (Zensical) keeps a connection that sends nothing."""
+"""How long the front server keeps a connection that sends nothing."""
+TUNNEL_IDLE_SECONDS = 3600
+"""How long a live-reload tunnel may carry nothing either way before the front server ends it (Zensical's
+page then connects again and reloads itself once: an hour keeps that rare for a reader, while a tunnel
+whose browser went away is not kept for ever)."""
+MAX_TUNNELS = 32
+"""Live-reload tunnels open at once; one more is answered 503 (each holds two threads and sockets)."""
 ADDRESS = "127.0.0.1:8000"
 
 
@@ -127,6 +140,26 @@ class _Front(http.server.ThreadingHTTPServer):
     def __init__(self, address: tuple[str, int], upstream: tuple[str, int], pages: Path) -> None:
         super().__init__(address, _FrontHandler)
         self.upstream, self.pages = upstream, pages
+        self.host = address[0]
+        self.tunnels = threading.BoundedSemaphore(MAX_TUNNELS)
+
+    def own_host(self, host: str | None) -> bool:
+        """Whether a request's ``Host`` names this server: ``localhost``, an IP address or the host it
+        was started on, with its port. Any other name (a DNS rebinding: a web page's own domain made to
+        resolve to 127.0.0.1) is refused, so that no page of the web can read the preview."""
+        if not host:
+            return False
+        name, _, port = host.strip().rpartition(":")
+        if not name or not port.isdigit() or int(port) != self.server_address[1]:
+            return False
+        name = name.lower().removeprefix("[").removesuffix("]")
+        if name in ("localhost", self.host.lower()):
+            return True
+        try:
+            ipaddress.ip_address(name)
+        except ValueError:
+            return False
+        return True
 
     def handle_error(self, request: object, client_address: tuple[str, int]) -> None:
         """A reader's browser that hangs up or goes quiet is no error of the preview; anything else is
@@ -151,6 +184,9 @@ class _FrontHandler(http.server.BaseHTTPRequestHandler):
         pass
 
     def _answer(self, with_body: bool) -> None:
+        if not self.server.own_host(self.headers.get("Host")):
+            self.send_error(421, "this server answers only for its own address (Host)")
+            return
         path = unquote(urlsplit(self.path).path).lstrip("/")
         if path in judge.RUNTIME_PATHS:
             self._runtime(self.server.pages / path, with_body)
@@ -200,33 +236,47 @@ class _FrontHandler(http.server.BaseHTTPRequestHandler):
             self.wfile.write(data)
 
     def _tunnel(self) -> None:
-        """The live-reload WebSocket: the handshake and every frame after it, both ways, unread."""
+        """The live-reload WebSocket: the handshake and every frame after it, both ways, unread; at most
+        ``MAX_TUNNELS`` at once, each ended after ``TUNNEL_IDLE_SECONDS`` without a byte either way."""
         self.close_connection = True
-        try:
-            upstream = socket.create_connection(self.server.upstream, timeout=10)
-        except OSError:
-            self.send_error(502)
+        if not self.server.tunnels.acquire(blocking=False):
+            self.send_error(503, "too many live-reload connections")
             return
-        upstream.settimeout(None)
-        self.connection.settimeout(None)  # live reload's socket is quiet between changes
-        head = self.requestline + "\r\n" + "".join(f"{k}: {v}\r\n" for k, v in self.headers.items()) + "\r\n"
-        with upstream:
-            upstream.sendall(head.encode("latin-1"))
-            threading.Thread(target=_pipe, args=(self.connection, upstream), daemon=True).start()
-            _pipe(upstream, self.connection)
+        try:
+            try:
+                upstream = socket.create_connection(self.server.upstream, timeout=10)
+            except OSError:
+                self.send_error(502)
+                return
+            # live reload's socket is quiet between changes: the idle limit is long, but there is one
+            upstream.settimeout(TUNNEL_IDLE_SECONDS)
+            self.connection.settimeout(TUNNEL_IDLE_SECONDS)
+            lines = "".join(f"{k}: {v}\r\n" for k, v in self.headers.items())
+            head = self.requestline + "\r\n" + lines + "\r\n"
+            with upstream:
+                upstream.sendall(head.encode("latin-1"))
+                other = threading.Thread(target=_pipe, args=(self.connection, upstream), daemon=True)
+                other.start()
+                _pipe(upstream, self.connection)
+                other.join()
+        finally:
+            self.server.tunnels.release()
 
 
 def _pipe(source: socket.socket, target: socket.socket) -> None:
+    """Copy ``source`` to ``target`` until either ends or stays quiet past its timeout; then end both
+    directions of both, so that the other pipe of the tunnel stops too."""
     try:
         while chunk := source.recv(65536):
             target.sendall(chunk)
-    except OSError:
+    except OSError:  # a reset, or the idle limit
         pass
     finally:
-        try:
-            target.shutdown(socket.SHUT_WR)
-        except OSError:
-            pass
+        for end in (source, target):
+            try:
+                end.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
 
 
 def _free_address() -> tuple[str, int]:
@@ -247,22 +297,27 @@ def main(argv: list[str] | None = None) -> int:
         print(f"rulespy serve: no generator {generator!r}: {' or '.join(GENERATORS)}", file=sys.stderr)
         return 2
     root = Path(".")
+    try:  # the generator's server reads mkdocs.yml: refused like the build's (RS082-RS084, RS045)
+        refuse_unsafe(root, root / "site")
+    except UnsafeBuild as error:
+        print(f"rulespy serve: {error}", file=sys.stderr)
+        return 2
     rerender(root)
     with_judge = publish_judge(root)
-    front = None
+    upstream = _free_address()
+    private = "{}:{}".format(*upstream)
     if generator == "zensical":
-        upstream = _free_address()
-        command = [sys.executable, "-m", "zensical", "serve", "--dev-addr", "{}:{}".format(*upstream)]
-        host, _, port = address.rpartition(":")
-        try:
-            front = _Front((host, int(port)), upstream, root / OUT)
-        except (OSError, ValueError) as error:
-            print(f"rulespy serve: cannot serve on {address}: {error}", file=sys.stderr)
-            return 2
-        threading.Thread(target=front.serve_forever, daemon=True).start()
-        print(f"rulespy serve: open http://{address}/ (Zensical's own server is behind it)")
+        command = [sys.executable, "-m", "zensical", "serve", "--dev-addr", private]
     else:
-        command = [sys.executable, "-m", "mkdocs", "serve", "--dev-addr", address, "--livereload"]
+        command = [sys.executable, "-m", "mkdocs", "serve", "--dev-addr", private, "--livereload"]
+    host, _, port = address.rpartition(":")
+    try:
+        front = _Front((host.strip("[]"), int(port)), upstream, root / OUT)
+    except (OSError, ValueError) as error:
+        print(f"rulespy serve: cannot serve on {address}: {error}", file=sys.stderr)
+        return 2
+    threading.Thread(target=front.serve_forever, daemon=True).start()
+    print(f"rulespy serve: open http://{address}/ ({generator}'s own server is behind it, on {private})")
     server = subprocess.Popen(command, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
     signal.signal(signal.SIGTERM, _stop)  # so that the server is stopped with us, never left behind
     seen = sources_state(root)
@@ -280,9 +335,8 @@ def main(argv: list[str] | None = None) -> int:
     except (KeyboardInterrupt, SystemExit):
         pass
     finally:
-        if front is not None:
-            front.shutdown()
-            front.server_close()
+        front.shutdown()
+        front.server_close()
         if server.poll() is None:
             server.terminate()
             server.wait(timeout=10)

@@ -29,7 +29,10 @@ from pathlib import Path
 import yaml
 from markdown_it import MarkdownIt
 
+from rulespy.check import outputs
+from rulespy.check.atomic import WriteError, locked_folder, write_atomic
 from rulespy.check.files import same_url
+from rulespy.check.findings import CheckError
 from rulespy.check.graph import LinkGraph, build_graph
 from rulespy.check.publish import publishable
 from rulespy.editions.page import PAGE as CHANGES
@@ -138,6 +141,27 @@ def read_text(root: Path, path: str) -> str:
     return text
 
 
+#: What the checker finds in a page that makes it unpublishable: raw HTML outside the allowed set and
+#: unsafe addresses (RS080, RS081; ``rulespy/check/markup.py``), nesting deeper than the parser reads
+#: (RS006: the strict mkdocs build ends in a recursion error there), markup over the parse budget, and
+#: an example whose scenario the site cannot follow (RS085: its board would show another scenario).
+REFUSED_CODES = frozenset({"RS006", "RS044", "RS080", "RS081", "RS085"})
+
+
+def refused_markup(path: str, text: str) -> list[str]:
+    """A ``path:line: message`` problem for each thing in page ``text`` that must never be published,
+    found by the checker's own parser (``rulespy check`` reports the same, with the same lines), so that
+    a render run without the check publishes nothing of it either."""
+    from rulespy.check.parse import parse_markdown
+
+    document = parse_markdown(path, text)
+    return [
+        f"{path}:{line}: {code} {message}: not published"
+        for line, _, code, message in sorted((*document.problems, *document.unsafe))
+        if code in REFUSED_CODES
+    ]
+
+
 def _check_headings(path: str, text: str) -> None:
     """``RenderError`` at the first heading past ``MAX_PAGE_HEADINGS``; the block parse only (linear,
     and it knows fences and setext headings), before any generator sees the page."""
@@ -223,10 +247,13 @@ def _write(path: Path, data: bytes) -> bool:
             return False
     except OSError:
         pass
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.tmp")
-    temporary.write_bytes(data)
-    os.replace(temporary, path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(path, data)  # whole or not at all, nothing left behind
+    except WriteError as error:
+        raise RenderError([f"{path}: cannot write: {error.reason}"]) from None
+    except OSError as error:
+        raise RenderError([f"{path.parent}: cannot make the folder: {error.strerror or error}"]) from None
     return True
 
 
@@ -253,7 +280,30 @@ def render(
     if nav_file is None:
         nav_file = root / "build" / language / "nav.yml" if language else root / NAV
     nav_file = Path(nav_file)
-    report = Report(changes=changes)
+    if not edition.is_dir():  # before the lock below makes any folder
+        raise CheckError(f"{edition}: no such folder")
+    for folder in (out, nav_file.parent):  # before anything is written or deleted there
+        refused = outputs.refusal(root, folder, "rulespy render")
+        if refused is not None:
+            raise RenderError([refused])
+    try:  # one render at a time writes a staging folder (two would remove each other's files)
+        with locked_folder(out.parent):
+            return _render(root, edition, out, nav_file, language, unreleased, Report(changes=changes))
+    except WriteError as error:
+        raise RenderError([f"{error.path}: cannot write: {error.reason}"]) from None
+
+
+def _render(
+    root: Path,
+    edition: Path,
+    out: Path,
+    nav_file: Path,
+    language: str | None,
+    unreleased: bool,
+    report: Report,
+) -> Report:
+    """``render``, with the staging folder's lock held."""
+    changes = report.changes
     sources, skipped = publishable_sources(edition)
     report.warnings += skipped
     problems = _one_page_per_url(sources)
@@ -263,6 +313,8 @@ def render(
             texts[path] = read_text(edition, path)
         except RenderError as error:
             problems += error.problems
+        else:
+            problems += refused_markup(f"{language}/{path}" if language else path, texts[path])
     try:
         concepts = languages.localized(load_concepts(root / "concepts.yml"), language)
     except RegistryError as error:
@@ -347,7 +399,10 @@ def render(
         for name in sorted(files):
             rel = (Path(current) / name).relative_to(out).as_posix()
             if rel not in produced and rel not in judge.RUNTIME_PATHS:  # `make serve` put the runtime there
-                (Path(current) / name).unlink()
+                try:
+                    (Path(current) / name).unlink()
+                except OSError as error:
+                    raise RenderError([f"{out / rel}: cannot remove: {error.strerror or error}"]) from None
                 report.removed.append(rel)
     _write(manifest_path, json.dumps(fresh, indent=1, sort_keys=True).encode("utf-8"))
     nav_entries = pages.navigation(site_pages, graph, language)
@@ -375,6 +430,9 @@ def render_all(root: Path) -> Report:
             for name in ("written", "rendered", "removed", "warnings"):
                 getattr(report, name).extend(f"{language}/{item}" for item in getattr(done, name))
         elif (Path(root) / "build" / language).is_dir():  # the translation is gone: so is its site
+            refused = outputs.refusal(root, Path(root) / "build" / language, "rulespy render")
+            if refused is not None:
+                raise RenderError([refused])
             shutil.rmtree(Path(root) / "build" / language)
             report.removed.append(f"{language}/")
     return report

@@ -146,7 +146,22 @@ class _Converter:
             raise InvalidInput(message, line, self.path) from None
         if isinstance(value, float) and not math.isfinite(value):
             raise InvalidInput(f"the number {node.value!r} is not finite", line, self.path)
+        if isinstance(value, str):
+            self._no_surrogate(value, line)
         return value  # type: ignore[no-any-return]
+
+    def _no_surrogate(self, text: str, line: int) -> None:
+        """A ``"\\uD800"`` escape makes half of a UTF-16 pair, which no file, terminal or page can hold."""
+        found = _SURROGATE.search(text)
+        if found is not None:
+            code = f"\\u{ord(found.group(0)):04X}"
+            raise InvalidInput(
+                f"the text '{text.encode('utf-8', 'backslashreplace').decode('utf-8')[:60]}' "
+                f"holds {code}, half of a UTF-16 surrogate pair and not a character: write the character "
+                "itself (or \\U0001F600 for one beyond \\uFFFF)",
+                line,
+                self.path,
+            )
 
     def _mapping(self, node: yaml.MappingNode, line: int) -> Map:
         entries: dict[str, Entry] = {}
@@ -158,6 +173,7 @@ class _Converter:
                 shown = key_node.value if isinstance(key_node, yaml.ScalarNode) else "a collection"
                 raise InvalidInput(f"the key {shown!r} is not text: keys must be names", key_line, self.path)
             key = str(key_node.value)
+            self._no_surrogate(key, key_line)
             if key in entries:
                 first = entries[key].key_line
                 raise InvalidInput(
@@ -165,6 +181,9 @@ class _Converter:
                 )
             entries[key] = Entry(key_line, self.convert(value_node))
         return Map(entries, line)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _shown(tag: str) -> str:

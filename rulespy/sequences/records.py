@@ -33,6 +33,30 @@ class Declared:
 
 
 @frozen(slots=True)
+class Allowed:
+    """Why Target Priority allows a declared target: the unit's ``leader`` sees it; or the unit has no
+    leader and the target is the closest of its ``candidates`` (``inches`` away, ``tied``: the other
+    candidates as close); or the unit has no leader and its command names its target (``named``: that
+    command's value, such as ``covering_fire``), so the closest-candidate rule does not apply."""
+
+    unit: str
+    target: str
+    leader: str = ""
+    inches: float = 0.0
+    candidates: int = 0
+    tied: tuple[str, ...] = ()
+    named: str = ""
+
+    @property
+    def rule(self) -> str:
+        if self.leader:
+            return "core/target_selection.md#unit-with-a-leader"
+        if self.named:
+            return "core/target_selection.md#commands-that-name-their-target"
+        return "core/target_selection.md#unit-without-a-leader"
+
+
+@frozen(slots=True)
 class Undeclared:
     """A weapon the declaration's lists give to no target: it does not fire, as if its model held fire."""
 
@@ -231,7 +255,10 @@ class Hit:
     """A success allocated to a model (``model`` None: lost), with the wounds it actually took.
 
     ``invalid``: why the models passed over were not valid for it: every model of the target unit when the
-    success is lost; the Marked Model when the round's first success does not go to it."""
+    success is lost; the Marked Model when the round's first success does not go to it.
+    ``through_removed``: when the chosen model is valid only through models that fired the weapon and have
+    left play since (a firefight's reply criticals), those models: they count as they stood when they
+    rolled (core/allocation.md#valid-model)."""
 
     attack: int
     target: int
@@ -241,6 +268,7 @@ class Hit:
     wounds: int
     why: Why
     invalid: tuple[Invalid, ...] = ()
+    through_removed: tuple[str, ...] = ()
 
     @property
     def rule(self) -> str:
@@ -330,6 +358,7 @@ class MeleeFollows:
 
 Record = (
     Declared
+    | Allowed
     | Undeclared
     | Initiative
     | SplitFire

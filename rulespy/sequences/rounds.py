@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from rulespy.core.allocation import Choice, Invalid, Unfit, allocate_round, band, is_valid, why_not_valid
 from rulespy.core.damage import is_casualty, wounds_inflicted, wounds_lost
+from rulespy.core.ranged_weapons import Weapon
 from rulespy.core.shooting import FiringWeapon, TargetPlan
 from rulespy.sequences.records import Casualty, Damage, Hit, LeavePlay, Pinned, Round, Surplus
 from rulespy.state import Model, Terrain
@@ -181,7 +182,10 @@ def _allocate(
         wounds[model.id] = left - lost
         if weapon.pinning or plan.rules.pins_hit_models:
             pins.add(model.id)
-        items.append(Hit(attack, index, model.id, weapon.name, critical, lost, allocation.why, passed))
+        through = _through_removed(state, model, weapon, firing, bf.terrain)
+        items.append(
+            Hit(attack, index, model.id, weapon.name, critical, lost, allocation.why, passed, through)
+        )
         items.append(Damage(model.id, inflicted, model.armour, critical, lost))
         if inflicted > lost:
             items.append(Surplus(model.id, left, inflicted - lost))
@@ -213,6 +217,23 @@ def geometry(seq: ShootingSequence, unit: str, firing: tuple[FiringWeapon, ...])
         return reach, {m.id: band(m, firers) for m in everyone}
 
     return seq.memo.geometry((unit, firing), work)
+
+
+def _through_removed(
+    state: State, model: Model, weapon: Weapon, firing: tuple[FiringWeapon, ...], terrain: tuple[Terrain, ...]
+) -> tuple[str, ...]:
+    """When ``model`` is valid for ``weapon`` only through firers that have left play since they rolled,
+    those firers (a model that fired counts as it stood when it rolled); otherwise empty.
+
+    Rule: core/allocation.md#valid-model
+    """
+    firers = [fw.model for fw in firing if fw.weapon.name == weapon.name]
+    if not any(f.id in state.removed for f in firers):
+        return ()
+    making = [f for f in firers if is_valid(model, weapon, (f,), terrain)]
+    if making and all(f.id in state.removed for f in making):
+        return tuple(f.id for f in making)
+    return ()
 
 
 def _passed_over(

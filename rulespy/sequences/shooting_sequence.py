@@ -20,18 +20,23 @@ from rulespy.commands import rules_for
 from rulespy.core.command_rules import CommandRules
 from rulespy.core.cover import target_unit_cover
 from rulespy.core.leadership import LeadershipChance
+from rulespy.core.measuring import EPSILON, distance_between_units
 from rulespy.core.shooting import (
     FiringWeapon,
     TargetPlan,
+    could_declare,
     declared_weapons,
     firing_weapons,
     plan_attack,
 )
 from rulespy.core.statuses import is_pinned
 from rulespy.core.target_lock import LockChance, LockTally, Modifier, lock_modifiers, net_modifier
+from rulespy.core.target_selection import candidates
+from rulespy.errors import IllegalDeclaration
 from rulespy.frozen import frozen
 from rulespy.sequences import rounds
 from rulespy.sequences.records import (
+    Allowed,
     CriticalsFirst,
     Declared,
     Fires,
@@ -51,7 +56,7 @@ from rulespy.sequences.records import (
     Undeclared,
 )
 from rulespy.sequences.steps import Phase
-from rulespy.state import AttackDeclaration, Command, Scenario, TargetDeclaration, Unit
+from rulespy.state import AttackDeclaration, Battlefield, Command, Scenario, TargetDeclaration, Unit
 from rulespy.timing.command_timing import check_response
 
 Run = tuple[str, int]
@@ -181,10 +186,7 @@ class ShootingSequence:
         assert state.phase is Phase.TARGET_LOCK, "the firing weapons are known from the Target Lock step"
         plan = self.attacks[state.attack]
         return tuple(
-            tuple(
-                LockChance(fw.model.id, fw.weapon, self._net(plan, index, fw), fw.dice)
-                for fw in groups
-            )
+            tuple(LockChance(fw.model.id, fw.weapon, self._net(plan, index, fw), fw.dice) for fw in groups)
             for index, groups in enumerate(state.firing[state.attack])
         )
 
@@ -403,19 +405,88 @@ def declare(scenario: Scenario) -> tuple[tuple[AttackPlan, ...], list[Item]]:
     bf = scenario.battlefield
     attack = scenario.attack
     rules = rules_for(attack.command)
-    plans = [AttackPlan(attack.unit, rules, plan_attack(bf, attack, rules))]
-    items: list[Item] = [*_declared(bf.unit(attack.unit), attack, rules)]
+    try:
+        plans = [AttackPlan(attack.unit, rules, plan_attack(bf, attack, rules))]
+    except IllegalDeclaration as error:
+        if rules.command is Command.COVERING_FIRE and error.rule != rules.rule:
+            raise _keeps_watching(attack, error) from None
+        raise
+    items: list[Item] = [*_declared(bf.unit(attack.unit), attack, rules), *_allowed(bf, plans[0])]
     if scenario.response is not None:
-        check_response(rules, scenario.response.command, plans[0].targets[0].stopped is None)
         responder = attack.targets[0].unit
         reply = AttackDeclaration(
             responder, Command.SNAP_FIRE, (TargetDeclaration(attack.unit, scenario.response.mark),)
         )
         reply_rules = rules_for(Command.SNAP_FIRE)
-        plans.append(AttackPlan(responder, reply_rules, plan_attack(bf, reply, reply_rules)))
+        try:
+            check_response(rules, scenario.response.command, plans[0].targets[0].stopped is None)
+            plans.append(AttackPlan(responder, reply_rules, plan_attack(bf, reply, reply_rules)))
+        except IllegalDeclaration as error:
+            raise _response_refused(attack, reply, reply_rules, error) from None
         items.extend(_declared(bf.unit(responder), reply, reply_rules))
+        items.extend(_allowed(bf, plans[1]))
         items.append(Initiative(attack.unit, responder))
     return tuple(plans), items
+
+
+def _response_refused(
+    attack: AttackDeclaration, reply: AttackDeclaration, rules: CommandRules, error: IllegalDeclaration
+) -> IllegalDeclaration:
+    """An illegal response is refused as written, naming the first rule it breaks (``error.rule``) and the
+    response's own rule; the message says that the attack alone is legal and how to resolve it.
+
+    Rule: timing/command_timing.md#responding-command
+    """
+    command = reply.command.name_in_rules
+    alone = (
+        f"{error.message}. The {command} of {reply.unit!r} may not be declared ({rules.rule}); the "
+        f"{attack.command.name_in_rules} by {attack.unit!r} alone is legal. At the table {reply.unit!r} "
+        "declares another response or none, and the attack resolves: to resolve it here, delete the "
+        "scenario's 'response'"
+    )
+    return IllegalDeclaration(error.rule, alone, rules.rule)
+
+
+def _keeps_watching(attack: AttackDeclaration, error: IllegalDeclaration) -> IllegalDeclaration:
+    """Covering Fire that may not be made at the unit that triggered it: the covering unit keeps watching.
+
+    Rule: commands/command_covering_fire.md#covering-fire
+    """
+    rule = rules_for(Command.COVERING_FIRE).rule
+    watching = (
+        f"{error.message}. The Covering Fire of {attack.unit!r} may not be made at "
+        f"{attack.targets[0].unit!r} ({rule}): the covering unit keeps watching and fires nothing, and "
+        "the enemy's Advance or Assault goes ahead without it"
+    )
+    return IllegalDeclaration(error.rule, watching, rule)
+
+
+def _allowed(bf: Battlefield, plan: AttackPlan) -> list[Item]:
+    """Why Target Priority allows each target the unit shoots at (an Assault that may not shoot at its
+    target has none): its leader sees it; or, without a leader, it is the closest candidate, or the
+    command names its target.
+
+    Rule: core/target_selection.md#target-priority
+    """
+    shooter = bf.unit(plan.unit)
+    records: list[Item] = []
+    for target in plan.targets:
+        if target.stopped is not None:
+            continue
+        if shooter.leader is not None:
+            records.append(Allowed(shooter.id, target.unit, leader=shooter.leader.id))
+        elif not plan.rules.closest_target_rule:
+            records.append(Allowed(shooter.id, target.unit, named=plan.rules.command.value))
+        else:
+            found = candidates(shooter, bf, lambda u: could_declare(bf, shooter, u, plan.rules))
+            own = distance_between_units(shooter, bf.unit(target.unit))
+            tied = tuple(
+                u.id
+                for u in found
+                if u.id != target.unit and abs(distance_between_units(shooter, u) - own) <= EPSILON
+            )
+            records.append(Allowed(shooter.id, target.unit, inches=own, candidates=len(found), tied=tied))
+    return records
 
 
 def _declared(shooter: Unit, attack: AttackDeclaration, rules: CommandRules) -> list[Item]:

@@ -34,7 +34,14 @@ EXPECTED: dict[str, list[tuple[str, int, str]]] = {
     "RS042": [("core/big.md", 1, "RS042")],
     "RS043": [("core/notes.md", 1, "RS043")],  # a symlink to ../../RS001/index.md, outside this fixture
     "RS044": [("core/links.md", 5, "RS044")],
+    "RS045": [("site", 1, "RS045")],  # a symlink to ../RS001, outside this fixture
     "RS050": [("core/cover.md", 7, "RS050")],
+    "RS080": [("index.md", 5, "RS080")],  # an <iframe>, where <br> and <sub> are allowed
+    "RS081": [("index.md", 5, "RS081")],  # a javascript: link, where an https: one is allowed
+    "RS082": [("mkdocs.yml", 6, "RS082")],  # !ENV
+    "RS083": [("mkdocs.yml", 8, "RS083")],  # a plugin the site does not use
+    "RS084": [("mkdocs.yml", 6, "RS084")],  # theme.custom_dir out of the repository
+    "RS085": [("index.md", 19, "RS085")],  # S = S.replace(...) in an example
     "RS051": [("rulespy/core/cover.py", 10, "RS051")],
     # a step only the engine runs is reported at line 1; a step only the rules number, at its heading
     "RS060": [

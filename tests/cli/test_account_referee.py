@@ -150,7 +150,11 @@ def _said(line: Line) -> str:
 
 
 def _step(steps: dict[str, list[str]], start: str) -> list[str]:
-    (lines,) = [lines for heading, lines in steps.items() if heading.startswith(start)]
+    """The lines of the step whose heading starts with ``start``; a step that opens a heading with no lines
+    of its own (``The rangers resolve their Critical Locks``) is its first line, and its lines follow."""
+    found = [lines for heading, lines in steps.items() if heading.startswith(start)]
+    found += [lines[1:] for lines in steps.values() if lines and lines[0].startswith(start)]
+    (lines,) = found
     return lines
 
 
@@ -251,14 +255,18 @@ def test_split_target_declaration_shows_each_targets_weapons() -> None:
 def test_split_target_weapon_declared_against_no_target_does_not_fire() -> None:
     """core/shooting.md#split-target: a weapon the lists give to no target does not fire, as if held."""
     lines = _step(_steps(SPLIT_ONE_LEFT_OUT), "the squad declares Shoot")
-    assert lines == ["s3's rifle does not fire: declared against no target  [core/shooting.md#split-target]"]
+    undeclared = [line for line in lines if line.endswith("[core/shooting.md#split-target]")]
+    said = "s3's rifle does not fire: declared against no target  [core/shooting.md#split-target]"
+    assert undeclared == [said]
 
 
 def test_firefight_reply_criticals_says_when_there_are_none() -> None:
     """timing/firefight.md#firefight-reply-criticals: a unit with no Critical Lock does not "resolve its
     Critical Locks"."""
     steps = _steps(SPLIT_FIREFIGHT)
-    assert "the raiders have no Critical Lock to resolve" in steps
+    said = [line.split("  [")[0] for lines in steps.values() for line in lines]
+    assert "the raiders have no Critical Lock to resolve" in said
+    assert "the raiders have no Critical Lock to resolve" not in steps  # a line, never a heading alone
     assert any(h.startswith("the rangers resolve their Critical Locks") for h in steps)
 
 

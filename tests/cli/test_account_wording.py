@@ -52,3 +52,4 @@ def test_the_record_holds_accounts_with_both_numbers() -> None:
     assert "The rangers declare Shoot at the drones" in everything
     assert re.search(r"\b1 wound\b", everything) and re.search(r"\b2 wounds\b", everything)
     assert "1 Critical Lock at" in everything and "1 other success at" in everything
+    assert "2 other successes at the scouts are allocated" in everything

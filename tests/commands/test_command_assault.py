@@ -69,7 +69,7 @@ def _no_shooting(text: str, rule: str) -> None:
     (target,) = result.attacks[0].targets
     assert not target.fired and target.locks == () and result.removed == {}
     assert result.to_json()["legal"] is True
-    assert any(e.rule == rule and e.text.startswith("no shooting at the rangers") for e in trace(result))
+    assert any(e.rule == rule and e.text.startswith("nothing is fired at the rangers") for e in trace(result))
     assert any("goes ahead without shooting" in line.text for line in trace(result))
     assert any(e.rule == "core/melee.md#melee" for e in result.trace)  # melee follows
 

@@ -154,3 +154,102 @@ def counting_chain(fences: int) -> str:
         )
         lines += [f"## Step {k} {{#step-{k}}}", "", "```{.python continuation}", code, "```", ""]
     return "\n".join(lines)
+
+
+# --- markup a rule page must not publish (issue 29) --------------------------------------------------
+
+#: One line of each class of markup a hostile pull request could put in a rule page, and the finding
+#: ``rulespy check`` gives it (``rulespy render`` refuses the page with the same line).
+UNSAFE_MARKUP: dict[str, tuple[str, str]] = {
+    "iframe of a local file": ('<iframe src="file:///etc/os-release"></iframe>', "RS080"),
+    "object of the clone's git config": ('<object data="../.git/config"></object>', "RS080"),
+    "embed": ('<embed src="../../id_rsa">', "RS080"),
+    "script": ("<script>document.body.innerHTML = ''</script>", "RS080"),
+    "style": ("<style>body { display: none }</style>", "RS080"),
+    "link": ('<link rel="stylesheet" href="file:///etc/x.css">', "RS080"),
+    "meta refresh": ('<meta http-equiv="refresh" content="0; url=file:///etc/passwd">', "RS080"),
+    "base": ('<base href="file:///">', "RS080"),
+    "form": ('<form action="https://example.org/"><input name="x"></form>', "RS080"),
+    "img of a local file": ('<img src="file:///etc/os-release">', "RS080"),
+    "svg with a script": ("<svg><script>alert(1)</script></svg>", "RS080"),
+    "event handler inline": ('Read <a id="x" onmouseover="alert(1)">this</a>.', "RS080"),
+    "unfinished tag": ('<iframe src="file:///etc/os-release"', "RS080"),
+    "a comment a browser ends early": ("<!-- x --!><script>alert(1)</script> -->", "RS080"),
+    "event handler in an attribute list": ('A [link](../index.md){ onmouseover="alert(1)" }.', "RS080"),
+    "style in a heading's attribute list": ('## Part {#part style="display: none"}', "RS080"),
+    "javascript: in raw HTML, written with an entity": ('<a href="&#106;avascript:alert(1)">x</a>', "RS081"),
+    "javascript: link": ("A [link](javascript:alert(1)).", "RS081"),
+    "data: image": ("An ![image](data:text/html;base64,PHNjcmlwdD4=).", "RS081"),
+    "file: image": ("An ![image](file:///etc/os-release).", "RS081"),
+    "protocol-relative link": ("A [link](//example.org/x).", "RS081"),
+    "raw HTML climbing out of the site": ('<a href="../../../../.git/config">config</a>', "RS081"),
+    "raw HTML at the disk root": ('<a href="/etc/os-release">config</a>', "RS081"),
+}
+
+
+def page_with(line: str) -> str:
+    """A rule page whose line 5 is ``line``, between allowed markup (a comment, ``<br>``, a link)."""
+    return f"# Page\n\nText<br>more, <!-- a comment -->, [home](../index.md).\n\n{line}\n\nThe end.\n"
+
+
+# --- a hostile mkdocs.yml (issue 29) -----------------------------------------------------------------
+
+#: One line of each class of configuration that would run code, read the build machine or publish
+#: outside files, appended to a small mkdocs.yml (at line ``CONFIG_LINE``), and its finding.
+UNSAFE_CONFIG: dict[str, tuple[str, str]] = {
+    "hooks": ("hooks: [evil.py]", "RS082"),
+    "python name tag": ("x: !!python/name:os.system", "RS082"),
+    "python object tag": ("x: !!python/object/apply:os.system [id]", "RS082"),
+    "environment tag": ("site_author: !ENV GITHUB_TOKEN", "RS082"),
+    "plugin not used": ("plugins: [search, macros]", "RS083"),
+    "a local module as an extension": ("markdown_extensions: [evil]", "RS083"),
+    "snippets": ("markdown_extensions: [{pymdownx.snippets: {base_path: [.]}}]", "RS083"),
+    "theme not used": ("theme: {name: readthedocs}", "RS083"),
+    "docs_dir outside": ("docs_dir: ..", "RS084"),
+    "site_dir outside": ("site_dir: /tmp/elsewhere", "RS084"),
+    "custom_dir outside": ("theme: {name: material, custom_dir: ../../}", "RS084"),
+    "INHERIT outside": ("INHERIT: ../outside.yml", "RS084"),
+    "watch outside": ("watch: [/etc]", "RS084"),
+    "a script from elsewhere": ("extra_javascript: ['https://example.org/x.js']", "RS084"),
+    "a style from the disk": ("extra_css: ['file:///etc/x.css']", "RS084"),
+    "raw HTML in a value the theme prints": ("copyright: <script>alert(1)</script>", "RS080"),
+    "analytics": ("extra: {analytics: {provider: google, property: G-X}}", "RS083"),
+}
+CONFIG_LINE = 3
+
+
+def config_with(line: str) -> str:
+    """A mkdocs.yml whose line ``CONFIG_LINE`` is ``line``."""
+    return f"site_name: Hostile\nnav: [index.md]\n{line}\n"
+
+
+def mentions(count: int) -> str:
+    """One paragraph of ``count`` mentions of ``core/cover.md`` (40,000: 560 KB)."""
+    return "# Mentions\n\n" + "core/cover.md " * count + "\n"
+
+
+def nested_markers(count: int) -> str:
+    """One line of ``count`` nested list markers (2,000: 4 KB), deeper than any parser should follow."""
+    return "# Nested\n\n" + "- " * count + "x\n"
+
+
+def many_profiles(models: int, profiles: int, targets: int) -> str:
+    """``models`` models each carrying ``profiles`` two-dice weapons of different lock, damage and
+    critical, at ``targets`` models of varied wounds and armour: inside the odds limits judged from the
+    scenario, but its allocation rounds need more deals than the engine makes (3, 10, 3: refused after
+    333,000 deals and 1.7 s of CPU when a deal counted only its models)."""
+    lines = ["weapons:"]
+    for k in range(profiles):
+        traits = f"traits: [critical {4 + k % 3}]"
+        profile = f"range: 24, dice: 2, lock: {2 + k % 4}, damage: {1 + k % 5}, {traits}"
+        lines.append(f"  w{k}: {{{profile}}}")
+    carried = ", ".join(f"w{k}" for k in range(profiles))
+    lines += ["units:", "  - id: squad", "    side: blue", "    models:"]
+    for i in range(models):
+        lead = ", leader: true" if i == 0 else ""
+        lines.append(f"      - {{id: a{i}, at: [0, {i * 1.5}], weapons: [{carried}]{lead}}}")
+    lines += ["  - id: foes", "    side: red", "    models:"]
+    for i in range(targets):
+        lines.append(f"      - {{id: t{i}, at: [14, {i * 1.5}], wounds: {2 + i % 6}, armour: {i % 3}}}")
+    lines.append("attack: {unit: squad, command: shoot, targets: [{unit: foes, mark: t0}]}")
+    return "\n".join(lines) + "\n"

@@ -166,12 +166,19 @@ def test_the_front_server_answers_a_bad_request_and_serves_only_the_site(
     for server in (upstream, front):
         threading.Thread(target=server.serve_forever, daemon=True).start()
 
-    def ask(raw: bytes) -> bytes:
+    own = f"127.0.0.1:{front.server_address[1]}".encode()
+
+    def ask(raw: bytes, host: bytes = own) -> bytes:
         with socket.create_connection(front.server_address[:2], timeout=10) as connection:  # type: ignore[arg-type]
-            connection.sendall(raw + b" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            connection.sendall(raw + b" HTTP/1.1\r\nHost: " + host + b"\r\nConnection: close\r\n\r\n")
             return b"".join(iter(lambda: connection.recv(65536), b""))
 
     try:
+        # only its own address: a rebound domain, another port, no Host at all are refused (421)
+        port = str(front.server_address[1]).encode()
+        assert ask(b"GET /core/melee/", b"localhost:" + port).endswith(b"zensical: /core/melee/")
+        for host in (b"evil.example:" + port, b"127.0.0.1:1", b"localhost", b""):
+            assert ask(b"GET /core/melee/", host).startswith(b"HTTP/1.1 421 "), host
         assert ask(b"GET /judge/" + judge.BUNDLE.encode()).endswith(b"\r\n\r\nthe bundle")
         assert ask(b"GET /core/melee/").endswith(b"zensical: /core/melee/")
         assert ask(b"GET /judge/../secret").endswith(b"zensical: /judge/../secret")
@@ -184,7 +191,8 @@ def test_the_front_server_answers_a_bad_request_and_serves_only_the_site(
             assert time.monotonic() - started < 8
         with socket.create_connection(front.server_address[:2], timeout=10) as connection:  # type: ignore[arg-type]
             connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
-            connection.sendall(b"GET /judge/" + judge.BUNDLE.encode() + b" HTTP/1.1\r\nHost: x\r\n\r\n")
+            request = b"GET /judge/" + judge.BUNDLE.encode() + b" HTTP/1.1\r\nHost: " + own + b"\r\n\r\n"
+            connection.sendall(request)
             time.sleep(0.2)  # a reset while the front server waits for the next request
         time.sleep(0.3)
     finally:
