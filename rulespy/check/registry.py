@@ -20,7 +20,9 @@
 ``ru:`` (one key a translation language, ``LANGUAGES``) lists a concept's names in that edition: the
 first is its name there (tooltips, glossary, "Defined on this page"), the rest are the other forms the
 text writes (cases, plurals), which the site links like English aliases. No ``ru:``: the English name
-is used on Russian pages too.
+is used on Russian pages too. ``asked:`` (and ``asked_ru:`` for the Russian edition) lists how players
+ask about the concept at the table ("within 1 inch of an enemy", "overkill"): the site's search finds
+the owner's section by those words (``rulespy/render/search.py``).
 
 ``ru_forbidden:`` lists the words that must not stand for the concept on a Russian page (RS075): a
 synonym or an older translation, ``[законн*, критическ* попадани*]``. Each word of a variant matches that
@@ -46,13 +48,19 @@ if TYPE_CHECKING:
     import yaml
 
 REGISTRY = "concepts.yml"
+#: ``asked``: players' own phrasings of a question the concept's section answers ("within 1 inch of an
+#: enemy", "overkill"), which the site indexes as search words of that section; ``asked_ru`` and so on:
+#: the same in a translation's words.
+ASKED = "asked"
 _CONCEPT_KEYS = {
     "concept",
     "anchor",
     "aliases",
     "terminology",
+    ASKED,
     *LANGUAGES,
     *(f"{language}_forbidden" for language in LANGUAGES),
+    *(f"{ASKED}_{language}" for language in LANGUAGES),
 }
 _RETIRED_KEYS = {"term", "current", "explained_in"}
 _CHECK_KEYS = {"exclude", "rule_dirs", "code_dirs", "max_file_kb"}
@@ -75,6 +83,8 @@ class Concept:
     translated: tuple[tuple[str, tuple[str, ...]], ...] = ()
     #: (language, (variant, ...)): the words that must not stand for the concept in that edition (RS075)
     forbidden: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    #: (language or "", (phrasing, ...)): how players ask about it (``asked``, ``asked_ru``), search words
+    asked: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -87,6 +97,10 @@ class Concept:
             if lang == language:
                 return names
         return self.names
+
+    def asked_in(self, language: str | None) -> tuple[str, ...]:
+        """How players ask about the concept in ``language`` (``None``: English), for the site's search."""
+        return next((words for lang, words in self.asked if lang == (language or "")), ())
 
     def name_in(self, language: str | None) -> str:
         return self.names_in(language)[0]
@@ -216,6 +230,11 @@ class _Reader:
                         if language not in fields:
                             raise self.fail(fields[avoid], f"{avoid} needs {language}: the term to write")
                         forbidden.append((language, tuple(variants)))
+                asked = [
+                    (language or "", tuple(self.texts(fields[key], f"{key} (players' phrasings)")))
+                    for language, key in ((None, ASKED), *((lang, f"{ASKED}_{lang}") for lang in LANGUAGES))
+                    if key in fields
+                ]
                 self.concepts.append(
                     Concept(
                         self.name(fields["concept"], "concept"),
@@ -227,6 +246,7 @@ class _Reader:
                         Y.column(fields["concept"]),
                         tuple(translated),
                         tuple(forbidden),
+                        tuple(asked),
                     )
                 )
 

@@ -51,7 +51,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rulespy.check.doc import Document
-from rulespy.check.files import LANGUAGES, Layout, Tree
+from rulespy.check.files import LANGUAGES, NOT_PAGES, Layout, Tree
 from rulespy.check.findings import Finding
 
 if TYPE_CHECKING:
@@ -94,8 +94,11 @@ def english_twin(path: str) -> str:
 
 
 def is_translated_page(path: str, layout: Layout) -> bool:
-    """Whether an English page belongs in every translation: the home page and the rule files."""
-    return path == "index.md" or (path.endswith(".md") and path.split("/", 1)[0] in layout.rule_dirs)
+    """Whether an English page belongs in every translation: the pages at the root (the home page, the
+    questions at the table, the page for rule writers) and the rule files."""
+    if not path.endswith(".md"):
+        return False
+    return ("/" not in path and path not in NOT_PAGES) or path.split("/", 1)[0] in layout.rule_dirs
 
 
 def render_stamp(english: str, anchor: str, digest: str) -> str:

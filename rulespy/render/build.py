@@ -54,6 +54,9 @@ def _configured_url(root: Path) -> str:
     found = config.get("site_url") if isinstance(config, dict) else None
     return str(found) if found else "http://127.0.0.1:8000/"
 
+#: Material's lunr pipeline for a translation's site, as mkdocs.yml sets it for the English one: stemmed
+SEARCH_PIPELINE = ["stemmer", "stopWordFilter", "trimmer"]
+
 
 def command(generator: str, root: Path, site_dir: Path) -> list[str]:
     """The command line that builds the site of ``root`` into ``site_dir`` with ``generator`` (with
@@ -190,7 +193,7 @@ def language_config(generator: str, root: Path, language: str) -> Path:
             "site_dir": f"site-{language}" if generator == "zensical" else base.get("site_dir", "site"),
             "site_url": f"{site_url(root) or _configured_url(root)}{language}/",
             "theme": {"language": language},
-            "plugins": [{"search": {"lang": [language, "en"]}}],
+            "plugins": [{"search": {"lang": [language, "en"], "pipeline": SEARCH_PIPELINE}}],
             "nav": nav,
             **_translated_settings(base, language),
         },
@@ -272,12 +275,34 @@ def build_language(
 
 
 def build_all(generator: str, root: Path, site_dir: Path) -> list[subprocess.CompletedProcess[str]]:
-    """The English site, then each staged translation; stops at the first failed build."""
+    """The English site, then each staged translation, then each edition's offline copy (its service
+    worker and manifest, ``rulespy.render.offline``); stops at the first failed build."""
+    languages = languages_staged(root)
     done = [build(generator, root, site_dir)]
-    for language in languages_staged(root):
+    for language in languages:
         if done[-1].returncode != 0:
             break
         done.append(build_language(generator, root, site_dir, language))
+    if done[-1].returncode == 0:
+        done.append(offline_copy(root, site_dir, languages))
+    return done
+
+
+def offline_copy(root: Path, site_dir: Path, languages: list[str]) -> subprocess.CompletedProcess[str]:
+    """Write each edition's service worker and manifest; without npm the site is left online-only and
+    says so (under ``CI=true`` that is a failure, as for the judge)."""
+    from rulespy.render.offline import OfflineError, publish
+
+    done = subprocess.CompletedProcess(["workbox-build"], 0, "", "")
+    try:
+        done.stdout = "\n".join(publish(root, site_dir, languages)) + "\n"
+    except OfflineError as error:
+        if error.no_npm and os.environ.get("CI") != "true":
+            done.stdout = f"The offline copy is left out: {error}.\n"
+        else:
+            done.stderr, done.returncode = f"the offline copy: {error}\n", 1
+    except OSError as error:
+        done.stderr, done.returncode = f"the offline copy: {error}\n", 1
     return done
 
 

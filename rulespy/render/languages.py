@@ -50,6 +50,7 @@ WORDS: dict[str | None, dict[str, str]] = {
         "commands": "Commands",
         "glossary": "Glossary",
         "rulebook": "The whole rulebook as one printable PDF",
+        "home-judge": "The rules judge: set up a situation and let the engine rule on it",
         "glossary-intro": (
             "Every concept of the rules, in alphabetical order, with the first sentence of the rule that\n"
             "defines it. Each name links to that rule: the rule file is the definition, this page only "
@@ -213,6 +214,7 @@ WORDS: dict[str | None, dict[str, str]] = {
         "commands": "Приказы",
         "glossary": "Глоссарий",
         "rulebook": "Вся книга правил одним PDF для печати",
+        "home-judge": "Судья правил: расставьте ситуацию, и движок рассудит её",
         "glossary-intro": (
             "Все понятия правил по алфавиту, с первым предложением правила, которое их определяет.\n"
             "Каждое название ведёт к этому правилу: определение даёт файл правил, эта страница лишь\n"

@@ -20,14 +20,21 @@ from .registry import Concept, Previews, first_sentence
 
 RULE_FOLDERS = RULE_DIRS  # the checker's rule folders: one list for the whole project
 GLOSSARY = "glossary.md"
+QUESTIONS = "questions.md"  # "Questions at the table": right after the home page in the navigation
 RULEBOOK = "voidsiege-rules.pdf"
 
 
 def rulebook_link(language: str | None = None) -> str:
-    """The home page's link to the printable rulebook. Raw HTML on purpose: the PDF is printed from the
-    built site, so it is not among the pages the generators validate links against (the browser
-    test follows this link like every other)."""
-    return f'<p class="vs-rulebook"><a href="{RULEBOOK}">{words(language)["rulebook"]}</a></p>'
+    """The home page's links to the rules judge and the printable rulebook, under its last section. Raw
+    HTML on purpose: the Judge page and the PDF are made by the build, so they are not among the pages
+    the generators validate links against (the browser test follows these links like every other)."""
+    said = words(language)
+    return "\n".join(
+        [
+            f'<p class="vs-home-judge"><a href="judge/">{said["home-judge"]}</a></p>',
+            f'<p class="vs-rulebook"><a href="{RULEBOOK}">{said["rulebook"]}</a></p>',
+        ]
+    )
 
 
 def is_rule_file(path: str) -> bool:
@@ -43,15 +50,18 @@ def title_of(graph: Graph, path: str) -> str:
 
 
 def navigation(pages: Iterable[str], graph: Graph, language: str | None = None) -> list[Any]:
-    """Home, one section per rule folder, Glossary. Pages keep the order in which the home page links
-    them (the reading order its authors chose); pages it does not link follow, sorted by path. A
-    translation's rule pages are listed with their own title (their first heading): the generators
-    would otherwise title them from the file name, which is English (the language switcher above the
-    heading keeps them from taking the heading)."""
+    """Home, Questions at the table, one section per rule folder, Glossary, the other pages at the root
+    (the page for rule writers). Pages keep the order in which the home page links them (the reading
+    order its authors chose); pages it does not link follow, sorted by path. A translation's rule pages
+    are listed with their own title (their first heading): the generators would otherwise title them
+    from the file name, which is English (the language switcher above the heading keeps them from
+    taking the heading)."""
     pages = sorted(pages)
     reading = {path: i for i, path in enumerate(_in_link_order(graph, "index.md"))}
     said = words(language)
     nav: list[Any] = [{said["home"]: "index.md"}] if "index.md" in pages else []
+    if QUESTIONS in pages:
+        nav.append({title_of(graph, QUESTIONS): QUESTIONS})
     for folder in RULE_FOLDERS:
         inside = [p for p in pages if p.startswith(folder + "/")]
         inside.sort(key=lambda p: (reading.get(p, len(reading)), p))
@@ -60,6 +70,10 @@ def navigation(pages: Iterable[str], graph: Graph, language: str | None = None) 
             nav.append({said.get(folder, folder.capitalize()): entries})
     if GLOSSARY in pages:
         nav.append({said["glossary"]: GLOSSARY})
+    # the other pages at the root (the page for rule writers), by title, after the rules
+    for path in pages:
+        if "/" not in path and path not in ("index.md", QUESTIONS, GLOSSARY):
+            nav.append({title_of(graph, path): path})
     return nav
 
 

@@ -19,9 +19,6 @@ from rulespy.check.slugs import split_attr_list
 
 __all__ = ["Concept", "Previews", "RegistryError", "load_concepts"]
 
-_PREVIEW_LIMIT = 280
-
-
 class RegistryError(Exception):
     """concepts.yml cannot be read; the message names the file and line."""
 
@@ -48,7 +45,9 @@ def _plain(inline: Token) -> str:
 
 
 def section_paragraphs(markdown: str) -> dict[str, str]:
-    """For each heading with an explicit id: the plain text of the first paragraph under it."""
+    """For each heading with an explicit id: the plain text of the first paragraph under it, whole. A
+    paragraph that ends in a colon introduces what follows it, so the list or table right after it is
+    part of it (Cover's "a model is in no cover, Light cover or Heavy cover:" and its modifiers)."""
     tokens = MarkdownIt("commonmark").enable("table").parse(markdown)
     found: dict[str, str] = {}
     current: str | None = None
@@ -58,16 +57,37 @@ def section_paragraphs(markdown: str) -> dict[str, str]:
         elif token.type == "paragraph_open" and current is not None and current not in found:
             text = _plain(tokens[index + 1])
             if text:
-                found[current] = text
+                found[current] = _with_what_follows(text, tokens, index + 3)
     return found
 
 
-def shorten(text: str, limit: int = _PREVIEW_LIMIT) -> str:
-    """``text`` cut at a word boundary to at most ``limit`` characters, with an ellipsis when cut."""
-    if len(text) <= limit:
+def _with_what_follows(text: str, tokens: list[Token], after: int) -> str:
+    """``text``, and when it ends in a colon the list or table starting at ``tokens[after]``: list items
+    joined by semicolons, table rows as "first cell: the other cells" (the header row left out: the
+    text before the colon says what the columns are)."""
+    if not text.endswith(":") or after >= len(tokens):
         return text
-    cut = text[: limit - 1].rsplit(" ", 1)[0].rstrip(",;:")
-    return cut + "…"
+    start = tokens[after]
+    if start.type not in ("bullet_list_open", "ordered_list_open", "table_open"):
+        return text
+    closing = start.type.replace("_open", "_close")
+    items: list[str] = []
+    row: list[str] = []
+    for token in tokens[after + 1 :]:
+        if token.type == closing and token.level == start.level:
+            break
+        if start.type == "table_open":
+            if token.type == "inline":
+                row.append(_plain(token))
+            elif token.type == "tr_close":
+                items.append(f"{row[0]}: {', '.join(row[1:])}" if len(row) > 1 else "".join(row))
+                row = []
+        elif token.type == "inline" and token.level == start.level + 3:  # an item's own paragraph
+            items.append(_plain(token))
+    if start.type == "table_open":
+        items = items[1:]
+    items = [item.rstrip(".;") for item in items if item]
+    return f"{text} {'; '.join(items)}." if items else text
 
 
 def first_sentence(text: str) -> str:
@@ -98,7 +118,7 @@ class Previews:
         return self._sections(concept.file).get(concept.anchor)
 
     def tooltip(self, concept: Concept) -> str:
-        """The hover preview of a link to ``concept``."""
+        """The preview of a link to ``concept`` (shown on hover, keyboard focus or a tap): its name and
+        its owner's first paragraph, whole (never cut mid-sentence, never a file path)."""
         text = self.paragraph(concept)
-        body = shorten(text) if text else "(not yet defined)"
-        return f"{concept.name} ({concept.file}): {body}"
+        return f"{concept.name}: {text or '(not yet defined)'}"

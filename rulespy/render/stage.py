@@ -42,7 +42,7 @@ from rulespy.editions.page import changes as edition_changes
 from rulespy.editions.site import versions_json
 from rulespy.editions.versions import ReleaseError, checked_out, is_top
 
-from . import board, currency, examples, judge, languages, pages
+from . import board, currency, examples, judge, languages, pages, search
 from .linker import PageContext, link_markdown
 from .registry import Concept, Previews, RegistryError, load_concepts
 
@@ -84,7 +84,8 @@ class Report:
 
 
 def publishable_sources(root: Path) -> tuple[list[str], list[str]]:
-    """The rule files to publish (``index.md``, then each rule folder's ``*.md``, sorted) and a warning
+    """The rule files to publish (``index.md`` and the other pages at the root, then each rule folder's
+    ``*.md``, sorted) and a warning
     for each file or folder left out because it is a symlink resolving outside the repository.
 
     The list is the checker's own walk (``rulespy.check.publish.publishable``): folder symlinks are never
@@ -93,9 +94,10 @@ def publishable_sources(root: Path) -> tuple[list[str], list[str]]:
     listed = publishable(root)
 
     def published(path: str) -> bool:
-        return path == "index.md" or ("/" in path and path.split("/", 1)[0] in pages.RULE_FOLDERS)
+        return "/" not in path or path.split("/", 1)[0] in pages.RULE_FOLDERS
 
-    found = [path for path in listed.pages if path == "index.md"]
+    # the pages at the root: the home page first, then the others (questions, the page for rule writers)
+    found = sorted((p for p in listed.pages if "/" not in p), key=lambda p: (p != "index.md", p))
     for folder in pages.RULE_FOLDERS:
         found += sorted(path for path in listed.pages if path.startswith(folder + "/"))
     skipped = [
@@ -376,6 +378,7 @@ def _render(
             page = render_page(
                 edition, path, texts[path], site_pages, concepts, previews, graph, page_warnings, language
             )
+            page = search.with_search_words(page, path, concepts, language)
             if language:
                 page = languages.stale_notices(page, path, texts[path], english, language)
             if language is None:

@@ -65,7 +65,8 @@ def test_a_concept_link_shows_its_owners_definition_on_hover(browser: Any, base_
     browser.get(urljoin(base_url, "core/shooting/"))
     concept = browser.find_element(By.CSS_SELECTOR, "article a.vs-concept")
     preview = concept.get_attribute("title") or concept.get_attribute("data-md-title") or ""
-    assert ".md): " in preview, preview  # "Concept (owner file): the owner's first paragraph"
+    # "Concept: the owner's first paragraph", whole, and no file path
+    assert ": " in preview and ".md" not in preview and not preview.endswith("…"), preview
     browser.execute_script("arguments[0].scrollIntoView({block: 'center'});", concept)
     ActionChains(browser).move_to_element(concept).perform()
 

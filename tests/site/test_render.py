@@ -18,7 +18,6 @@ from rulespy.render.registry import (
     RegistryError,
     load_concepts,
     section_paragraphs,
-    shorten,
 )
 
 FILES = frozenset(
@@ -172,7 +171,10 @@ def test_preview_is_the_first_paragraph_of_the_owners_section(tmp_path: Path) ->
         previews.paragraph(TARGET_LIMIT)
         == "One success harms one model, see Allocation. Nothing carries over."
     )
-    assert previews.tooltip(TARGET_LIMIT).startswith("Target Limit (core/damage.md): One success")
+    # the tooltip is the name and the paragraph whole: no file path, nothing cut
+    assert previews.tooltip(TARGET_LIMIT) == (
+        "Target Limit: One success harms one model, see Allocation. Nothing carries over."
+    )
     assert previews.paragraph(DAMAGE) is None
 
 
@@ -182,9 +184,21 @@ def test_section_paragraphs_ignore_headings_without_ids() -> None:
     }
 
 
-def test_shorten_cuts_at_a_word() -> None:
-    assert shorten("one two three four", 12) == "one two…"
-    assert shorten("short", 12) == "short"
+def test_a_tooltip_is_never_cut_however_long_the_paragraph() -> None:
+    long = " ".join(f"Sentence {n} of the rule." for n in range(60))
+    previews = Previews({"core/damage.md": f"## Target Limit {{#target-limit}}\n\n{long}\n"}, CONCEPTS)
+    assert previews.tooltip(TARGET_LIMIT) == f"Target Limit: {long}"
+
+
+def test_a_paragraph_ending_in_a_colon_keeps_the_list_or_table_it_introduces() -> None:
+    listed = "## A {#a}\n\nIt holds:\n\n- one thing;\n- another, with `code`.\n  - nested\n\nLater.\n"
+    assert section_paragraphs(listed) == {"a": "It holds: one thing; another, with code."}
+    table = "## Cover {#cover}\n\nA model is in:\n\n| cover | modifier |\n|---|---|\n"
+    table += "| none | 0 |\n| Light | -1 |\n"
+    assert section_paragraphs(table) == {"cover": "A model is in: none: 0; Light: -1."}
+    # the owner's own Cover section: its modifiers are in the tooltip (they were cut before)
+    cover = section_paragraphs((Path(__file__).resolve().parents[2] / "core" / "cover.md").read_text())
+    assert cover["cover"].endswith("Heavy cover: none: 0; Light: -1; Heavy: -2.")
 
 
 def test_registry_loads_owners_aliases_and_terminology(tmp_path: Path) -> None:

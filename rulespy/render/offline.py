@@ -1,0 +1,195 @@
+"""The site offline at the table: a web app manifest and a service worker written by Workbox.
+
+After the site is built (both editions), ``publish`` writes into each edition's root (``SITE/`` and
+``SITE/ru/``):
+
+- ``sw.js``, the service worker, by Workbox's ``generateSW`` (npm ``workbox-build``, pinned in
+  ``rulespy/render/offline/package-lock.json`` and installed by ``npm ci`` into ``build/offline/`` the
+  first time, as the judge's Pyodide is). It precaches every page, the search index, the styles,
+  scripts, icons and published scenarios of its edition, so that after one visit every page opens and
+  search works with no network. Left out: the rulebook PDF, the past editions (``vX.Y/``; each is a
+  site of its own), the other edition (it has its own worker), and the rules judge's runtime
+  (Pyodide and ``rulespy.zip``, about 10 MB), which is kept only when the reader asks ("Keep the judge
+  for offline use", ``assets/offline.js``);
+- ``sw-judge.js``, imported by the worker before Workbox's own routes: it keeps the judge's runtime in
+  a cache of its own on that request, answers the runtime's requests from that cache when it holds
+  them, and refreshes it when a new worker (a new build) takes over;
+- ``manifest.webmanifest``, so that the site can be installed, with its icons (``assets/icon-*.png``).
+
+A new build is a new ``sw.js``: the browser installs it beside the old one, and ``assets/offline.js``
+shows "New rules are available" with a Reload button, which lets the new worker take over.
+
+Without npm the site is built all the same, without the offline copy, and says so (except under
+``CI=true``, where it fails, as for the judge).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+from . import judge
+
+PACKAGE = Path(__file__).resolve().parent / "offline"
+INSTALL = Path("build") / "offline"
+SCRIPT = "build-sw.cjs"
+#: what the worker precaches, relative to its edition's root
+PATTERNS = ["**/*.{html,css,js,json,svg,png,ico,xml,yaml,webmanifest,woff,woff2}"]
+JUDGE_CACHE = "vs-judge-runtime"
+#: the runtime files ``judge.publish`` copies in, relative to the English site's root
+JUDGE_FILES = sorted(judge.RUNTIME_PATHS)
+NAMES = {None: ("VoidSiege Rules", "Rules"), "ru": ("Правила VoidSiege", "Правила")}
+
+
+class OfflineError(Exception):
+    """The service worker cannot be written (npm or node missing, Workbox failed)."""
+
+    def __init__(self, message: str, *, no_npm: bool = False) -> None:
+        super().__init__(message)
+        self.no_npm = no_npm
+
+
+def npm_ci(package: Path, target: Path, wanted: Path) -> Path:
+    """``target/node_modules``, running ``npm ci`` of ``package``'s package.json and lock into ``target``
+    first when ``wanted`` (a path under ``node_modules``) is missing or the lock changed."""
+    lock = (package / "package-lock.json").read_bytes()
+    installed = target / "package-lock.json"
+    modules = target / "node_modules"
+    if installed.is_file() and installed.read_bytes() == lock and (modules / wanted).exists():
+        return modules
+    target.mkdir(parents=True, exist_ok=True)
+    for name in ("package.json", "package-lock.json"):
+        shutil.copyfile(package / name, target / name)
+    npm = shutil.which("npm")
+    if npm is None:
+        raise OfflineError(
+            f"{package.name} needs npm, which is not installed (apt-get install npm)", no_npm=True
+        )
+    done = subprocess.run(
+        [npm, "ci", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"],
+        cwd=target,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0 or not (modules / wanted).exists():
+        installed.unlink(missing_ok=True)
+        detail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
+        raise OfflineError(f"npm ci into {target} failed: {detail[0]}")
+    return modules
+
+
+def manifest(language: str | None) -> bytes:
+    """The web app manifest of edition ``language``: installable, opening on the edition's home page."""
+    name, short = NAMES.get(language, NAMES[None])
+    icons = [
+        {"src": f"assets/icon-{size}.png", "sizes": f"{size}x{size}", "type": "image/png", "purpose": "any"}
+        for size in (192, 512)
+    ]
+    data = {
+        "name": name,
+        "short_name": short,
+        "lang": language or "en",
+        "start_url": "./",
+        "scope": "./",
+        "display": "standalone",
+        "background_color": "#ffffff",
+        "theme_color": "#3f51b5",
+        "icons": icons,
+    }
+    return (json.dumps(data, ensure_ascii=False, indent=1) + "\n").encode()
+
+
+def judge_script(to_english_root: str) -> bytes:
+    """``sw-judge.js`` for an edition whose root is ``to_english_root`` away from the English site's
+    (``""`` or ``"../"``): the judge's runtime kept on request, served from that cache, refreshed."""
+    files = json.dumps([to_english_root + path for path in JUDGE_FILES])
+    return f"""// Written by rulespy/render/offline.py: never edit. Imported by sw.js before Workbox's routes.
+const VS_JUDGE_CACHE = {json.dumps(JUDGE_CACHE)};
+const VS_JUDGE_FILES = {files}.map((path) => new URL(path, self.registration.scope).href);
+
+self.addEventListener("fetch", (event) => {{
+  const url = event.request.url.split(/[?#]/)[0];
+  if (event.request.method !== "GET" || !VS_JUDGE_FILES.includes(url)) return;
+  event.respondWith(
+    caches.open(VS_JUDGE_CACHE)
+      .then((cache) => cache.match(url))
+      .then((kept) => kept || fetch(event.request)),
+  );
+}});
+
+function vsKeepJudge() {{
+  return caches.open(VS_JUDGE_CACHE).then((cache) => cache.addAll(VS_JUDGE_FILES));
+}}
+
+self.addEventListener("message", (event) => {{
+  if (!event.data || event.data.type !== "VS_KEEP_JUDGE") return;
+  const answer = (data) => event.source && event.source.postMessage(data);
+  event.waitUntil(vsKeepJudge().then(
+    () => answer({{type: "VS_JUDGE_KEPT"}}),
+    (error) => answer({{type: "VS_JUDGE_FAILED", error: String(error)}}),
+  ));
+}});
+
+// a new build may bring a new runtime: a reader who kept the judge keeps the current one
+self.addEventListener("activate", (event) => {{
+  event.waitUntil(caches.has(VS_JUDGE_CACHE).then((kept) => kept && vsKeepJudge()).catch(() => null));
+}});
+""".encode()
+
+
+def config(folder: Path, others: list[str]) -> dict[str, object]:
+    """Workbox's ``generateSW`` options for the edition built into ``folder``; ``others``: the folders
+    inside it that are not part of it (the other editions)."""
+    ignored = ["judge/pyodide/**", f"judge/{judge.BUNDLE}", "**/*.pdf", "sw.js", "sw-judge.js", "v[0-9]*/**"]
+    return {
+        "globDirectory": str(folder),
+        "globPatterns": PATTERNS,
+        "globIgnores": ignored + [f"{other}/**" for other in others],
+        "swDest": str(folder / "sw.js"),
+        "importScripts": ["sw-judge.js"],
+        "cleanupOutdatedCaches": True,
+        "clientsClaim": True,  # the first visit's pages are served offline without a reload
+        "skipWaiting": False,  # a new build waits until the reader presses Reload (assets/offline.js)
+        "directoryIndex": "index.html",
+        # search results link with ?h=words (Material's highlight), the search box with ?q=
+        "ignoreURLParametersMatching": [r"^h$", r"^q$", r"^utm_"],
+        "maximumFileSizeToCacheInBytes": 8 << 20,
+        "sourcemap": False,
+        "mode": "production",
+    }
+
+
+def publish(root: Path, site_dir: Path, languages: list[str]) -> list[str]:
+    """Write the manifest, ``sw-judge.js`` and Workbox's ``sw.js`` into the English site and each
+    translation in ``languages`` (``SITE/<language>/``); one line per edition saying what it precaches."""
+    modules = npm_ci(PACKAGE, Path(root) / INSTALL, Path("workbox-build") / "package.json")
+    node = shutil.which("node")
+    if node is None:
+        raise OfflineError("the service worker needs Node.js (apt-get install nodejs)", no_npm=True)
+    script = Path(root) / INSTALL / SCRIPT
+    shutil.copyfile(PACKAGE / SCRIPT, script)
+    said = []
+    for language in (None, *languages):
+        folder = Path(site_dir) / language if language else Path(site_dir)
+        (folder / "manifest.webmanifest").write_bytes(manifest(language))
+        (folder / "sw-judge.js").write_bytes(judge_script("../" if language else ""))
+        options = config(folder.resolve(), [] if language else list(languages))
+        env = {**os.environ, "NODE_PATH": str(modules.resolve())}
+        done = subprocess.run(
+            [node, str(script.resolve()), json.dumps(options)],
+            capture_output=True,
+            text=True,
+            check=False,
+            env=env,
+        )
+        if done.returncode != 0:
+            detail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
+            raise OfflineError(f"workbox-build for {folder}: {detail[0]}")
+        result = json.loads(done.stdout.strip().splitlines()[-1])
+        size = result["size"] / (1 << 20)
+        said.append(f"The offline copy of {folder}: {result['count']} files, {size:.1f} MB (sw.js)")
+    return said

@@ -1,0 +1,90 @@
+"""The site offline at the table, in a real browser, with either generator and in both editions: one
+visit, then the server is stopped (no network at all), and an unvisited page opens, search answers and,
+after "Keep the judge for offline use", Try it runs. The worker, the manifest and what they hold are
+``rulespy/render/offline.py``'s; the page's side is ``assets/offline.js``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+from urllib.parse import urljoin
+
+import pytest
+
+from rulespy.render import offline
+from tests.browser import require_browser, search, serving, wait
+
+pytestmark = pytest.mark.timeout(900)
+LOAD_SECONDS = 180  # a cold Pyodide start on a busy 2-core machine
+
+_PRECACHED = """const done = arguments[arguments.length - 1];
+navigator.serviceWorker.ready
+  .then(() => caches.keys())
+  .then((keys) => Promise.all(keys.filter((k) => k.includes('precache'))
+    .map((k) => caches.open(k).then((c) => c.keys()))))
+  .then((lists) => done(lists.reduce((n, l) => n + l.length, 0)), () => done(-1));"""
+
+
+def _entries(sw: Path) -> int:
+    """How many files Workbox's ``sw.js`` precaches (its manifest's entries)."""
+    return len(re.findall(r"\{url:\"", sw.read_text(encoding="utf-8")))
+
+
+def test_each_edition_has_a_manifest_icons_and_a_worker_that_leaves_out_the_judge_runtime(
+    built: Path,
+) -> None:
+    for edition, language in ((built, "en"), (built / "ru", "ru")):
+        manifest = json.loads((edition / "manifest.webmanifest").read_text(encoding="utf-8"))
+        assert manifest["lang"] == language and manifest["start_url"] == "./"
+        assert {icon["sizes"] for icon in manifest["icons"]} == {"192x192", "512x512"}
+        for icon in manifest["icons"]:
+            assert (edition / icon["src"]).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        worker = (edition / "sw.js").read_text(encoding="utf-8")
+        assert "index.html" in worker and "search" in worker
+        assert "pyodide" not in worker and "rulespy.zip" not in worker and ".pdf" not in worker
+        kept = (edition / "sw-judge.js").read_text(encoding="utf-8")
+        for path in offline.JUDGE_FILES:
+            assert json.dumps(("../" if language == "ru" else "") + path) in kept
+    # the English worker does not hold the Russian pages: those have a worker of their own
+    assert '"ru/index.html"' not in (built / "sw.js").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("language", [None, "ru"])
+def test_after_one_visit_an_unvisited_page_opens_search_answers_and_the_kept_judge_runs_offline(
+    browser: Any, built: Path, language: str | None
+) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    require_browser()
+    edition = built / language if language else built
+    expected = _entries(edition / "sw.js")
+    browser.set_script_timeout(LOAD_SECONDS)
+    with serving(built) as url:
+        home = urljoin(url, f"{language}/" if language else "")
+        browser.get(home)
+        # the first visit: every page, the search index and the assets are cached
+        wait(browser, lambda d: d.execute_async_script(_PRECACHED) >= expected, LOAD_SECONDS)
+        wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, ".vs-keep-judge button"))
+        browser.find_element(By.CSS_SELECTOR, ".vs-keep-judge button").click()
+        kept = ".vs-keep-judge [role=status]"
+        WebDriverWait(browser, LOAD_SECONDS).until(
+            lambda d: any(w in d.find_element(By.CSS_SELECTOR, kept).text for w in ("kept", "сохранён"))
+        )
+    # the server is gone: nothing answers on its port any more
+    browser.get(urljoin(home, "core/cover/"))
+    heading = wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, ".md-content h1").text)
+    assert heading in ("Cover", "Укрытие")
+    assert search(browser, "Target Limit" if language is None else "Предел цели", "/core/damage/")
+    browser.get(urljoin(home, "core/damage/"))
+    box = wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, ".vs-try .vs-try-button"))
+    box.click()
+    panel = wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, ".vs-try .vs-judge"), LOAD_SECONDS)
+    panel.find_element(By.CSS_SELECTOR, ".vs-judge-run").click()
+    WebDriverWait(browser, LOAD_SECONDS).until(
+        lambda d: panel.get_attribute("data-state") in ("resolved", "done")
+    )
+    assert "Outcome" in panel.text or "Исход" in panel.text
