@@ -4,6 +4,7 @@ build in the site (``python -m rulespy.render.build GENERATOR --pdf``, what ``ma
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -34,8 +35,15 @@ def test_without_chromium_the_build_says_the_rulebook_was_skipped(
 def test_make_site_names_the_rulebook_only_when_it_was_printed(tmp_path: Path) -> None:
     """The closing line of ``make site`` (as ``make -n`` shows it), run with and without a rulebook."""
     root = Path(__file__).resolve().parents[2]
+    # under `make test` the outer make's flags would add "Entering directory" lines: a make of its own
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS")}
     shown = subprocess.run(
-        ["make", "-n", "site", f"SITE_DIR={tmp_path}"], cwd=root, capture_output=True, text=True, check=True
+        ["make", "--no-print-directory", "-n", "site", f"SITE_DIR={tmp_path}"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
     ).stdout
     closing = shown[shown.rindex("\nif [ -f ") + 1 :]
     said = subprocess.run(["sh", "-c", closing], capture_output=True, text=True, check=True).stdout
