@@ -194,6 +194,11 @@ def test_the_version_selector_on_ru_names_the_current_rules_in_russian_and_leads
     except Exception:  # noqa: BLE001 - selenium's TimeoutException: the theme drew no selector
         pytest.skip(f"{built.name} draws no version selector on /ru/ (no version of versions.json is /ru/)")
     items = browser.execute_script(VERSIONS)
-    assert {text for _, text, _ in items} == {"текущие правила"}, items
-    links = [href for tag, _, href in items if tag == "A"]
-    assert links and all(href == urljoin(base_url, "ru/") for href in links), links
+    # the current rules in Russian words, and each released edition (v1.0, ...) by its number
+    texts = {text for _, text, _ in items}
+    assert "текущие правила" in texts and all(t == "текущие правила" or t.startswith("v") for t in texts), items
+    links = [(text, href) for tag, text, href in items if tag == "A"]
+    assert links, items
+    for text, href in links:  # every entry leads to that edition's Russian pages
+        edition = "" if text == "текущие правила" else text.split(" ")[0] + "/"
+        assert href == urljoin(base_url, f"{edition}ru/"), links
