@@ -30,8 +30,8 @@ PROMISED_MB = 150
 
 def _odds(path: Path) -> dict[str, object]:
     # --exact: the exact engine's refusal is what is measured (without it, the attack is sampled instead)
-    out = subprocess.run([sys.executable, "-c", WRAPPER, RULESPY, "odds", "--exact", str(path)], capture_output=True,
-                         text=True, check=True)  # fmt: skip
+    command = [sys.executable, "-c", WRAPPER, RULESPY, "odds", "--exact", str(path)]
+    out = subprocess.run(command, capture_output=True, text=True, check=True)
     return dict(json.loads(out.stdout))
 
 

@@ -196,7 +196,8 @@ def test_the_version_selector_on_ru_names_the_current_rules_in_russian_and_leads
     items = browser.execute_script(VERSIONS)
     # the current rules in Russian words, and each released edition (v1.0, ...) by its number
     texts = {text for _, text, _ in items}
-    assert "текущие правила" in texts and all(t == "текущие правила" or t.startswith("v") for t in texts), items
+    current = "текущие правила"
+    assert current in texts and all(t == current or t.startswith("v") for t in texts), items
     links = [(text, href) for tag, text, href in items if tag == "A"]
     assert links, items
     for text, href in links:  # every entry leads to that edition's Russian pages
