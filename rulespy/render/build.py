@@ -54,9 +54,6 @@ def _configured_url(root: Path) -> str:
     found = config.get("site_url") if isinstance(config, dict) else None
     return str(found) if found else "http://127.0.0.1:8000/"
 
-#: Material's lunr pipeline for a translation's site, as mkdocs.yml sets it for the English one: stemmed
-SEARCH_PIPELINE = ["stemmer", "stopWordFilter", "trimmer"]
-
 
 def command(generator: str, root: Path, site_dir: Path) -> list[str]:
     """The command line that builds the site of ``root`` into ``site_dir`` with ``generator`` (with
@@ -193,7 +190,7 @@ def language_config(generator: str, root: Path, language: str) -> Path:
             "site_dir": f"site-{language}" if generator == "zensical" else base.get("site_dir", "site"),
             "site_url": f"{site_url(root) or _configured_url(root)}{language}/",
             "theme": {"language": language},
-            "plugins": [{"search": {"lang": [language, "en"], "pipeline": SEARCH_PIPELINE}}],
+            "plugins": [{"search": {"lang": [language, "en"]}}],
             "nav": nav,
             **_translated_settings(base, language),
         },
