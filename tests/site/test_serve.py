@@ -18,7 +18,10 @@ import pytest
 from rulespy.render import judge, serve
 
 ROOT = Path(__file__).resolve().parents[2]
-COPIED = ("index.md", "concepts.yml", "mkdocs.yml", "core", "sequences", "timing", "commands", "examples")
+COPIED = (
+    *("index.md", "questions.md", "rule-writers.md", "concepts.yml", "mkdocs.yml"),
+    *("core", "sequences", "timing", "commands", "examples"),
+)
 pytestmark = pytest.mark.timeout(180)
 
 
