@@ -73,6 +73,12 @@ weapons:
   rifle: {range: 24, dice: 1, lock: 4, damage: 1}
   carbine: {range: 12, dice: 1, lock: 4, damage: 1, traits: [assault]}
 """
+# A leaderless unit of two riflemen, the declaring unit of several checks below.
+MILITIA = """
+  - id: militia
+    side: blue
+    models: [{id: m1, at: [0, 0], weapons: [rifle]}, {id: m2, at: [0, 2], weapons: [rifle]}]
+"""
 WALL = "terrain:\n  - {kind: blocking, polygon: [[4, -3], [5, -3], [5, 3], [4, 3]]}\n"
 
 
@@ -123,18 +129,17 @@ attack:
 def test_r8_check_2_before_check_3() -> None:
     """A leaderless unit splitting its fire at a friendly unit and an enemy: Leader's Split Fire."""
     assert (
-        _rule("""
-units:
-  - id: militia
-    side: blue
-    models: [{id: m1, at: [0, 0], weapons: [rifle]}, {id: m2, at: [0, 2], weapons: [rifle]}]
-  - {id: allies, side: blue, models: [{id: a1, at: [10, 0]}]}
+        _rule(
+            "units:"
+            + MILITIA
+            + """  - {id: allies, side: blue, models: [{id: a1, at: [10, 0]}]}
   - {id: b, side: red, models: [{id: b1, at: [10, 4]}]}
 attack:
   unit: militia
   command: shoot
   targets: [{unit: allies, mark: a1, models: [m1]}, {unit: b, mark: b1, models: [m2]}]
-""")
+"""
+        )
         == "core/target_selection.md#leaders-split-fire"
     )
 
@@ -168,15 +173,14 @@ units:
 def test_r8_check_5_before_check_6() -> None:
     """A leaderless unit declaring a far unit out of every weapon's range while a closer candidate exists."""
     assert (
-        _rule("""
-units:
-  - id: militia
-    side: blue
-    models: [{id: m1, at: [0, 0], weapons: [rifle]}, {id: m2, at: [0, 2], weapons: [rifle]}]
-  - {id: near, side: red, models: [{id: n1, at: [10, 0]}]}
+        _rule(
+            "units:"
+            + MILITIA
+            + """  - {id: near, side: red, models: [{id: n1, at: [10, 0]}]}
   - {id: far, side: red, models: [{id: f1, at: [40, 0]}]}
 attack: {unit: militia, command: shoot, targets: [{unit: far, mark: f1}]}
-""")
+"""
+        )
         == "core/shooting.md#which-weapons-fire"
     )
 
@@ -184,12 +188,9 @@ attack: {unit: militia, command: shoot, targets: [{unit: far, mark: f1}]}
 def test_r8_check_6_before_check_7() -> None:
     """A leaderless unit declaring a farther unit, marking a model no militia sees: the closest candidate."""
     assert _rule(
-        """
-units:
-  - id: militia
-    side: blue
-    models: [{id: m1, at: [0, 0], weapons: [rifle]}, {id: m2, at: [0, 2], weapons: [rifle]}]
-  - {id: near, side: red, models: [{id: n1, at: [-8, 0]}]}
+        "units:"
+        + MILITIA
+        + """  - {id: near, side: red, models: [{id: n1, at: [-8, 0]}]}
   - {id: far, side: red, models: [{id: f1, at: [15, 0]}, {id: f2, at: [15, 20]}]}
 """
         + WALL
