@@ -456,7 +456,7 @@ def _fences(page: Page, twin: Page) -> Iterator[Finding]:
 
 
 def _links(tree: Tree, page: Page) -> Iterator[Finding]:
-    from rulespy.check.graph import resolve
+    from rulespy.book.links import resolve
 
     language = language_of(page.path)
     for link in page.document.links:

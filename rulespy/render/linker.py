@@ -27,8 +27,9 @@ from typing import Any
 from markdown_it import MarkdownIt
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
-from mdit_py_plugins.admon import admon_plugin
 
+from rulespy.book import markdown as book_markdown
+from rulespy.book.links import resolve
 from rulespy.check.slugs import split_attr_list
 
 from .registry import Concept
@@ -58,16 +59,11 @@ class PageContext:
         rel = posixpath.relpath(path, posixpath.dirname(self.src_uri) or ".")
         return f"{rel}#{anchor}" if anchor else rel
 
-    def resolve(self, href: str) -> str:
-        """The repository path (with ``#anchor``) that a relative ``href`` on this page points at."""
-        return resolve_href(self.src_uri, href)
-
-
-def resolve_href(page: str, href: str) -> str:
-    """The repository path (with ``#anchor``) that a relative ``href`` on ``page`` points at."""
-    path, _, anchor = href.partition("#")
-    full = posixpath.normpath(posixpath.join(posixpath.dirname(page), path)) if path else page
-    return f"{full}#{anchor}" if anchor else full
+    def resolve(self, href: str) -> str | None:
+        """The repository path (with ``#anchor``) that ``href`` on this page points at, by the rule book's
+        one link resolution (``rulespy.book.links``: ``/core/x.md`` from the root, a ``?query`` ignored);
+        ``None`` for an external link or one out of the repository."""
+        return resolve(self.src_uri, href).ref
 
 
 class _Concepts:
@@ -97,7 +93,9 @@ def _recording(name: str, rule: Callable[[StateInline, bool], bool]) -> Callable
 
 
 def _parser() -> MarkdownIt:
-    md = MarkdownIt("commonmark").enable("table").use(admon_plugin)
+    """The book's one configuration with admonitions (``rulespy.book.markdown``), its opaque inline rules
+    recording what they consume."""
+    md = book_markdown.build(admonitions=True)
     for name in _OPAQUE_RULES:
         rule = next(r for r in md.inline.ruler.__rules__ if r.name == name)
         md.inline.ruler.at(name, _recording(name, rule.fn))
@@ -218,7 +216,7 @@ def _place(content: str, lines: list[str], first: int, edits: list[Edit]) -> lis
 def link_markdown(markdown: str, page: PageContext) -> str:
     """``markdown`` with its mentions and concepts linked; everything else byte for byte unchanged."""
     env: dict[str, Any] = {_SPANS: {}}
-    tokens = _MD.parse(markdown, env)
+    tokens = book_markdown.parse(_MD, markdown, env)
     lines = markdown.split("\n")
     state = _Page(page)
     edits: list[Edit] = []

@@ -11,9 +11,9 @@ import posixpath
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from rulespy.book.links import resolve  # the book's one link resolution, the checker's too
 from rulespy.check.files import RULE_DIRS
 from rulespy.check.graph import LinkGraph as Graph
-from rulespy.check.graph import resolve  # the checker's own link resolution, not a second one
 
 from .languages import words
 from .registry import Concept, Previews, first_sentence

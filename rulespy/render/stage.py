@@ -27,13 +27,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
-from markdown_it import MarkdownIt
 
+from rulespy.book import markdown as book_markdown
+from rulespy.book.book import Book, Page, page_of, parse_page
 from rulespy.check import outputs
 from rulespy.check.atomic import WriteError, locked_folder, write_atomic
 from rulespy.check.files import same_url
 from rulespy.check.findings import CheckError
-from rulespy.check.graph import LinkGraph, build_graph
+from rulespy.check.graph import LinkGraph
 from rulespy.check.publish import publishable
 from rulespy.editions.page import PAGE as CHANGES
 from rulespy.editions.page import TITLE as CHANGES_TITLE
@@ -44,7 +45,7 @@ from rulespy.editions.versions import ReleaseError, checked_out, is_top
 
 from . import board, currency, examples, judge, languages, pages, search
 from .linker import PageContext, link_markdown
-from .registry import Concept, Previews, RegistryError, load_concepts
+from .registry import Concept, Previews
 
 #: The Judge and What changed pages at the end of each edition's navigation, by language (None: English;
 #: the What changed page's text is English in every edition).
@@ -149,13 +150,11 @@ def read_text(root: Path, path: str) -> str:
 REFUSED_CODES = frozenset({"RS006", "RS044", "RS080", "RS081", "RS085"})
 
 
-def refused_markup(path: str, text: str) -> list[str]:
-    """A ``path:line: message`` problem for each thing in page ``text`` that must never be published,
-    found by the checker's own parser (``rulespy check`` reports the same, with the same lines), so that
-    a render run without the check publishes nothing of it either."""
-    from rulespy.check.parse import parse_markdown
-
-    document = parse_markdown(path, text)
+def refused_markup(path: str, text: str | Page) -> list[str]:
+    """A ``path:line: message`` problem for each thing in page ``text`` (or the book's ``Page``) that must
+    never be published, found by the checker's own parser (``rulespy check`` reports the same, with the
+    same lines), so that a render run without the check publishes nothing of it either."""
+    document = parse_page(path, text)[0] if isinstance(text, str) else text.document
     return [
         f"{path}:{line}: {code} {message}: not published"
         for line, _, code, message in sorted((*document.problems, *document.unsafe))
@@ -168,8 +167,8 @@ def _check_headings(path: str, text: str) -> None:
     and it knows fences and setext headings), before any generator sees the page."""
     if text.count("#") + text.count("=") + text.count("-") <= MAX_PAGE_HEADINGS:
         return  # every heading holds one of these marks
-    blocks = MarkdownIt("commonmark").disable("inline")
-    headings = [t for t in blocks.parse(text) if t.type == "heading_open"]
+    blocks = book_markdown.parser(inline=False)
+    headings = [t for t in book_markdown.parse(blocks, text) if t.type == "heading_open"]
     if len(headings) > MAX_PAGE_HEADINGS:
         first_line = (headings[MAX_PAGE_HEADINGS].map or [0])[0] + 1
         raise RenderError(
@@ -211,10 +210,12 @@ def render_page(
     graph: LinkGraph,
     warnings: list[str],
     language: str | None = None,
+    book_page: Page | None = None,
 ) -> str:
     """One rule page as the generators build it: examples as Example blocks with boards, mentions and
     concepts linked, and (on rule files) the owned concepts under the title and "Referenced by" below."""
-    found = examples.find_examples(text, root, path)  # on the file as written: warnings name its lines
+    # on the file as written: warnings name its lines
+    found = examples.find_examples(text, root, path, book_page.examples if book_page else None)
     lines = text.split("\n")
     after, shift = len(lines), 0
     if pages.is_rule_file(path):  # first, so that the linker sees the header's links to the page's concepts
@@ -309,6 +310,13 @@ def _render(
     sources, skipped = publishable_sources(edition)
     report.warnings += skipped
     problems = _one_page_per_url(sources)
+    unread: list[str] = []
+    try:  # the edition, read once: its tree, concepts.yml, each page parsed once (``rulespy.book``)
+        book = Book.open(root, language)
+        concepts = languages.localized(book.concepts, language)
+    except CheckError as error:  # concepts.yml cannot be read
+        unread.append(f"{root / 'concepts.yml'}:{error.line or 1}: {error.message}")
+        book, concepts = Book.without_registry(root, language), ()
     texts: dict[str, str] = {}
     for path in sources:
         try:
@@ -316,18 +324,15 @@ def _render(
         except RenderError as error:
             problems += error.problems
         else:
-            problems += refused_markup(f"{language}/{path}" if language else path, texts[path])
-    try:
-        concepts = languages.localized(load_concepts(root / "concepts.yml"), language)
-    except RegistryError as error:
-        problems.append(str(error))
-        concepts = ()
+            page = book.page(path, texts[path])
+            problems += refused_markup(book.source(path), page) if page else []
+    problems += unread
     if problems:
         raise RenderError(problems)
     published = [p.relative_to(root).as_posix() for p in sorted((root / SCENARIOS).glob("*.yaml"))]
     if language:
         texts = {p: languages.scenario_links(t, p, language, published) for p, t in texts.items()}
-    previews = Previews(texts, concepts)
+    previews = Previews({path: page for path in texts if (page := book.page(path)) is not None}, concepts)
     try:  # the releases: a tag that disagrees with CHANGELOG.md, or a shallow clone, stops the render
         if changes is None:  # every edition lists them; English pages carry the marks
             changes = report.changes = edition_changes(root, unreleased)
@@ -338,7 +343,7 @@ def _render(
 
     def stamped(path: str, page: str) -> str:
         return currency.stamp(page, currency.line(changes, built, path, language))
-    graph = build_graph(edition)
+    graph = book.graph
     site_pages = frozenset(texts) | {pages.GLOSSARY}
     # the scenario files rule pages link to, published beside them (never one resolving outside)
     found = sorted((root / SCENARIOS).glob("*.yaml")) if (root / SCENARIOS).is_dir() else []
@@ -362,6 +367,7 @@ def _render(
         referencing = [(p, pages.title_of(graph, p)) for p in graph.referenced_by(path)]
         twins = [o for o in others if o is None or languages.has_twin(root, path, o)]
         english = _english_text(root, path) if language else None
+        book_page = book.page(path)
         marks = changes.key(path) if language is None else ""
         key = _digest(shared, path, texts[path], json.dumps(referencing), repr(twins), english or "", marks)
         target = out / path
@@ -376,11 +382,13 @@ def _render(
         else:
             page_warnings: list[str] = []
             page = render_page(
-                edition, path, texts[path], site_pages, concepts, previews, graph, page_warnings, language
+                edition, path, texts[path], site_pages, concepts, previews, graph, page_warnings, language,
+                book_page,
             )
             page = search.with_search_words(page, path, concepts, language)
             if language:
-                page = languages.stale_notices(page, path, texts[path], english, language)
+                twin = page_of(path, path, english) if english is not None else None
+                page = languages.stale_notices(page, path, book_page, twin, language)
             if language is None:
                 page = changes.mark(path, page)
             page = stamped(path, languages.with_switchers(page, path, language, twins))
