@@ -30,6 +30,7 @@ import yaml
 
 from rulespy.book import markdown as book_markdown
 from rulespy.book.book import Book, Page, page_of, parse_page
+from rulespy.book.digest import code_digest
 from rulespy.check import outputs
 from rulespy.check.atomic import WriteError, locked_folder, write_atomic
 from rulespy.check.files import same_url
@@ -178,19 +179,6 @@ def _check_headings(path: str, text: str) -> None:
                 "not published; split the page"
             ]
         )
-
-
-def _code_digest() -> str:
-    """rulespy's own code and its markdown parsers' versions: a new renderer or engine renders anew."""
-    from importlib.metadata import version
-
-    package = Path(__file__).resolve().parents[1]
-    h = hashlib.sha256()
-    for path in sorted(package.rglob("*.py")) + sorted(ASSETS.iterdir()):
-        h.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
-    for name in ("markdown-it-py", "mdit-py-plugins", "pyyaml"):
-        h.update(f"{name}={version(name)}".encode())
-    return h.hexdigest()
 
 
 def _digest(*parts: str) -> str:
@@ -349,7 +337,7 @@ def _render(
     found = sorted((root / SCENARIOS).glob("*.yaml")) if (root / SCENARIOS).is_dir() else []
     scenario_files = [p for p in found if p.is_file() and _inside(root, p)]
     shared = _digest(
-        _code_digest(),
+        code_digest(p for p in ASSETS.iterdir() if p.is_file()),
         (root / "concepts.yml").read_text(encoding="utf-8") if (root / "concepts.yml").is_file() else "",
         previews.digest(),
         "\n".join(sorted(site_pages)),
