@@ -241,4 +241,3 @@ class Book:
                 data = self.tree.read(path) or b""
                 documents[path] = parse_bytes(path, data, max_bytes=self.layout.max_bytes)
         return LinkGraph(self.tree, documents)
-

@@ -121,7 +121,7 @@ def cut(
     """The sections of a page: ``lines`` its text split at ``\\n``, ``heads`` every heading in order."""
     explicit = [i for i, head in enumerate(heads) if head.anchor is not None]
     levels = [(head.level, head.line) for head in heads]
-    ends = [heads[i].line for i in explicit[1:]] + [len(lines) + 1]
+    ends = [heads[i].line for i in explicit[1:]] + ([len(lines) + 1] if explicit else [])
     found: list[Section] = []
     stack: list[Section] = []
     paragraphs = paragraphs or {}

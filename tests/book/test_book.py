@@ -58,6 +58,10 @@ def test_subsections_have_their_parents() -> None:
     ]
 
 
+def test_a_page_without_ids_has_no_sections() -> None:
+    assert page_of("index.md", "index.md", "# Home\n\nThe rules.\n").sections == ()
+
+
 def test_the_hash_ignores_stamps_and_trailing_spaces() -> None:
     assert section_hash(["## A {#a}", "<!-- translates: a.md#a sha256:1 -->", "text  "]) == section_hash(
         ["## A {#a}", "text", ""]
