@@ -162,7 +162,10 @@ def test_the_book_imports_nothing_of_the_engine() -> None:
     book = {module: edges for module, edges in graph.items() if _in(module, (BOOK,))}
     assert book, "rulespy.book is missing"
     assert {
-        f"{module} imports {target}" for module, edges in book.items() for target in edges if not _in(target, CHECKER)
+        f"{module} imports {target}"
+        for module, edges in book.items()
+        for target in edges
+        if not _in(target, CHECKER)
     } == set()
 
 
@@ -220,5 +223,9 @@ def test_type_checking_imports_are_edges(tmp_path: Path) -> None:
     )
     (root / "play.py").write_text("import rulespy.state\n", encoding="utf-8")
     graph = import_graph(root)
-    assert graph == {"rulespy": {}, "rulespy.state": {"rulespy.play": 3}, "rulespy.play": {"rulespy.state": 1}}
+    assert graph == {
+        "rulespy": {},
+        "rulespy.state": {"rulespy.play": 3},
+        "rulespy.play": {"rulespy.state": 1},
+    }
     assert cycles(graph) == [["rulespy.play", "rulespy.state"]]

@@ -30,11 +30,19 @@ from markdown_it.token import Token
 
 from rulespy.book import markdown as book_markdown
 from rulespy.book.links import resolve
+from rulespy.check.files import RULE_DIRS
 from rulespy.check.slugs import split_attr_list
 
 from .registry import Concept
 
-MENTION = re.compile(r"(?<![\w/.-])((?:core|sequences|timing|commands)/[\w-]+\.md)(#[\w-]+)?(?![\w/-])")
+
+#: a mention of a rule file in the rule folders ``folders`` (the book's ``check: rule_dirs``)
+def mention_pattern(folders: Iterable[str]) -> re.Pattern[str]:
+    alternation = "|".join(re.escape(folder) for folder in folders)
+    return re.compile(rf"(?<![\w/.-])((?:{alternation})/[\w-]+\.md)(#[\w-]+)?(?![\w/-])")
+
+
+MENTION = mention_pattern(RULE_DIRS)
 _OPAQUE_RULES = ("backticks", "link", "image", "autolink", "html_inline", "entity", "escape")
 _ATTR_LIST = re.compile(r"\{:?[^{}\n]*\}")
 _SPANS = "vs_spans"
@@ -50,6 +58,11 @@ class PageContext:
     files: frozenset[str]  # every page of the site, by the same kind of path
     concepts: tuple[Concept, ...] = ()
     tooltip: Callable[[Concept], str] = lambda concept: concept.name
+    rule_dirs: tuple[str, ...] = RULE_DIRS  # whose files' mentions are linked (``check: rule_dirs``)
+
+    @property
+    def mention(self) -> re.Pattern[str]:
+        return MENTION if self.rule_dirs == RULE_DIRS else mention_pattern(self.rule_dirs)
 
     def href(self, target: str) -> str:
         """A link from this page to ``target`` (``path.md`` or ``path.md#anchor``), as markdown writes it."""
@@ -117,15 +130,15 @@ def _escape_label(text: str) -> str:
 class _Page:
     def __init__(self, page: PageContext) -> None:
         self.page = page
+        self.mention = page.mention
         self.concepts = _Concepts(page.concepts)
         self.section: str | None = None
         self.linked: set[str] = set()
         self.edits: list[Edit] = []
 
     def note_link(self, href: str) -> None:
-        if "://" in href:
-            return
-        concept = self.concepts.by_target.get(self.page.resolve(href))
+        target = self.page.resolve(href)  # None: external, or out of the repository
+        concept = self.concepts.by_target.get(target) if target is not None else None
         if concept is not None:
             self.linked.add(concept.target)
 
@@ -139,6 +152,7 @@ class _Page:
 
     def inline(self, content: str, spans: list[tuple[str, int, int]], links: list[str]) -> list[Edit]:
         """Edits to ``content`` (columns in ``content``; line 0), in source order."""
+        mention = self.mention
         opaque = sorted((start, end, name) for name, start, end in spans)
         opaque += [(m.start(), m.end(), "attrs") for m in _ATTR_LIST.finditer(content)]
         opaque.sort()
@@ -155,9 +169,10 @@ class _Page:
                 found.append((start, start, ("link", "")))
             elif name == "backticks" and not in_label[start]:
                 code = content[start:end].strip("`").strip()
-                if MENTION.fullmatch(code) and MENTION.fullmatch(code).group(1) in self.page.files:  # type: ignore[union-attr]
+                whole = mention.fullmatch(code)
+                if whole is not None and whole.group(1) in self.page.files:
                     found.append((start, end, ("code", code)))
-        for match in MENTION.finditer(content):
+        for match in mention.finditer(content):
             if not any(blocked[match.start() : match.end()]) and match.group(1) in self.page.files:
                 found.append((match.start(), match.end(), ("mention", match.group(0))))
         # mentions and code spans never overlap each other: marked once, a concept is looked up in time

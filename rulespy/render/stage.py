@@ -23,6 +23,7 @@ import hashlib
 import json
 import os
 import shutil
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -85,7 +86,9 @@ class Report:
     changes: Changes | None = None  # the What changed page staged (``render_all`` hands it on)
 
 
-def publishable_sources(root: Path) -> tuple[list[str], list[str]]:
+def publishable_sources(
+    root: Path, rule_dirs: Sequence[str] = pages.RULE_FOLDERS
+) -> tuple[list[str], list[str]]:
     """The rule files to publish (``index.md`` and the other pages at the root, then each rule folder's
     ``*.md``, sorted) and a warning
     for each file or folder left out because it is a symlink resolving outside the repository.
@@ -96,16 +99,16 @@ def publishable_sources(root: Path) -> tuple[list[str], list[str]]:
     listed = publishable(root)
 
     def published(path: str) -> bool:
-        return "/" not in path or path.split("/", 1)[0] in pages.RULE_FOLDERS
+        return "/" not in path or path.split("/", 1)[0] in rule_dirs
 
     # the pages at the root: the home page first, then the others (questions, the page for rule writers)
     found = sorted((p for p in listed.pages if "/" not in p), key=lambda p: (p != "index.md", p))
-    for folder in pages.RULE_FOLDERS:
+    for folder in rule_dirs:
         found += sorted(path for path in listed.pages if path.startswith(folder + "/"))
     skipped = [
         f"{path}: a symlink to {target!r}, outside the repository: not published"
         for path, target in listed.refused
-        if published(path) or path in pages.RULE_FOLDERS
+        if published(path) or path in rule_dirs
     ]
     return found, sorted(skipped)
 
@@ -199,6 +202,7 @@ def render_page(
     warnings: list[str],
     language: str | None = None,
     book_page: Page | None = None,
+    rule_dirs: Sequence[str] = pages.RULE_FOLDERS,
 ) -> str:
     """One rule page as the generators build it: examples as Example blocks with boards, mentions and
     concepts linked, and (on rule files) the owned concepts under the title and "Referenced by" below."""
@@ -206,14 +210,16 @@ def render_page(
     found = examples.find_examples(text, root, path, book_page.examples if book_page else None)
     lines = text.split("\n")
     after, shift = len(lines), 0
-    if pages.is_rule_file(path):  # first, so that the linker sees the header's links to the page's concepts
+    # first, so that the linker sees the header's links to the page's concepts
+    if pages.is_rule_file(path, rule_dirs):
         after = next((i for i, line in enumerate(lines) if line.startswith("# ")), -1) + 1
         header = ["", *pages.page_header(path, concepts, language)]
         lines[after:after] = header
         shift = len(header)
         lines += pages.page_footer(path, graph, site_pages, language)
     # linking edits inside lines only, so line numbers hold in its result
-    linked = link_markdown("\n".join(lines), PageContext(path, site_pages, concepts, previews.tooltip))
+    context = PageContext(path, site_pages, concepts, previews.tooltip, tuple(rule_dirs))
+    linked = link_markdown("\n".join(lines), context)
     lines = linked.split("\n")
     for number, example in reversed(list(enumerate(found))):
         warnings.extend(example.warnings)
@@ -295,9 +301,6 @@ def _render(
 ) -> Report:
     """``render``, with the staging folder's lock held."""
     changes = report.changes
-    sources, skipped = publishable_sources(edition)
-    report.warnings += skipped
-    problems = _one_page_per_url(sources)
     unread: list[str] = []
     try:  # the edition, read once: its tree, concepts.yml, each page parsed once (``rulespy.book``)
         book = Book.open(root, language)
@@ -305,6 +308,9 @@ def _render(
     except CheckError as error:  # concepts.yml cannot be read
         unread.append(f"{root / 'concepts.yml'}:{error.line or 1}: {error.message}")
         book, concepts = Book.without_registry(root, language), ()
+    sources, skipped = publishable_sources(edition, book.rule_dirs)
+    report.warnings += skipped
+    problems = _one_page_per_url(sources)
     texts: dict[str, str] = {}
     for path in sources:
         try:
@@ -312,15 +318,15 @@ def _render(
         except RenderError as error:
             problems += error.problems
         else:
-            page = book.page(path, texts[path])
-            problems += refused_markup(book.source(path), page) if page else []
+            read = book.page(path, texts[path])
+            problems += refused_markup(book.source(path), read) if read else []
     problems += unread
     if problems:
         raise RenderError(problems)
     published = [p.relative_to(root).as_posix() for p in sorted((root / SCENARIOS).glob("*.yaml"))]
     if language:
         texts = {p: languages.scenario_links(t, p, language, published) for p, t in texts.items()}
-    previews = Previews({path: page for path in texts if (page := book.page(path)) is not None}, concepts)
+    previews = Previews({path: read for path in texts if (read := book.page(path)) is not None}, concepts)
     try:  # the releases: a tag that disagrees with CHANGELOG.md, or a shallow clone, stops the render
         if changes is None:  # every edition lists them; English pages carry the marks
             changes = report.changes = edition_changes(root, unreleased)
@@ -371,7 +377,7 @@ def _render(
             page_warnings: list[str] = []
             page = render_page(
                 edition, path, texts[path], site_pages, concepts, previews, graph, page_warnings, language,
-                book_page,
+                book_page, book.rule_dirs,
             )
             page = search.with_search_words(page, path, concepts, language)
             if language:
@@ -389,7 +395,9 @@ def _render(
     glossary = pages.glossary(concepts, previews, site_pages, language)
     editions = [o for o in others if o is None or (root / o / "index.md").is_file()]
     glossary = languages.with_switchers(glossary, pages.GLOSSARY, language, editions)
-    glossary = link_markdown(glossary, PageContext(pages.GLOSSARY, site_pages, concepts, previews.tooltip))
+    glossary = link_markdown(
+        glossary, PageContext(pages.GLOSSARY, site_pages, concepts, previews.tooltip, book.rule_dirs)
+    )
     extra = {pages.GLOSSARY: stamped(pages.GLOSSARY, glossary).encode("utf-8")}
     # every edition's site has the What changed page (in English), the versions and the rules judge (in
     # its own language, sharing the English site's runtime), so that each generator finds every page its
@@ -418,7 +426,7 @@ def _render(
                     raise RenderError([f"{out / rel}: cannot remove: {error.strerror or error}"]) from None
                 report.removed.append(rel)
     _write(manifest_path, json.dumps(fresh, indent=1, sort_keys=True).encode("utf-8"))
-    nav_entries = pages.navigation(site_pages, graph, language)
+    nav_entries = pages.navigation(site_pages, graph, language, book.rule_dirs)
     nav = {"nav": [*nav_entries, *({title: page} for title, page in EXTRA_TITLES[language])]}
     header = "# Written by `rulespy render` (mkdocs.yml INHERITs it): the site's navigation. Never edit.\n"
     if _write(nav_file, (header + yaml.safe_dump(nav, sort_keys=False, allow_unicode=True)).encode("utf-8")):

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from rulespy.book.sections import STAMP, section_hash
 from rulespy.check.findings import WARNINGS
 from rulespy.check.runner import CheckOptions, check_tree
-from rulespy.book.sections import STAMP, section_hash
 from rulespy.check.translations import StampError, stamp
 from rulespy.cli import main
 
