@@ -3,8 +3,9 @@
 Read with ``ast`` from the source, so nothing is imported to check it. An edge is an ``import`` or
 ``from ... import`` of a ``rulespy`` module, wherever it is written (a function-local import counts: it is
 the same dependency, only later). ``from package import name`` depends on ``package.name`` when that is a
-module, else on ``package``. Imports under ``if TYPE_CHECKING:`` are left out: they never run, they only
-name types for the type checker.
+module, else on ``package``. Imports under ``if TYPE_CHECKING:`` count too: they never run, but a type
+named from a layer above is a dependency all the same (the code is written against it), and a cycle of
+them is a cycle a reader has to untangle.
 """
 
 from __future__ import annotations
@@ -37,9 +38,13 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("readers", ("rulespy.account", "rulespy.odds", "rulespy.coverage", "rulespy.play", "rulespy.editions")),
     ("command line and site", ("rulespy.cli", "rulespy.render")),
 )
-#: The checker stands beside the engine: it imports only itself, and the engine never imports it
-#: (the readers and the command line may).
-CHECKER = "rulespy.check"
+#: The checker and the rule book it reads with (``rulespy.book``: the tree, pages, sections, links, read
+#: once) stand beside the engine: they import only each other, and the engine never imports them (the
+#: readers and the command line may). The book reads with the checker's parser and registry; the
+#: checker takes its sections, link resolution and parser configuration from the book.
+CHECKER = ("rulespy.check", "rulespy.book")
+#: The rule book, which ``check``, ``render``, ``coverage`` and ``editions`` read.
+BOOK = "rulespy.book"
 #: Tools both sides share: they import nothing of rulespy, so the checker may import them too.
 SHARED = ("rulespy.yamlbudget",)
 READERS = 4  # the index of the lowest layer that may import the checker
@@ -50,27 +55,15 @@ def _module_name(path: Path, root: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def _type_checking_only(module: ast.Module) -> set[int]:
-    """The ids of the import nodes inside ``if TYPE_CHECKING:`` blocks."""
-    skipped: set[int] = set()
-    for node in ast.walk(module):
-        if isinstance(node, ast.If) and ast.unparse(node.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING"):
-            skipped.update(id(inner) for stmt in node.body for inner in ast.walk(stmt))
-    return skipped
-
-
 def import_graph(root: Path = PACKAGE) -> dict[str, dict[str, int]]:
     """Each ``rulespy`` module's imports of other ``rulespy`` modules, with the line of each."""
     files = {_module_name(p, root): p for p in sorted(root.rglob("*.py"))}
     graph: dict[str, dict[str, int]] = {}
     for name, path in files.items():
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        skipped = _type_checking_only(tree)
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
         edges: dict[str, int] = {}
         for node in ast.walk(tree):
-            if id(node) in skipped:
-                continue
             targets: list[str] = []
             if isinstance(node, ast.Import):
                 targets = [alias.name for alias in node.names]
@@ -131,13 +124,17 @@ def cycles(graph: dict[str, dict[str, int]]) -> list[list[str]]:
     return found
 
 
+def _in(module: str, prefixes: tuple[str, ...]) -> bool:
+    return any(module == prefix or module.startswith(prefix + ".") for prefix in prefixes)
+
+
 def upward_edges(graph: dict[str, dict[str, int]]) -> list[str]:
     """Every import that goes up a layer, or crosses between the checker and the engine below it."""
     bad: list[str] = []
     for module, edges in sorted(graph.items()):
         for target, line in sorted(edges.items()):
-            source_is_checker = module == CHECKER or module.startswith(CHECKER + ".")
-            target_is_checker = target == CHECKER or target.startswith(CHECKER + ".")
+            source_is_checker = _in(module, CHECKER)
+            target_is_checker = _in(target, CHECKER)
             where = f"{module} (line {line}) imports {target}"
             if source_is_checker or target_is_checker:
                 if source_is_checker and not target_is_checker and target not in SHARED:
@@ -158,6 +155,18 @@ def upward_edges(graph: dict[str, dict[str, int]]) -> list[str]:
 def test_shared_tools_import_nothing_of_rulespy() -> None:
     graph = import_graph()
     assert {module: graph[module] for module in SHARED} == {module: {} for module in SHARED}
+
+
+def test_the_book_imports_nothing_of_the_engine() -> None:
+    graph = import_graph()
+    book = {module: edges for module, edges in graph.items() if _in(module, (BOOK,))}
+    assert book, "rulespy.book is missing"
+    assert {
+        f"{module} imports {target}"
+        for module, edges in book.items()
+        for target in edges
+        if not _in(target, CHECKER)
+    } == set()
 
 
 def test_readers_is_the_layer_of_the_readers() -> None:
@@ -204,7 +213,7 @@ def test_the_graph_test_sees_a_cycle_and_an_upward_edge(
     assert (upward_edges(graph) != []) is (problem == "up")
 
 
-def test_type_checking_imports_are_not_edges(tmp_path: Path) -> None:
+def test_type_checking_imports_are_edges(tmp_path: Path) -> None:
     root = tmp_path / "rulespy"
     root.mkdir()
     (root / "__init__.py").write_text("", encoding="utf-8")
@@ -213,4 +222,10 @@ def test_type_checking_imports_are_not_edges(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     (root / "play.py").write_text("import rulespy.state\n", encoding="utf-8")
-    assert import_graph(root) == {"rulespy": {}, "rulespy.state": {}, "rulespy.play": {"rulespy.state": 1}}
+    graph = import_graph(root)
+    assert graph == {
+        "rulespy": {},
+        "rulespy.state": {"rulespy.play": 3},
+        "rulespy.play": {"rulespy.state": 1},
+    }
+    assert cycles(graph) == [["rulespy.play", "rulespy.state"]]

@@ -8,10 +8,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 
+from rulespy.book.links import resolve
 from rulespy.check.checks_links import Anchors
 from rulespy.check.doc import Document
 from rulespy.check.findings import Finding
-from rulespy.check.graph import LinkGraph, resolve
+from rulespy.check.graph import LinkGraph
 from rulespy.check.registry import LANGUAGES, REGISTRY, Concept, Registry
 
 

@@ -75,9 +75,8 @@ class Document(NamedTuple):
     unsafe: tuple[tuple[int, int, str, str], ...] = ()
 
     def section_end(self, index: int, last_line: int = 1 << 30) -> int:
-        """First line after the section opened by ``headings[index]`` (subsections included)."""
-        level = self.headings[index].level
-        for heading in self.headings[index + 1 :]:
-            if heading.level <= level:
-                return heading.line
-        return last_line
+        """First line after the section opened by ``headings[index]`` (subsections included): the rule
+        book's ``Section.outer_end`` (``rulespy.book.sections``)."""
+        from rulespy.book.sections import outer_end
+
+        return outer_end([(h.level, h.line) for h in self.headings], index, last_line)

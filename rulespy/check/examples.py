@@ -22,7 +22,6 @@ import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 #: The fence languages pytest-markdown-docs runs.
@@ -81,8 +80,16 @@ class WorkedExample:
 
 
 def markdown_tokens(text: str) -> list[Token]:
-    """The CommonMark tokens of a rule file, as pytest-markdown-docs parses it."""
-    return MarkdownIt("commonmark").parse(text)
+    """The tokens of a rule file, by the rule book's one parser (``rulespy.book.markdown``: CommonMark,
+    whose fences are the ones pytest-markdown-docs finds, with tables and the parse budget). A text over
+    the budget has no tokens here (``rulespy check`` reports it, RS044)."""
+    from rulespy.book import markdown
+    from rulespy.check.budget import TooComplex
+
+    try:
+        return markdown.tokens(text)
+    except TooComplex:
+        return []
 
 
 def worked_examples(text: str, tokens: Sequence[Token] | None = None) -> list[WorkedExample]:

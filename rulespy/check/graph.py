@@ -1,5 +1,7 @@
 """The repository's link graph: which page links where, and which anchors each page has.
 
+Links are resolved by the rule book's one link resolution (``rulespy.book.links``).
+
 ``build_graph(root)`` is the entry point other tools use (the MkDocs site hook, ``rulespy coverage``):
 
 >>> graph = build_graph(Path("."))                      # doctest: +SKIP
@@ -9,65 +11,15 @@
 
 from __future__ import annotations
 
-import posixpath
-import re
 from collections.abc import Collection
-from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from urllib.parse import unquote
 
+from rulespy.book.links import Target, resolve
 from rulespy.check.cache import DocumentCache, digest
 from rulespy.check.doc import Document, Heading
 from rulespy.check.files import Layout, Tree
 from rulespy.check.parse import parse_bytes
-
-_SCHEME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
-
-
-@dataclass(frozen=True, slots=True)
-class Target:
-    """A link destination resolved against its page. ``path`` is repository-relative (``""`` = the root)."""
-
-    path: str | None
-    fragment: str | None
-    external: bool = False
-    escapes: bool = False
-
-
-def is_external(destination: str) -> bool:
-    """An external URL (any ``scheme:`` or ``//host``): never resolved nor fetched."""
-    return destination.startswith("//") or _SCHEME_RE.match(destination) is not None
-
-
-def resolve(source: str, destination: str) -> Target:
-    """Resolve ``destination`` written in repository file ``source``.
-
-    External URLs (any ``scheme:`` or ``//host``) are not followed. ``/x`` is read from the repository
-    root. The path part is percent-decoded (``%20`` is a space); a query string is ignored.
-    """
-    destination = destination.strip()
-    if not destination or is_external(destination):
-        return Target(None, None, external=True)
-    path, hashmark, fragment = destination.partition("#")
-    path = path.partition("?")[0]
-    frag = unquote(fragment) if hashmark else None
-    if not path:
-        return Target(source, frag)
-    if "%" in path:
-        path = unquote(path)
-    if path.startswith("/"):
-        joined = path.lstrip("/")
-    else:
-        folder = source.rpartition("/")[0]
-        joined = f"{folder}/{path}" if folder else path
-    if not joined:
-        return Target("", frag)
-    plain = "/." not in joined and "//" not in joined and not joined.startswith(".") and joined[-1] != "/"
-    normal = joined if plain else posixpath.normpath(joined)
-    if normal == ".." or normal.startswith("../"):
-        return Target(None, frag, escapes=True)
-    return Target("" if normal == "." else normal, frag)
 
 
 def linked_paths(path: str, document: Document, targets: list[Target]) -> tuple[str, ...]:

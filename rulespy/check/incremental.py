@@ -30,12 +30,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from rulespy.book.links import Target, resolve
 from rulespy.check import checks_code, checks_links, checks_owner, parallel
 from rulespy.check.cache import DocumentCache, digest
 from rulespy.check.checks_links import Anchors
 from rulespy.check.doc import Document
 from rulespy.check.findings import Finding
-from rulespy.check.graph import LinkGraph, Target, anchor_signature, linked_paths, resolve
+from rulespy.check.graph import LinkGraph, anchor_signature, linked_paths
 from rulespy.check.nav import Nav
 from rulespy.check.parse import Terms, parse_bytes
 from rulespy.check.registry import Registry

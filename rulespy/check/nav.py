@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rulespy.book.links import is_external
 from rulespy.check import yamlnodes as Y
 from rulespy.check.files import read_config
-from rulespy.check.graph import is_external
 
 if TYPE_CHECKING:
     import yaml

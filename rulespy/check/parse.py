@@ -25,6 +25,8 @@ from markdown_it import MarkdownIt
 from markdown_it.common.utils import normalizeReference
 from markdown_it.token import Token
 
+from rulespy.book import markdown
+from rulespy.book.markdown import MAX_NESTING
 from rulespy.check import budget
 from rulespy.check.doc import Claim, Document, Heading, Link, Mention, TermUse
 from rulespy.check.examples import is_worked_example, unfollowed_rebindings
@@ -78,11 +80,6 @@ def _positioned(rule: Callable[..., bool], kinds: tuple[str, ...]) -> Callable[.
     return wrapped
 
 
-#: markdown-it's nesting limit (its CommonMark preset has 20: ten list levels, whose content it then drops
-#: silently); deeper than ``MAX_NESTING - 1`` levels is finding RS006, since links there go unseen
-MAX_NESTING = 50
-
-
 @lru_cache(maxsize=1)
 def markdown_parser() -> MarkdownIt:
     """The shared parser: CommonMark with raw HTML and tables, link/image/code tokens carrying offsets.
@@ -96,17 +93,13 @@ def markdown_parser() -> MarkdownIt:
 
 def build_parser(shortcut: bool = True) -> MarkdownIt:
     """A new ``markdown_parser()``; ``shortcut=False`` keeps markdown-it's own core ``inline`` rule."""
-    md = MarkdownIt("commonmark", {"html": True, "maxNesting": MAX_NESTING}).enable("table")
+    md = markdown.build()  # the book's one configuration, with the checker's positioned rules added
     rules = {rule.name: rule.fn for rule in md.inline.ruler.__rules__}
     md.inline.ruler.at("link", _positioned(rules["link"], ("link_open",)))
     md.inline.ruler.at("image", _positioned(rules["image"], ("image",)))
     md.inline.ruler.at("backticks", _positioned(rules["backticks"], ("code_inline",)))
     md.inline.ruler.at("html_inline", _positioned(rules["html_inline"], ("html_inline",)))
-    # every address becomes a link, ``javascript:`` ones included, so that RS081 sees what the
-    # generators (which do not drop them) would publish
-    md.validateLink = lambda url: True  # type: ignore[method-assign]
     md.inline.ruler2.at("fragments_join", budget.fragments_join)
-    md.core.ruler.before("inline", "budget", budget.check_inline)
     if shortcut:
         md.core.ruler.at("inline", _inline_blocks)
     return md
@@ -254,24 +247,11 @@ class _Block:
         return line + 1, self._prefix[row] + column + 1
 
 
-@lru_cache(maxsize=1)
-def _admonition_parser() -> MarkdownIt:
-    """The shared parser with Python-Markdown's admonitions (``!!!``, and ``???`` of
-    ``pymdownx.details``), whose indented content the site renders as markdown while CommonMark reads
-    it as an indented code block; used only to look for markup there (``_admonition_markup``)."""
-    from mdit_py_plugins.admon import admon_plugin
-
-    md = MarkdownIt("commonmark", {"html": True, "maxNesting": MAX_NESTING}).enable("table").use(admon_plugin)
-    md.validateLink = lambda url: True  # type: ignore[method-assign]
-    md.core.ruler.before("inline", "budget", budget.check_inline)
-    return md
-
-
 def _admonition_markup(path: str, text: str, known: set[int]) -> list[tuple[int, int, str, str]]:
     """RS080 and RS081 inside admonitions and collapsible blocks, at the line of the block or paragraph
     that holds them (lines already reported left out)."""
     try:
-        tokens = _admonition_parser().parse(text)
+        tokens = markdown.parse(markdown.parser(admonitions=True), text)
     except budget.TooComplex:
         return []  # the main parse reported it (RS044)
     found: list[tuple[int, int, str, str]] = []
@@ -489,6 +469,12 @@ class _Reader:
 
 def parse_markdown(path: str, text: str, terms: Terms = NO_TERMS) -> Document:
     """Parse ``text`` (the content of repository file ``path``) into a ``Document``."""
+    return parse_markdown_tokens(path, text, terms)[0]
+
+
+def parse_markdown_tokens(path: str, text: str, terms: Terms = NO_TERMS) -> tuple[Document, list[Token]]:
+    """``parse_markdown``, and the token stream the ``Document`` was read from (empty when the file was
+    refused as too complex to parse: RS044). ``rulespy.book`` keeps both, so no reader parses again."""
     text, problems = _strip_front_matter(text) if text.startswith("---") else (text, [])
     lines = text.split("\n")
     reader = _Reader(path, lines, terms)
@@ -497,9 +483,9 @@ def parse_markdown(path: str, text: str, terms: Terms = NO_TERMS) -> Document:
     gc.disable()  # the parser makes a token tree and no cycles; collecting while it grows cost 30%
     try:
         budget.check_definitions(lines)
-        tokens = markdown_parser().parse(text, env)
+        tokens = markdown.parse(markdown_parser(), text, env)
     except budget.TooComplex as error:
-        return Document(path, problems=((error.line, 1, "RS044", error.message),))
+        return Document(path, problems=((error.line, 1, "RS044", error.message),)), []
     finally:
         if collecting:
             gc.enable()
@@ -568,4 +554,4 @@ def parse_markdown(path: str, text: str, terms: Terms = NO_TERMS) -> Document:
         problems=tuple(problems),
         anchors=anchor_lines,
         unsafe=tuple(sorted(unsafe)),
-    )
+    ), tokens

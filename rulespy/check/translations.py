@@ -14,9 +14,9 @@ heading, the **stamp** of the English section it translates, written by
     ## Предел цели {#target-limit}
     <!-- translates: core/damage.md#target-limit sha256:0123456789ab -->
 
-The hash is ``section_hash`` of the English section: its heading line and every line up to the next
-heading of any level (a subsection is a section of its own), trailing spaces ignored. Changing one
-English section therefore makes exactly its translation stale.
+The hash is ``section_hash`` of the English section (``rulespy.book.sections``: its heading line and
+every line up to the next heading with an explicit id; a subsection with an id is a section of its own),
+trailing spaces ignored. Changing one English section therefore makes exactly its translation stale.
 
 The checks, for each translated page and its English twin:
 
@@ -41,29 +41,24 @@ The checks, for each translated page and its English twin:
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rulespy.book import markdown as book_markdown
+from rulespy.book.sections import Head, Section, cut, stale_reason
 from rulespy.check.doc import Document
 from rulespy.check.files import LANGUAGES, NOT_PAGES, Layout, Tree
 from rulespy.check.findings import Finding
 
 if TYPE_CHECKING:
-    from markdown_it import MarkdownIt
 
     from rulespy.check.cache import DocumentCache
 
-#: ``<!-- translates: PATH#ID sha256:HEX -->``: the English section a translated section translates.
-STAMP = re.compile(
-    r"^\s*<!--\s*translates:\s*(?P<path>[^\s#]+)#(?P<anchor>\S+)\s+sha256:(?P<hash>[0-9a-f]+)\s*-->\s*$"
-)
-HASH_LENGTH = 12
 #: The translations whose prose writes a decimal comma (RS076).
 DECIMAL_COMMA = frozenset({"ru"})
 _DECIMAL_POINT = re.compile(r"(?<![\w.,])\d+\.\d+(?![\w.])")
@@ -71,15 +66,6 @@ _DECIMAL_POINT = re.compile(r"(?<![\w.,])\d+\.\d+(?![\w.])")
 _KEPT = re.compile(r"(`+)(?:(?!\1).)+?\1|\]\([^)\s]*(?:\s+\"[^\"]*\")?\)|<[^>\n]*>", re.DOTALL)
 #: A number standing alone (``6``, ``1.5``, ``1,5``, ``12"``), or an English plural of one (``5s``).
 _NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)?(?=s?(?!\w))")
-
-
-@lru_cache(maxsize=1)
-def _md() -> MarkdownIt:
-    """The plain CommonMark parser the tables and fences are read with (imported only when a page must
-    be compared: a check whose translations all come from the cache never loads it)."""
-    from markdown_it import MarkdownIt
-
-    return MarkdownIt("commonmark").enable("table")
 
 
 def language_of(path: str) -> str | None:
@@ -105,46 +91,11 @@ def render_stamp(english: str, anchor: str, digest: str) -> str:
     return f"<!-- translates: {english}#{anchor} sha256:{digest} -->"
 
 
-@dataclass(frozen=True)
-class Section:
-    """A section with an explicit id: its heading line (1-based), its lines (the heading included, up to
-    the next heading), and its stamp when it has one (path, anchor, hash, line)."""
-
-    anchor: str
-    line: int
-    lines: tuple[str, ...]
-    stamp: tuple[str, str, str, int] | None
-
-    @property
-    def hash(self) -> str:
-        return section_hash(self.lines)
-
-
-def section_hash(lines: tuple[str, ...] | list[str]) -> str:
-    """The first ``HASH_LENGTH`` hex digits of the SHA-256 of a section's text: its lines without trailing
-    spaces and without stamp lines, blank lines at either end left out."""
-    kept = [line.rstrip() for line in lines if not STAMP.match(line)]
-    text = "\n".join(kept).strip("\n")
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:HASH_LENGTH]
-
-
-def sections(text: str, document: Document) -> list[Section]:
-    """The sections of a page opened by a heading with an explicit id, in order."""
-    lines = text.split("\n")
-    starts = [h.line for h in document.headings] + [len(lines) + 1]
-    found: list[Section] = []
-    for index, heading in enumerate(document.headings):
-        if not heading.explicit:
-            continue
-        body = lines[heading.line - 1 : starts[index + 1] - 1]
-        stamp = None
-        for offset, line in enumerate(body[1:], start=1):
-            match = STAMP.match(line)
-            if match:
-                stamp = (match["path"], match["anchor"], match["hash"], heading.line + offset)
-                break
-        found.append(Section(heading.anchor, heading.line, tuple(body), stamp))
-    return found
+def sections(text: str, document: Document) -> tuple[Section, ...]:
+    """The sections of a page (the rule book's one ``Section``, ``rulespy.book.sections``), cut from the
+    headings the checker read."""
+    heads = [Head(h.level, h.line, h.anchor if h.explicit else None, h.text) for h in document.headings]
+    return cut(document.path, text.split("\n"), heads)
 
 
 @dataclass(frozen=True)
@@ -154,7 +105,7 @@ class Page:
     document: Document
 
     @cached_property
-    def sections(self) -> list[Section]:
+    def sections(self) -> tuple[Section, ...]:
         """Its sections, computed once: ``compare`` and the fence check both walk them."""
         return sections(self.text, self.document)
 
@@ -293,7 +244,7 @@ def compare(tree: Tree, page: Page, twin: Page) -> Iterator[Finding]:
 
 def _decimal_points(page: Page) -> Iterator[Finding]:
     """RS076: each ``11.5`` in the words of the page (see the module docstring)."""
-    tokens = _md().parse(page.text)
+    tokens = book_markdown.tokens(page.text)
     for index, token in enumerate(tokens):
         if token.type != "inline" or token.map is None:
             continue
@@ -309,6 +260,9 @@ def _decimal_points(page: Page) -> Iterator[Finding]:
 
 def _staleness(page: Page, section: Section, english_path: str, original: Section) -> Iterator[Finding]:
     command = f"rulespy translations stamp {page.path}#{section.anchor}"
+    reason = stale_reason(section, english_path, original)  # the one rule the site's notice follows too
+    if reason is None:
+        return
     if section.stamp is None:
         message = (
             f"warning: section #{section.anchor} has no stamp of the English text it translates: {command}"
@@ -339,7 +293,7 @@ def _section_numbers(section: Section) -> tuple[Numbers, Blocks]:
     number) in reading order, and each prose block's (a paragraph, a list item's paragraph, a heading)
     as (line, numbers), in the order of the blocks. Prose numbers are read from the words and inline
     code only: link addresses, HTML (the stamp) and fenced code are left out."""
-    tokens = _md().parse("\n".join(section.lines))
+    tokens = book_markdown.tokens("\n".join(section.lines))
     tables: Numbers = []
     prose: Blocks = []
     row_line = section.line
@@ -415,7 +369,7 @@ def _python_fences(page: Page) -> list[tuple[int, str, str, str]]:
 
     section_at = [(s.line, s.anchor) for s in page.sections]
     found = []
-    for token in _md().parse(page.text):
+    for token in book_markdown.tokens(page.text):
         if token.type != "fence" or token.map is None or fence_info(token.info)[0] not in PYTHON:
             continue
         line = token.map[0] + 1
@@ -456,7 +410,7 @@ def _fences(page: Page, twin: Page) -> Iterator[Finding]:
 
 
 def _links(tree: Tree, page: Page) -> Iterator[Finding]:
-    from rulespy.check.graph import resolve
+    from rulespy.book.links import resolve
 
     language = language_of(page.path)
     for link in page.document.links:

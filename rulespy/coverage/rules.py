@@ -1,8 +1,9 @@
 """The rule files as coverage reads them: sections with explicit ids, the worked examples, the registry.
 
-Rule files are the markdown files under ``core/``, ``sequences/``, ``timing/`` and ``commands/``. A rule
-section is a heading of level 2 or more carrying an explicit id (``## Target Limit {#target-limit}``); the
-level-1 heading names the file and is not a section.
+Rule files are the markdown files under the rule folders (``check: rule_dirs``; ``core/``,
+``sequences/``, ``timing/`` and ``commands/``). A rule section is the rule book's ``Section``
+(``rulespy.book.sections``) of level 2 or more (``## Target Limit {#target-limit}``); the level-1
+heading names the file and is not a section.
 
 Examples are the worked examples ``rulespy.check.examples`` defines ("executed by the test suite"). An
 example exercises the section it sits in and every section enclosing it, plus any
@@ -15,8 +16,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rulespy.check.examples import WorkedExample, markdown_tokens, worked_examples
-from rulespy.check.files import RULE_DIRS, Layout, Tree
+from rulespy.book.book import Book, page_of
+from rulespy.book.sections import Section
+from rulespy.check.examples import WorkedExample
 from rulespy.check.findings import CheckError
 from rulespy.check.registry import REGISTRY, Concept, load_registry
 from rulespy.check.slugs import split_attr_list
@@ -26,22 +28,6 @@ _MARKER_RE = re.compile(r"^\s*#\s*exercises:\s*(.+?)\s*$", re.IGNORECASE)
 
 class CoverageError(CheckError):
     """Coverage cannot run (bad path, unreadable registry or rule file): exit status 2."""
-
-
-@dataclass(frozen=True)
-class Section:
-    """A heading with an explicit id. ``parents`` are the ids of the sections enclosing it."""
-
-    path: str
-    anchor: str
-    title: str
-    level: int
-    line: int
-    parents: tuple[str, ...]
-
-    @property
-    def ref(self) -> str:
-        return f"{self.path}#{self.anchor}"
 
 
 @dataclass(frozen=True)
@@ -97,33 +83,17 @@ def heading_id(inline: str) -> tuple[str, str | None]:
 
 
 def parse_rule_file(path: str, text: str) -> RuleFile:
-    """Sections and worked examples (as ``rulespy.check.examples`` defines them) of one rule file;
-    ``path`` is repository-relative."""
-    tokens = markdown_tokens(text)
-    worked = {example.line: example for example in worked_examples(text, tokens)}
-    sections: list[Section] = []
+    """Sections (the rule book's ``Section``, level 2 or more) and worked examples of one rule file;
+    ``path`` is repository-relative. Read from the book's one parse of the text (``rulespy.book``)."""
+    page = page_of(path, path, text)
+    title = next((s.anchor for s in page.sections if s.level == 1), None)
+    sections = tuple(s for s in page.sections if s.level >= 2)
     examples: list[Example] = []
-    stack: list[Section] = []
-    title: str | None = None
-    for index, token in enumerate(tokens):
-        if token.type == "heading_open" and token.map:
-            level = int(token.tag[1:])
-            shown, ident = heading_id(tokens[index + 1].content)
-            stack = [s for s in stack if s.level < level]
-            if ident is None:
-                continue
-            if level == 1:
-                title = title or ident
-                continue
-            section = Section(path, ident, shown, level, token.map[0] + 1, tuple(s.anchor for s in stack))
-            sections.append(section)
-            stack.append(section)
-        elif token.type == "fence" and token.map and token.map[0] + 1 in worked:
-            example = worked[token.map[0] + 1]
-            markers = tuple(m.group(1) for m in map(_MARKER_RE.match, example.content.splitlines()) if m)
-            here = tuple(s.anchor for s in stack)
-            examples.append(Example(path, example, here, markers))
-    return RuleFile(path, title, tuple(sections), tuple(examples))
+    for example in page.examples:
+        markers = tuple(m.group(1) for m in map(_MARKER_RE.match, example.content.splitlines()) if m)
+        here = tuple(s.anchor for s in sections if s.line <= example.line < s.outer_end)
+        examples.append(Example(path, example, here, markers))
+    return RuleFile(path, title, sections, tuple(examples))
 
 
 def _read(root: Path, relative: str) -> str:
@@ -137,14 +107,17 @@ def _read(root: Path, relative: str) -> str:
 
 
 def rule_paths(root: Path) -> list[str]:
-    """Every rule file, repository-relative with ``/``, sorted: listed by the checker's walk
-    (``rulespy.check.files.Tree``), so a symlink resolving outside the repository (RS043) is never read,
-    run or published."""
+    """Every rule file, repository-relative with ``/``, sorted: the rule book's (``Book.rule_paths``:
+    the ``check: rule_dirs`` folders, listed by the checker's walk), so a symlink resolving outside the
+    repository (RS043) is never read, run or published."""
     try:
-        tree = Tree(root, Layout()).walk()
+        try:
+            book = Book.open(root)
+        except CheckError:  # concepts.yml unreadable (an old release's tree): the default rule folders
+            book = Book.without_registry(root)
     except CheckError as error:
         raise CoverageError(error.message, error.path, error.line) from None
-    return [path for path in tree.markdown if path.split("/", 1)[0] in RULE_DIRS]
+    return book.rule_paths()
 
 
 #: The home page: not a rule file, but a worked example written there runs under pytest (``testpaths``)

@@ -34,6 +34,10 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rulespy.book.digest import code_digest
+from rulespy.check.files import Layout
+from rulespy.check.findings import CheckError
+from rulespy.check.registry import load_registry
 from rulespy.coverage.rules import CoverageError
 from rulespy.editions.report import markdown
 from rulespy.editions.sections import tree_refs
@@ -87,20 +91,16 @@ def _slug(*parts: str) -> str:
 def _tree_digest(root: Path) -> str:
     """What the working tree's summary depends on: its rule files, scenarios and engine."""
     h = hashlib.sha256()
-    for folder in ("core", "sequences", "timing", "commands", "examples", "rulespy"):
+    try:
+        rule_dirs = load_registry(root).layout.rule_dirs  # the ``check: rule_dirs`` setting
+    except CheckError:
+        rule_dirs = Layout().rule_dirs
+    for folder in (*rule_dirs, "examples", "rulespy"):
         base = root / folder
         if not base.is_dir():
             continue
         for file in sorted(p for p in base.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
             h.update(file.relative_to(root).as_posix().encode() + b"\0" + file.read_bytes())
-    return h.hexdigest()
-
-
-def _code_digest() -> str:
-    h = hashlib.sha256()
-    for file in sorted(Path(__file__).resolve().parents[1].glob("*/*.py")):
-        if file.parent.name in ("editions", "coverage"):
-            h.update(file.read_bytes())
     return h.hexdigest()
 
 
@@ -111,7 +111,7 @@ def _entry(
     and scenarios or examples whose outcome or odds changed), from the cache when it holds them."""
     key = hashlib.sha256(
         json.dumps(
-            [old.commit, new.commit if new else _tree_digest(root), sorted(current), _code_digest(), title]
+            [old.commit, new.commit if new else _tree_digest(root), sorted(current), code_digest(), title]
         ).encode()
     ).hexdigest()
     cached = root / CACHE / f"{key}.json"

@@ -1,6 +1,6 @@
 """The prose of each rule section, and a word diff of two versions of it readable without colour.
 
-A section (``PATH#ANCHOR``) is a heading with an explicit id (``rulespy.coverage.rules``); its text runs
+A section (``PATH#ANCHOR``) is the rule book's ``Section`` (``rulespy.book.sections``): its text runs
 from its heading to the next heading that has an id, so a change inside a subsection belongs to the
 subsection alone. The text before a file's first section belongs to the file's title (``PATH#TITLE``).
 Fenced code (worked examples) is left out: what an example does is compared by its outcome, not its
@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from rulespy.check.examples import markdown_tokens
+from rulespy.book.book import page_of
 from rulespy.coverage.rules import parse_rule_file, rule_paths
 
 _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
@@ -44,25 +44,25 @@ def plain(text: str) -> str:
 
 def section_texts(path: str, text: str) -> dict[str, SectionText]:
     """Every section of one rule file (``path`` repository-relative) with its own prose."""
-    rule = parse_rule_file(path, text)
+    page = page_of(path, path, text)
+    rule = parse_rule_file(path, text)  # the same parse, found in the book's cache
     lines = text.split("\n")
-    for token in markdown_tokens(text):
+    for token in page.tokens:
         if token.type in ("fence", "code_block") and token.map:
             for number in range(token.map[0], min(token.map[1], len(lines))):
                 lines[number] = ""
-    starts = [(s.line - 1, s.anchor, s.title) for s in rule.sections]
     title = rule.title_anchor
-    first = starts[0][0] if starts else len(lines)
+    first = rule.sections[0].line - 1 if rule.sections else len(lines)
     found: dict[str, SectionText] = {}
     if title:
         head = next((i for i, line in enumerate(lines[:first]) if line.startswith("# ")), None)
         body = lines[head + 1 : first] if head is not None else lines[:first]
         name = plain(lines[head][2:]) if head is not None else path
         found[f"{path}#{title}"] = SectionText(f"{path}#{title}", name, plain("\n".join(body)))
-    ends = [start for start, _, _ in starts[1:]] + ([len(lines)] if starts else [])  # a title-only page
-    for (start, anchor, shown), end in zip(starts, ends, strict=True):
-        ref = f"{path}#{anchor}"
-        found[ref] = SectionText(ref, plain(shown), plain("\n".join(lines[start + 1 : end])))
+    for section in rule.sections:  # its own text: to the next heading with an id (``rulespy.book.sections``)
+        found[section.ref] = SectionText(
+            section.ref, plain(section.title), plain("\n".join(lines[section.line : section.end - 1]))
+        )
     return found
 
 

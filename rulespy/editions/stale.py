@@ -22,9 +22,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from rulespy.book.sections import stale_reason
 from rulespy.check.files import LANGUAGES, Tree
 from rulespy.check.parse import parse_bytes
-from rulespy.check.translations import Section, english_twin, read_page, sections
+from rulespy.check.translations import english_twin, read_page, sections
 from rulespy.editions.sections import SectionText, section_texts, show_diff, word_diff
 
 #: How far back the English file's history is searched for the stamped text.
@@ -73,7 +74,7 @@ def stale_sections(root: Path, since: str | None = None) -> list[Stale]:
             original = originals.get(section.anchor)
             if original is None:
                 continue  # RS070 says so
-            reason = _reason(section, english, original)
+            reason = stale_reason(section, english, original)
             if reason is None:
                 continue
             current = now.get(f"{english}#{section.anchor}")
@@ -95,15 +96,6 @@ def stale_sections(root: Path, since: str | None = None) -> list[Stale]:
                 )
             )
     return found
-
-
-def _reason(section: Section, english: str, original: Section) -> str | None:
-    if section.stamp is None:
-        return "unstamped"
-    path, anchor, digest, _ = section.stamp
-    if (path, anchor) != (english, section.anchor):
-        return "wrong-stamp"
-    return "changed" if digest != original.hash else None
 
 
 def _text(texts: dict[str, SectionText], english: str, anchor: str) -> str | None:

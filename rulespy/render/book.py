@@ -39,12 +39,11 @@ from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
 from rulespy.account import steps
+from rulespy.book.links import resolve as resolve_link
 from rulespy.check.files import page_url
 from rulespy.errors import IllegalDeclaration, RulesError
 from rulespy.scenario import parse_scenario
 from rulespy.sequences.resolution import resolve
-
-from .linker import resolve_href
 
 #: Elements that have no end tag in HTML.
 VOID = frozenset(
@@ -167,7 +166,8 @@ class BookPage(HTMLParser):
         if parts.scheme or parts.netloc:
             kept = parts.scheme == "mailto" or (parts.scheme in KEPT_SCHEMES and bool(parts.netloc))
             return None, href if kept else None
-        full, _, anchor = resolve_href(self.path, href).partition("#")
+        target = resolve_link(self.path, href)  # the rule book's one link resolution
+        full, anchor = ("../" if target.path is None else target.path), target.fragment or ""
         site = self.book.site
         if full in self.book.pages:
             return book_id(full, anchor or None), None

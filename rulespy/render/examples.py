@@ -16,11 +16,12 @@ from __future__ import annotations
 import multiprocessing
 import textwrap
 import xml.etree.ElementTree as ET
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from xml.sax.saxutils import escape
 
-from rulespy.check.examples import scenario_texts, worked_examples
+from rulespy.check.examples import WorkedExample, scenario_texts, worked_examples
 from rulespy.errors import InvalidInput, RulesError
 from rulespy.scenario import parse_scenario, read_scenario_text
 from rulespy.state import Scenario
@@ -100,12 +101,18 @@ def load(text: str, where: str) -> tuple[Scenario | None, str | None]:
     return scenario, None
 
 
-def find_examples(markdown: str, root: Path | None = None, page: str = "<page>") -> list[Example]:
-    """Every worked example of ``markdown`` (``rulespy.check.examples.worked_examples``) that sets up a
-    board the loader accepts, or whose scenario the loader refuses (with its warning)."""
+def find_examples(
+    markdown: str,
+    root: Path | None = None,
+    page: str = "<page>",
+    worked_found: Sequence[WorkedExample] | None = None,
+) -> list[Example]:
+    """Every worked example of ``markdown`` (``rulespy.check.examples.worked_examples``; ``worked_found``:
+    those the rule book's page already holds) that sets up a board the loader accepts, or whose scenario
+    the loader refuses (with its warning)."""
     examples: list[Example] = []
     lines = markdown.splitlines()
-    for worked in worked_examples(markdown):
+    for worked in worked_examples(markdown) if worked_found is None else worked_found:
         where = f"{page}:{worked.line}"
         refused: list[str] = []
         warnings: list[str] = []

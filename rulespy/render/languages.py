@@ -25,12 +25,15 @@ import re
 from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from rulespy.book.sections import stale_reason
 from rulespy.check.files import LANGUAGES, page_url
-from rulespy.check.parse import parse_markdown
-from rulespy.check.translations import sections
 
 from .registry import Concept
+
+if TYPE_CHECKING:
+    from rulespy.book.book import Page
 
 __all__ = ["LANGUAGES", "WORDS", "localized", "switcher", "stale_notices", "words"]
 
@@ -430,17 +433,20 @@ def with_switchers(page: str, path: str, language: str | None, others: list[str 
     return "\n".join([*(switcher(path, language, other) for other in others), "", page])
 
 
-def stale_notices(page: str, path: str, translated: str, english: str | None, language: str) -> str:
+def stale_notices(
+    page: str, path: str, translated: Page | None, english: Page | None, language: str
+) -> str:
     """``page`` (the rendered markdown of translated page ``path``) with a notice under the heading of
-    each section whose stamp is missing or does not match the English section now (``english``: the
-    English twin's text). The notice links to that section of the English site."""
-    if english is None:
+    each stale section (``rulespy.book.sections.stale_reason``, the rule RS074 of ``rulespy check``
+    follows: no stamp, a stamp naming another section, or the English section changed since); ``english``:
+    the English twin. The notice links to that section of the English site."""
+    if english is None or translated is None:
         return page
-    current = {s.anchor: s.hash for s in sections(english, parse_markdown("", english))}
+    current = {s.anchor: s for s in english.sections}
     stale = [
         s.anchor
-        for s in sections(translated, parse_markdown("", translated))
-        if s.anchor in current and (s.stamp is None or s.stamp[2] != current[s.anchor])
+        for s in translated.sections
+        if s.anchor in current and stale_reason(s, english.path, current[s.anchor]) is not None
     ]
     if not stale:
         return page

@@ -27,13 +27,22 @@ from typing import Any
 from markdown_it import MarkdownIt
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
-from mdit_py_plugins.admon import admon_plugin
 
+from rulespy.book import markdown as book_markdown
+from rulespy.book.links import resolve
+from rulespy.check.files import RULE_DIRS
 from rulespy.check.slugs import split_attr_list
 
 from .registry import Concept
 
-MENTION = re.compile(r"(?<![\w/.-])((?:core|sequences|timing|commands)/[\w-]+\.md)(#[\w-]+)?(?![\w/-])")
+
+#: a mention of a rule file in the rule folders ``folders`` (the book's ``check: rule_dirs``)
+def mention_pattern(folders: Iterable[str]) -> re.Pattern[str]:
+    alternation = "|".join(re.escape(folder) for folder in folders)
+    return re.compile(rf"(?<![\w/.-])((?:{alternation})/[\w-]+\.md)(#[\w-]+)?(?![\w/-])")
+
+
+MENTION = mention_pattern(RULE_DIRS)
 _OPAQUE_RULES = ("backticks", "link", "image", "autolink", "html_inline", "entity", "escape")
 _ATTR_LIST = re.compile(r"\{:?[^{}\n]*\}")
 _SPANS = "vs_spans"
@@ -49,6 +58,11 @@ class PageContext:
     files: frozenset[str]  # every page of the site, by the same kind of path
     concepts: tuple[Concept, ...] = ()
     tooltip: Callable[[Concept], str] = lambda concept: concept.name
+    rule_dirs: tuple[str, ...] = RULE_DIRS  # whose files' mentions are linked (``check: rule_dirs``)
+
+    @property
+    def mention(self) -> re.Pattern[str]:
+        return MENTION if self.rule_dirs == RULE_DIRS else mention_pattern(self.rule_dirs)
 
     def href(self, target: str) -> str:
         """A link from this page to ``target`` (``path.md`` or ``path.md#anchor``), as markdown writes it."""
@@ -58,16 +72,11 @@ class PageContext:
         rel = posixpath.relpath(path, posixpath.dirname(self.src_uri) or ".")
         return f"{rel}#{anchor}" if anchor else rel
 
-    def resolve(self, href: str) -> str:
-        """The repository path (with ``#anchor``) that a relative ``href`` on this page points at."""
-        return resolve_href(self.src_uri, href)
-
-
-def resolve_href(page: str, href: str) -> str:
-    """The repository path (with ``#anchor``) that a relative ``href`` on ``page`` points at."""
-    path, _, anchor = href.partition("#")
-    full = posixpath.normpath(posixpath.join(posixpath.dirname(page), path)) if path else page
-    return f"{full}#{anchor}" if anchor else full
+    def resolve(self, href: str) -> str | None:
+        """The repository path (with ``#anchor``) that ``href`` on this page points at, by the rule book's
+        one link resolution (``rulespy.book.links``: ``/core/x.md`` from the root, a ``?query`` ignored);
+        ``None`` for an external link or one out of the repository."""
+        return resolve(self.src_uri, href).ref
 
 
 class _Concepts:
@@ -97,7 +106,9 @@ def _recording(name: str, rule: Callable[[StateInline, bool], bool]) -> Callable
 
 
 def _parser() -> MarkdownIt:
-    md = MarkdownIt("commonmark").enable("table").use(admon_plugin)
+    """The book's one configuration with admonitions (``rulespy.book.markdown``), its opaque inline rules
+    recording what they consume."""
+    md = book_markdown.build(admonitions=True)
     for name in _OPAQUE_RULES:
         rule = next(r for r in md.inline.ruler.__rules__ if r.name == name)
         md.inline.ruler.at(name, _recording(name, rule.fn))
@@ -119,15 +130,15 @@ def _escape_label(text: str) -> str:
 class _Page:
     def __init__(self, page: PageContext) -> None:
         self.page = page
+        self.mention = page.mention
         self.concepts = _Concepts(page.concepts)
         self.section: str | None = None
         self.linked: set[str] = set()
         self.edits: list[Edit] = []
 
     def note_link(self, href: str) -> None:
-        if "://" in href:
-            return
-        concept = self.concepts.by_target.get(self.page.resolve(href))
+        target = self.page.resolve(href)  # None: external, or out of the repository
+        concept = self.concepts.by_target.get(target) if target is not None else None
         if concept is not None:
             self.linked.add(concept.target)
 
@@ -141,6 +152,7 @@ class _Page:
 
     def inline(self, content: str, spans: list[tuple[str, int, int]], links: list[str]) -> list[Edit]:
         """Edits to ``content`` (columns in ``content``; line 0), in source order."""
+        mention = self.mention
         opaque = sorted((start, end, name) for name, start, end in spans)
         opaque += [(m.start(), m.end(), "attrs") for m in _ATTR_LIST.finditer(content)]
         opaque.sort()
@@ -157,9 +169,10 @@ class _Page:
                 found.append((start, start, ("link", "")))
             elif name == "backticks" and not in_label[start]:
                 code = content[start:end].strip("`").strip()
-                if MENTION.fullmatch(code) and MENTION.fullmatch(code).group(1) in self.page.files:  # type: ignore[union-attr]
+                whole = mention.fullmatch(code)
+                if whole is not None and whole.group(1) in self.page.files:
                     found.append((start, end, ("code", code)))
-        for match in MENTION.finditer(content):
+        for match in mention.finditer(content):
             if not any(blocked[match.start() : match.end()]) and match.group(1) in self.page.files:
                 found.append((match.start(), match.end(), ("mention", match.group(0))))
         # mentions and code spans never overlap each other: marked once, a concept is looked up in time
@@ -218,7 +231,7 @@ def _place(content: str, lines: list[str], first: int, edits: list[Edit]) -> lis
 def link_markdown(markdown: str, page: PageContext) -> str:
     """``markdown`` with its mentions and concepts linked; everything else byte for byte unchanged."""
     env: dict[str, Any] = {_SPANS: {}}
-    tokens = _MD.parse(markdown, env)
+    tokens = book_markdown.parse(_MD, markdown, env)
     lines = markdown.split("\n")
     state = _Page(page)
     edits: list[Edit] = []

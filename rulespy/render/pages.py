@@ -11,14 +11,15 @@ import posixpath
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from rulespy.book.links import resolve  # the book's one link resolution, the checker's too
 from rulespy.check.files import RULE_DIRS
 from rulespy.check.graph import LinkGraph as Graph
-from rulespy.check.graph import resolve  # the checker's own link resolution, not a second one
 
 from .languages import words
 from .registry import Concept, Previews, first_sentence
 
-RULE_FOLDERS = RULE_DIRS  # the checker's rule folders: one list for the whole project
+#: the rule folders when ``concepts.yml`` does not set them; a render reads the setting (``Book.rule_dirs``)
+RULE_FOLDERS = RULE_DIRS
 GLOSSARY = "glossary.md"
 QUESTIONS = "questions.md"  # "Questions at the table": right after the home page in the navigation
 RULEBOOK = "voidsiege-rules.pdf"
@@ -37,8 +38,9 @@ def rulebook_link(language: str | None = None) -> str:
     )
 
 
-def is_rule_file(path: str) -> bool:
-    return path.endswith(".md") and path.split("/", 1)[0] in RULE_FOLDERS and "/" in path
+def is_rule_file(path: str, rule_dirs: Sequence[str] = RULE_FOLDERS) -> bool:
+    """A markdown file in one of the rule folders (``rule_dirs``: the book's ``check: rule_dirs``)."""
+    return path.endswith(".md") and path.split("/", 1)[0] in rule_dirs and "/" in path
 
 
 def title_of(graph: Graph, path: str) -> str:
@@ -49,7 +51,9 @@ def title_of(graph: Graph, path: str) -> str:
     return posixpath.basename(path).removesuffix(".md").replace("_", " ").capitalize()
 
 
-def navigation(pages: Iterable[str], graph: Graph, language: str | None = None) -> list[Any]:
+def navigation(
+    pages: Iterable[str], graph: Graph, language: str | None = None, rule_dirs: Sequence[str] = RULE_FOLDERS
+) -> list[Any]:
     """Home, Questions at the table, one section per rule folder, Glossary, the other pages at the root
     (the page for rule writers). Pages keep the order in which the home page links them (the reading
     order its authors chose); pages it does not link follow, sorted by path. A translation's rule pages
@@ -62,7 +66,7 @@ def navigation(pages: Iterable[str], graph: Graph, language: str | None = None) 
     nav: list[Any] = [{said["home"]: "index.md"}] if "index.md" in pages else []
     if QUESTIONS in pages:
         nav.append({title_of(graph, QUESTIONS): QUESTIONS})
-    for folder in RULE_FOLDERS:
+    for folder in rule_dirs:
         inside = [p for p in pages if p.startswith(folder + "/")]
         inside.sort(key=lambda p: (reading.get(p, len(reading)), p))
         if inside:

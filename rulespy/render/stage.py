@@ -23,17 +23,20 @@ import hashlib
 import json
 import os
 import shutil
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
-from markdown_it import MarkdownIt
 
+from rulespy.book import markdown as book_markdown
+from rulespy.book.book import Book, Page, page_of, parse_page
+from rulespy.book.digest import code_digest
 from rulespy.check import outputs
 from rulespy.check.atomic import WriteError, locked_folder, write_atomic
 from rulespy.check.files import same_url
 from rulespy.check.findings import CheckError
-from rulespy.check.graph import LinkGraph, build_graph
+from rulespy.check.graph import LinkGraph
 from rulespy.check.publish import publishable
 from rulespy.editions.page import PAGE as CHANGES
 from rulespy.editions.page import TITLE as CHANGES_TITLE
@@ -44,7 +47,7 @@ from rulespy.editions.versions import ReleaseError, checked_out, is_top
 
 from . import board, currency, examples, judge, languages, pages, search
 from .linker import PageContext, link_markdown
-from .registry import Concept, Previews, RegistryError, load_concepts
+from .registry import Concept, Previews
 
 #: The Judge and What changed pages at the end of each edition's navigation, by language (None: English;
 #: the What changed page's text is English in every edition).
@@ -83,7 +86,9 @@ class Report:
     changes: Changes | None = None  # the What changed page staged (``render_all`` hands it on)
 
 
-def publishable_sources(root: Path) -> tuple[list[str], list[str]]:
+def publishable_sources(
+    root: Path, rule_dirs: Sequence[str] = pages.RULE_FOLDERS
+) -> tuple[list[str], list[str]]:
     """The rule files to publish (``index.md`` and the other pages at the root, then each rule folder's
     ``*.md``, sorted) and a warning
     for each file or folder left out because it is a symlink resolving outside the repository.
@@ -94,16 +99,16 @@ def publishable_sources(root: Path) -> tuple[list[str], list[str]]:
     listed = publishable(root)
 
     def published(path: str) -> bool:
-        return "/" not in path or path.split("/", 1)[0] in pages.RULE_FOLDERS
+        return "/" not in path or path.split("/", 1)[0] in rule_dirs
 
     # the pages at the root: the home page first, then the others (questions, the page for rule writers)
     found = sorted((p for p in listed.pages if "/" not in p), key=lambda p: (p != "index.md", p))
-    for folder in pages.RULE_FOLDERS:
+    for folder in rule_dirs:
         found += sorted(path for path in listed.pages if path.startswith(folder + "/"))
     skipped = [
         f"{path}: a symlink to {target!r}, outside the repository: not published"
         for path, target in listed.refused
-        if published(path) or path in pages.RULE_FOLDERS
+        if published(path) or path in rule_dirs
     ]
     return found, sorted(skipped)
 
@@ -149,13 +154,11 @@ def read_text(root: Path, path: str) -> str:
 REFUSED_CODES = frozenset({"RS006", "RS044", "RS080", "RS081", "RS085"})
 
 
-def refused_markup(path: str, text: str) -> list[str]:
-    """A ``path:line: message`` problem for each thing in page ``text`` that must never be published,
-    found by the checker's own parser (``rulespy check`` reports the same, with the same lines), so that
-    a render run without the check publishes nothing of it either."""
-    from rulespy.check.parse import parse_markdown
-
-    document = parse_markdown(path, text)
+def refused_markup(path: str, text: str | Page) -> list[str]:
+    """A ``path:line: message`` problem for each thing in page ``text`` (or the book's ``Page``) that must
+    never be published, found by the checker's own parser (``rulespy check`` reports the same, with the
+    same lines), so that a render run without the check publishes nothing of it either."""
+    document = parse_page(path, text)[0] if isinstance(text, str) else text.document
     return [
         f"{path}:{line}: {code} {message}: not published"
         for line, _, code, message in sorted((*document.problems, *document.unsafe))
@@ -168,8 +171,8 @@ def _check_headings(path: str, text: str) -> None:
     and it knows fences and setext headings), before any generator sees the page."""
     if text.count("#") + text.count("=") + text.count("-") <= MAX_PAGE_HEADINGS:
         return  # every heading holds one of these marks
-    blocks = MarkdownIt("commonmark").disable("inline")
-    headings = [t for t in blocks.parse(text) if t.type == "heading_open"]
+    blocks = book_markdown.parser(inline=False)
+    headings = [t for t in book_markdown.parse(blocks, text) if t.type == "heading_open"]
     if len(headings) > MAX_PAGE_HEADINGS:
         first_line = (headings[MAX_PAGE_HEADINGS].map or [0])[0] + 1
         raise RenderError(
@@ -179,19 +182,6 @@ def _check_headings(path: str, text: str) -> None:
                 "not published; split the page"
             ]
         )
-
-
-def _code_digest() -> str:
-    """rulespy's own code and its markdown parsers' versions: a new renderer or engine renders anew."""
-    from importlib.metadata import version
-
-    package = Path(__file__).resolve().parents[1]
-    h = hashlib.sha256()
-    for path in sorted(package.rglob("*.py")) + sorted(ASSETS.iterdir()):
-        h.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
-    for name in ("markdown-it-py", "mdit-py-plugins", "pyyaml"):
-        h.update(f"{name}={version(name)}".encode())
-    return h.hexdigest()
 
 
 def _digest(*parts: str) -> str:
@@ -211,20 +201,25 @@ def render_page(
     graph: LinkGraph,
     warnings: list[str],
     language: str | None = None,
+    book_page: Page | None = None,
+    rule_dirs: Sequence[str] = pages.RULE_FOLDERS,
 ) -> str:
     """One rule page as the generators build it: examples as Example blocks with boards, mentions and
     concepts linked, and (on rule files) the owned concepts under the title and "Referenced by" below."""
-    found = examples.find_examples(text, root, path)  # on the file as written: warnings name its lines
+    # on the file as written: warnings name its lines
+    found = examples.find_examples(text, root, path, book_page.examples if book_page else None)
     lines = text.split("\n")
     after, shift = len(lines), 0
-    if pages.is_rule_file(path):  # first, so that the linker sees the header's links to the page's concepts
+    # first, so that the linker sees the header's links to the page's concepts
+    if pages.is_rule_file(path, rule_dirs):
         after = next((i for i, line in enumerate(lines) if line.startswith("# ")), -1) + 1
         header = ["", *pages.page_header(path, concepts, language)]
         lines[after:after] = header
         shift = len(header)
         lines += pages.page_footer(path, graph, site_pages, language)
     # linking edits inside lines only, so line numbers hold in its result
-    linked = link_markdown("\n".join(lines), PageContext(path, site_pages, concepts, previews.tooltip))
+    context = PageContext(path, site_pages, concepts, previews.tooltip, tuple(rule_dirs))
+    linked = link_markdown("\n".join(lines), context)
     lines = linked.split("\n")
     for number, example in reversed(list(enumerate(found))):
         warnings.extend(example.warnings)
@@ -306,7 +301,14 @@ def _render(
 ) -> Report:
     """``render``, with the staging folder's lock held."""
     changes = report.changes
-    sources, skipped = publishable_sources(edition)
+    unread: list[str] = []
+    try:  # the edition, read once: its tree, concepts.yml, each page parsed once (``rulespy.book``)
+        book = Book.open(root, language)
+        concepts = languages.localized(book.concepts, language)
+    except CheckError as error:  # concepts.yml cannot be read
+        unread.append(f"{root / 'concepts.yml'}:{error.line or 1}: {error.message}")
+        book, concepts = Book.without_registry(root, language), ()
+    sources, skipped = publishable_sources(edition, book.rule_dirs)
     report.warnings += skipped
     problems = _one_page_per_url(sources)
     texts: dict[str, str] = {}
@@ -316,18 +318,15 @@ def _render(
         except RenderError as error:
             problems += error.problems
         else:
-            problems += refused_markup(f"{language}/{path}" if language else path, texts[path])
-    try:
-        concepts = languages.localized(load_concepts(root / "concepts.yml"), language)
-    except RegistryError as error:
-        problems.append(str(error))
-        concepts = ()
+            read = book.page(path, texts[path])
+            problems += refused_markup(book.source(path), read) if read else []
+    problems += unread
     if problems:
         raise RenderError(problems)
     published = [p.relative_to(root).as_posix() for p in sorted((root / SCENARIOS).glob("*.yaml"))]
     if language:
         texts = {p: languages.scenario_links(t, p, language, published) for p, t in texts.items()}
-    previews = Previews(texts, concepts)
+    previews = Previews({path: read for path in texts if (read := book.page(path)) is not None}, concepts)
     try:  # the releases: a tag that disagrees with CHANGELOG.md, or a shallow clone, stops the render
         if changes is None:  # every edition lists them; English pages carry the marks
             changes = report.changes = edition_changes(root, unreleased)
@@ -338,13 +337,13 @@ def _render(
 
     def stamped(path: str, page: str) -> str:
         return currency.stamp(page, currency.line(changes, built, path, language))
-    graph = build_graph(edition)
+    graph = book.graph
     site_pages = frozenset(texts) | {pages.GLOSSARY}
     # the scenario files rule pages link to, published beside them (never one resolving outside)
     found = sorted((root / SCENARIOS).glob("*.yaml")) if (root / SCENARIOS).is_dir() else []
     scenario_files = [p for p in found if p.is_file() and _inside(root, p)]
     shared = _digest(
-        _code_digest(),
+        code_digest(p for p in ASSETS.iterdir() if p.is_file()),
         (root / "concepts.yml").read_text(encoding="utf-8") if (root / "concepts.yml").is_file() else "",
         previews.digest(),
         "\n".join(sorted(site_pages)),
@@ -362,6 +361,7 @@ def _render(
         referencing = [(p, pages.title_of(graph, p)) for p in graph.referenced_by(path)]
         twins = [o for o in others if o is None or languages.has_twin(root, path, o)]
         english = _english_text(root, path) if language else None
+        book_page = book.page(path)
         marks = changes.key(path) if language is None else ""
         key = _digest(shared, path, texts[path], json.dumps(referencing), repr(twins), english or "", marks)
         target = out / path
@@ -376,11 +376,13 @@ def _render(
         else:
             page_warnings: list[str] = []
             page = render_page(
-                edition, path, texts[path], site_pages, concepts, previews, graph, page_warnings, language
+                edition, path, texts[path], site_pages, concepts, previews, graph, page_warnings, language,
+                book_page, book.rule_dirs,
             )
             page = search.with_search_words(page, path, concepts, language)
             if language:
-                page = languages.stale_notices(page, path, texts[path], english, language)
+                twin = page_of(path, path, english) if english is not None else None
+                page = languages.stale_notices(page, path, book_page, twin, language)
             if language is None:
                 page = changes.mark(path, page)
             page = stamped(path, languages.with_switchers(page, path, language, twins))
@@ -393,7 +395,9 @@ def _render(
     glossary = pages.glossary(concepts, previews, site_pages, language)
     editions = [o for o in others if o is None or (root / o / "index.md").is_file()]
     glossary = languages.with_switchers(glossary, pages.GLOSSARY, language, editions)
-    glossary = link_markdown(glossary, PageContext(pages.GLOSSARY, site_pages, concepts, previews.tooltip))
+    glossary = link_markdown(
+        glossary, PageContext(pages.GLOSSARY, site_pages, concepts, previews.tooltip, book.rule_dirs)
+    )
     extra = {pages.GLOSSARY: stamped(pages.GLOSSARY, glossary).encode("utf-8")}
     # every edition's site has the What changed page (in English), the versions and the rules judge (in
     # its own language, sharing the English site's runtime), so that each generator finds every page its
@@ -422,7 +426,7 @@ def _render(
                     raise RenderError([f"{out / rel}: cannot remove: {error.strerror or error}"]) from None
                 report.removed.append(rel)
     _write(manifest_path, json.dumps(fresh, indent=1, sort_keys=True).encode("utf-8"))
-    nav_entries = pages.navigation(site_pages, graph, language)
+    nav_entries = pages.navigation(site_pages, graph, language, book.rule_dirs)
     nav = {"nav": [*nav_entries, *({title: page} for title, page in EXTRA_TITLES[language])]}
     header = "# Written by `rulespy render` (mkdocs.yml INHERITs it): the site's navigation. Never edit.\n"
     if _write(nav_file, (header + yaml.safe_dump(nav, sort_keys=False, allow_unicode=True)).encode("utf-8")):

@@ -5,19 +5,17 @@ Rule: sequences/shooting_sequence.md#step-critical-round
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable, Sequence
+from typing import Protocol
 
 from rulespy.core.allocation import Choice, Invalid, Unfit, allocate_round, band, is_valid, why_not_valid
 from rulespy.core.damage import is_casualty, wounds_inflicted, wounds_lost
 from rulespy.core.ranged_weapons import Weapon
 from rulespy.core.shooting import FiringWeapon, TargetPlan
+from rulespy.sequences.attack_state import AttackPlan, Item, State
 from rulespy.sequences.records import Casualty, Damage, Hit, LeavePlay, Pinned, Round, Surplus
-from rulespy.state import Model, Terrain
+from rulespy.state import Battlefield, Model, Terrain
 from rulespy.timing.firefight import Removal, removal_timing
-
-if TYPE_CHECKING:
-    from rulespy.sequences.shooting_sequence import Item, ShootingSequence, State
 
 # Per weapon, the ids of the target unit's models it may hit; per model, its band.
 Geometry = tuple[dict[str, frozenset[str]], dict[str, int]]
@@ -50,13 +48,30 @@ class Memo:
         return found
 
 
+class Attack(Protocol):
+    """What the rounds read of the sequence that runs them (``ShootingSequence``): the battlefield, the
+    checked declarations, whether it is a firefight, and its memo."""
+
+    @property
+    def battlefield(self) -> Battlefield: ...
+
+    @property
+    def attacks(self) -> Sequence[AttackPlan]: ...
+
+    @property
+    def firefight(self) -> bool: ...
+
+    @property
+    def memo(self) -> Memo: ...
+
+
 def expand(runs: tuple[tuple[str, int], ...]) -> tuple[str, ...]:
     """The weapon names of a target's successes, one per success, in Dice Order."""
     return tuple(weapon for weapon, count in runs for _ in range(count))
 
 
 def critical_round(
-    seq: ShootingSequence, state: State, index: int, target: TargetPlan, items: list[Item]
+    seq: Attack, state: State, index: int, target: TargetPlan, items: list[Item]
 ) -> State:
     """Allocate a target's Critical Locks, inflict Critical Damage, remove those casualties at once.
 
@@ -71,7 +86,7 @@ def critical_round(
 
 
 def _critical_round(
-    seq: ShootingSequence, state: State, index: int, target: TargetPlan, items: list[Item]
+    seq: Attack, state: State, index: int, target: TargetPlan, items: list[Item]
 ) -> State:
     successes = expand(state.crits[index])
     items.append(Round(target.unit, True, len(successes)))
@@ -79,7 +94,7 @@ def _critical_round(
     return critical_casualties(seq, state, target, items)
 
 
-def critical_casualties(seq: ShootingSequence, state: State, target: TargetPlan, items: list[Item]) -> State:
+def critical_casualties(seq: Attack, state: State, target: TargetPlan, items: list[Item]) -> State:
     """The end of a critical round: the target's models brought to 0 wounds leave play at once.
 
     Rule: sequences/shooting_sequence.md#step-critical-round
@@ -92,7 +107,7 @@ def critical_casualties(seq: ShootingSequence, state: State, target: TargetPlan,
 
 
 def normal_round(
-    seq: ShootingSequence, state: State, attack: int, index: int, target: TargetPlan, items: list[Item]
+    seq: Attack, state: State, attack: int, index: int, target: TargetPlan, items: list[Item]
 ) -> State:
     """Allocate a target's other successes among the models still in play and inflict normal damage.
 
@@ -109,14 +124,14 @@ def normal_round(
 
 
 def _normal_round(
-    seq: ShootingSequence, state: State, attack: int, index: int, target: TargetPlan, items: list[Item]
+    seq: Attack, state: State, attack: int, index: int, target: TargetPlan, items: list[Item]
 ) -> State:
     successes = expand(state.normals[attack][index])
     items.append(Round(target.unit, False, len(successes)))
     return _allocate(seq, state, attack, index, target, successes, False, items)
 
 
-def remove_casualties(seq: ShootingSequence, state: State, items: list[Item]) -> State:
+def remove_casualties(seq: Attack, state: State, items: list[Item]) -> State:
     """Remove every casualty still in play and give the survivors the statuses the attack caused.
 
     Rule: sequences/shooting_sequence.md#step-removal
@@ -139,7 +154,7 @@ def remove_casualties(seq: ShootingSequence, state: State, items: list[Item]) ->
 
 
 def _allocate(
-    seq: ShootingSequence,
+    seq: Attack,
     state: State,
     attack: int,
     index: int,
@@ -192,7 +207,7 @@ def _allocate(
     return state.evolve(wounds=tuple(sorted(wounds.items())), pins=frozenset(pins))
 
 
-def geometry(seq: ShootingSequence, unit: str, firing: tuple[FiringWeapon, ...]) -> Geometry:
+def geometry(seq: Attack, unit: str, firing: tuple[FiringWeapon, ...]) -> Geometry:
     """The models of ``unit`` each weapon of ``firing`` may hit, and each model's band. They depend only
     on who fired (models do not move during an attack), so the sequence's memo works them out once per
     firing groups.
@@ -260,7 +275,7 @@ def _passed_over(
 
 
 def _casualties(
-    seq: ShootingSequence, models: Iterable[Model], state: State, critical: bool, items: list[Item]
+    seq: Attack, models: Iterable[Model], state: State, critical: bool, items: list[Item]
 ) -> tuple[list[str], Removal]:
     """The ``models`` still in play brought to 0 wounds, each recorded as a casualty, and when they go."""
     timing = removal_timing(critical, seq.firefight)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rulespy.check.graph import build_graph, resolve
+from rulespy.book.links import resolve
+from rulespy.check.graph import build_graph
 
 from .helpers import write
 

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from rulespy.book.sections import STAMP, section_hash
 from rulespy.check.findings import WARNINGS
 from rulespy.check.runner import CheckOptions, check_tree
-from rulespy.check.translations import STAMP, StampError, section_hash, stamp
+from rulespy.check.translations import StampError, stamp
 from rulespy.cli import main
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -1,0 +1,243 @@
+"""The rule book, read once: ``Book.open(root, language=None)``.
+
+A ``Book`` is one edition of the rules (English at the repository root, a translation in ``ru/``): the
+tree of files (walked once, by the checker's walk, with the rule folders of the ``check: rule_dirs``
+setting of ``concepts.yml``), its concepts (``concepts.yml`` read once), and its pages, each parsed once
+into a frozen ``Page``: headings, sections (``rulespy.book.sections``), links with their resolved
+targets (``rulespy.book.links``), mentions, worked examples and tables, the link graph, the translation
+twins.
+
+The one cache: a page is parsed once per process for each (repository path, text); a second book of the
+same tree (the English twin of a translated page, the What changed page's working tree) finds it parsed.
+``markdown.parses()`` counts the parses, so a test asserts a render parses each text about once.
+
+>>> book = Book.open(Path("."))                       # doctest: +SKIP
+>>> book.page("core/damage.md").section("target-limit").title   # doctest: +SKIP
+'Target Limit'
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from rulespy.book.links import Target, resolve
+from rulespy.book.sections import Section, cut, first_paragraphs, heads_of
+from rulespy.check.doc import Document
+from rulespy.check.examples import WorkedExample, worked_examples
+from rulespy.check.files import LANGUAGES, Layout, Tree
+from rulespy.check.registry import Concept, Registry, load_registry
+
+if TYPE_CHECKING:
+    from markdown_it.token import Token
+
+    from rulespy.check.graph import LinkGraph
+
+#: How many parsed pages the process keeps (two editions of about a hundred pages, and the trees the
+#: What changed page compares, fit many times over).
+CACHE_PAGES = 2048
+_CACHE: OrderedDict[tuple[str, str], tuple[Document, tuple[Token, ...]]] = OrderedDict()
+
+
+def parse_page(path: str, text: str) -> tuple[Document, tuple[Token, ...]]:
+    """The checker's ``Document`` of ``text`` (repository file ``path``) and the token stream it was read
+    from: one parse (``rulespy.book.markdown``), remembered for the process (``CACHE_PAGES``)."""
+    from rulespy.check.parse import parse_markdown_tokens
+
+    key = (path, text)
+    found = _CACHE.get(key)
+    if found is not None:
+        _CACHE.move_to_end(key)
+        return found
+    document, tokens = parse_markdown_tokens(path, text)
+    found = _CACHE[key] = (document, tuple(tokens))
+    if len(_CACHE) > CACHE_PAGES:
+        _CACHE.popitem(last=False)
+    return found
+
+
+def page_of(path: str, source: str, text: str) -> Page:
+    """The ``Page`` of ``text`` at edition path ``path``, repository path ``source`` (parsed once)."""
+    text = text.replace("\r\n", "\n")
+    document, tokens = parse_page(source, text)
+    return Page(path, source, text, document, tokens)
+
+
+@dataclass(frozen=True, eq=False)
+class Page:
+    """One page of an edition: ``path`` inside the edition (``core/damage.md``), ``source`` inside the
+    repository (``ru/core/damage.md``), its text (``\\r\\n`` read as ``\\n``) and what it holds."""
+
+    path: str
+    source: str
+    text: str
+    document: Document = field(repr=False)
+    tokens: tuple[Token, ...] = field(repr=False)
+
+    @cached_property
+    def lines(self) -> tuple[str, ...]:
+        return tuple(self.text.split("\n"))
+
+    @property
+    def headings(self) -> tuple[Any, ...]:
+        return self.document.headings
+
+    @cached_property
+    def sections(self) -> tuple[Section, ...]:
+        """Every section, in order (``rulespy.book.sections``), with its first paragraph."""
+        return cut(self.source, self.lines, heads_of(self.tokens), first_paragraphs(self.tokens))
+
+    def section(self, anchor: str) -> Section | None:
+        return next((s for s in self.sections if s.anchor == anchor), None)
+
+    @cached_property
+    def links(self) -> tuple[tuple[Any, Target], ...]:
+        """Each link as written, with its target resolved from this page (``rulespy.book.links``)."""
+        return tuple((link, resolve(self.path, link.target)) for link in self.document.links)
+
+    @property
+    def mentions(self) -> tuple[Any, ...]:
+        return self.document.mentions
+
+    @cached_property
+    def examples(self) -> tuple[WorkedExample, ...]:
+        """Its worked examples (``rulespy.check.examples``), found in the page's one token stream."""
+        return tuple(worked_examples(self.text, self.tokens))
+
+    @cached_property
+    def tables(self) -> tuple[tuple[int, tuple[tuple[str, ...], ...]], ...]:
+        """Each pipe table: its first line and its rows of cell source text (the header row first)."""
+        found: list[tuple[int, tuple[tuple[str, ...], ...]]] = []
+        rows: list[tuple[str, ...]] = []
+        row: list[str] = []
+        line = 0
+        for token in self.tokens:
+            if token.type == "table_open":
+                rows, line = [], (token.map or [0])[0] + 1
+            elif token.type in ("th_open", "td_open"):
+                row.append("")
+            elif token.type == "inline" and row:
+                row[-1] = token.content
+            elif token.type == "tr_close":
+                rows.append(tuple(row))
+                row = []
+            elif token.type == "table_close":
+                found.append((line, tuple(rows)))
+        return tuple(found)
+
+
+class Book:
+    """One edition of the rule book (see the module docstring). Open it with ``Book.open``."""
+
+    def __init__(self, root: Path, language: str | None, registry: Registry, tree: Tree) -> None:
+        self.root = root
+        self.language = language
+        self.registry = registry
+        self.layout: Layout = registry.layout
+        self.tree = tree
+        self._pages: dict[str, Page | None] = {}
+
+    @classmethod
+    def open(cls, root: Path, language: str | None = None) -> Book:
+        """The edition ``language`` (``None``: English) of the repository at ``root``. ``concepts.yml`` is
+        read here (``CheckError`` with its file and line when it cannot be) and the tree walked once."""
+        root = Path(root)
+        registry = load_registry(root)
+        edition = root / language if language else root
+        return cls(root, language, registry, Tree(edition, registry.layout).walk())
+
+    @classmethod
+    def without_registry(cls, root: Path, language: str | None = None) -> Book:
+        """The edition read with the default layout and no concepts (``concepts.yml`` cannot be read:
+        the caller reports why)."""
+        root = Path(root)
+        edition = root / language if language else root
+        return cls(root, language, Registry(), Tree(edition, Layout()).walk())
+
+    @property
+    def edition(self) -> Path:
+        return self.root / self.language if self.language else self.root
+
+    @property
+    def concepts(self) -> tuple[Concept, ...]:
+        """The owned concepts of ``concepts.yml``, in registry order (read once, by ``open``)."""
+        return self.registry.concepts
+
+    @property
+    def rule_dirs(self) -> tuple[str, ...]:
+        """The rule folders: the ``check: rule_dirs`` setting (``core``, ``sequences``, ``timing``,
+        ``commands`` by default), the one list every reader uses."""
+        return self.layout.rule_dirs
+
+    def is_rule_file(self, path: str) -> bool:
+        """A markdown file inside a rule folder (``core/damage.md``, read inside this edition)."""
+        return path.endswith(".md") and "/" in path and path.split("/", 1)[0] in self.rule_dirs
+
+    def rule_paths(self) -> list[str]:
+        """Every rule file of the edition, sorted (the checker's walk: never a symlink out of it)."""
+        return [path for path in self.tree.markdown if self.is_rule_file(path)]
+
+    def source(self, path: str) -> str:
+        """The repository path of edition path ``path`` (``core/x.md`` -> ``ru/core/x.md``)."""
+        return f"{self.language}/{path}" if self.language else path
+
+    def page(self, path: str, text: str | None = None) -> Page | None:
+        """The page at edition path ``path`` (``text``: its content when the caller already read it), or
+        ``None`` when it cannot be read as UTF-8 text within the size limit."""
+        if text is None and path in self._pages:
+            return self._pages[path]
+        if text is None:
+            data = self.tree.read(path)
+            try:
+                text = None if data is None else data.decode("utf-8").removeprefix("\ufeff")
+            except UnicodeDecodeError:
+                text = None
+            if text is not None and len(data or b"") > self.layout.max_bytes:
+                text = None
+        found = None if text is None else page_of(path, self.source(path), text)
+        self._pages[path] = found
+        return found
+
+    def pages(self) -> Iterator[Page]:
+        """Every markdown page of the edition that could be read, in path order."""
+        for path in self.tree.markdown:
+            page = self.page(path)
+            if page is not None:
+                yield page
+
+    def twin(self, path: str) -> Page | None:
+        """The English page a translated page translates (the same edition path at the root)."""
+        if self.language is None:
+            return self.page(path)
+        return self.english.page(path)
+
+    @cached_property
+    def english(self) -> Book:
+        """The English edition beside a translation (this book itself for English)."""
+        if self.language is None:
+            return self
+        return Book(self.root, None, self.registry, Tree(self.root, self.layout).walk())
+
+    def translations(self) -> tuple[str, ...]:
+        """The languages with a translated home page (``ru``)."""
+        return tuple(lang for lang in LANGUAGES if (self.root / lang / "index.md").is_file())
+
+    @cached_property
+    def graph(self) -> LinkGraph:
+        """The link graph of the edition (``rulespy.check.graph``), from the pages already parsed."""
+        from rulespy.check.graph import LinkGraph
+        from rulespy.check.parse import parse_bytes
+
+        documents: dict[str, Document] = {}
+        for path in self.tree.markdown:
+            page = self.page(path)
+            if page is not None:
+                documents[path] = page.document
+            else:  # not UTF-8, too large: the checker's own finding stands in its place
+                data = self.tree.read(path) or b""
+                documents[path] = parse_bytes(path, data, max_bytes=self.layout.max_bytes)
+        return LinkGraph(self.tree, documents)
