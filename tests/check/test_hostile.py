@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -24,10 +23,9 @@ def _repo(root: Path, extra: dict[str, str | bytes] | None = None) -> Path:
 
 
 def _check(root: Path, tmp_path: Path) -> list[Finding]:
-    started = time.monotonic()
-    findings = check_tree(root, CheckOptions(cache_dir=tmp_path / "cache"))
-    assert time.monotonic() - started < 10
-    return findings
+    """``check_tree`` on a hostile tree. A hang (a followed symlink loop, a parse of the 10 MB file) is
+    stopped by pytest-timeout, the suite's hang guard; what is asserted is the findings, never seconds."""
+    return check_tree(root, CheckOptions(cache_dir=tmp_path / "cache"))
 
 
 def _codes(findings: list[Finding]) -> set[tuple[str, str]]:

@@ -55,9 +55,7 @@ def test_an_example_that_ignores_signals_is_killed_at_its_limit(tmp_path: Path) 
         "    signal.signal(s, signal.SIG_IGN)\nwhile True:\n    pass"
     )
     page.write_text("# Stubborn\n\n" + example(code) + "\n" + example("assert True"), encoding="utf-8")
-    started = time.monotonic()
-    status, report = run_pytest(tmp_path, *LIMIT)
-    assert time.monotonic() - started < 40, report
+    status, report = run_pytest(tmp_path, *LIMIT)  # a run the kill did not end is stopped by the hang guard
     assert status == 1 and "1 failed, 1 passed" in report, report
     assert "Timeout" in report and "limit of 2 s" in report, report
 

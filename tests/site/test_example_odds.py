@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import multiprocessing
+import signal
 import time
+from pathlib import Path
+
+import pytest
 
 from rulespy.render import examples
 
@@ -58,10 +63,56 @@ HUGE = PAGE.replace("rifle: {range: 24, dice: 1,", "rifle: {range: 24, dice: 300
 )
 
 
-def test_a_real_odds_request_too_large_for_a_page_is_cut_off_at_the_limit(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_a_real_odds_request_too_large_for_a_page_is_refused_before_the_engine_starts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """300 dice at 300 models: the odds child judges the request from the scenario alone
+    (``rulespy.odds.limits``) and answers "too large" without enumerating a state (work counted: the
+    forked child inherits the patched engine, which would leave a mark had it been started)."""
     [example] = examples.find_examples(HUGE)
     assert example.odds_source is not None and len(example.scenarios[0].battlefield.units[1].models) == 300
-    monkeypatch.setattr(examples, "ODDS_SECONDS", 1.0)
-    started = time.perf_counter()
+    mark = tmp_path / "engine-started"
+
+    def started(*_: object, **__: object) -> None:
+        mark.write_text("started", encoding="utf-8")
+        raise AssertionError("the exact engine was started")
+
+    import rulespy.odds
+
+    monkeypatch.setattr(rulespy.odds, "final_states", started)
+    monkeypatch.setattr(examples, "ODDS_SECONDS", 30.0)  # the child's own answer, even on a busy machine
     assert examples.odds_block(example.odds_source) == [examples.TOO_LARGE]
-    assert time.perf_counter() - started < 3
+    assert not mark.exists()
+
+
+def test_an_odds_child_that_never_answers_is_killed_at_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A child stuck in work that ignores SIGTERM (what an attack the limits let through but that runs
+    long would look like) is given ``ODDS_SECONDS``, then killed and reaped: the page says "too large"
+    and no process is left behind. The hang guard is pytest-timeout, not a measured duration."""
+    real = multiprocessing.get_context("fork")
+    children: list[multiprocessing.process.BaseProcess] = []
+
+    class Recording:
+        """The fork context, keeping each child it starts."""
+
+        def __getattr__(self, name: str) -> object:
+            return getattr(real, name)
+
+        def Process(self, *args: object, **kwargs: object) -> multiprocessing.process.BaseProcess:  # noqa: N802 - multiprocessing's name
+            child = real.Process(*args, **kwargs)  # type: ignore[arg-type]
+            children.append(child)
+            return child
+
+    def stuck(source: str, answer: object) -> None:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        while True:
+            time.sleep(60)
+
+    monkeypatch.setattr(examples.multiprocessing, "get_context", lambda method: Recording())
+    monkeypatch.setattr(examples, "_odds_child", stuck)
+    monkeypatch.setattr(examples, "ODDS_SECONDS", 0.5)
+    [example] = examples.find_examples(PAGE)
+    assert example.odds_source is not None
+    assert examples.odds_block(example.odds_source) == [examples.TOO_LARGE]
+    [child] = children
+    assert child.exitcode == -signal.SIGKILL and not child.is_alive(), "the odds child outlived its limit"

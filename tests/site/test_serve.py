@@ -22,7 +22,7 @@ COPIED = (
     *("index.md", "questions.md", "rule-writers.md", "concepts.yml", "mkdocs.yml"),
     *("core", "sequences", "timing", "commands", "examples"),
 )
-pytestmark = pytest.mark.timeout(180)
+pytestmark = pytest.mark.timeout(180)  # the hang guard of the waits below: none is timed
 
 
 def _free_port() -> int:
@@ -86,9 +86,8 @@ def test_the_served_site_has_the_rules_judge_and_an_edit_is_rendered_again(
         stderr=subprocess.DEVNULL,
     )
     try:
-        deadline = time.monotonic() + 90
-        while "Melee" not in _page(url):
-            assert time.monotonic() < deadline and server.poll() is None, "the site was never served"
+        while "Melee" not in _page(url):  # until served; a server that never serves: the hang guard
+            assert server.poll() is None, "the server stopped before it served the site"
             time.sleep(0.3)
         base = f"http://{address}/judge/"
         if package is None:  # no npm here: the pages are served without the runtime
@@ -102,9 +101,8 @@ def test_the_served_site_has_the_rules_judge_and_an_edit_is_rendered_again(
             return
         page = tmp_path / "core" / "melee.md"
         page.write_text(page.read_text(encoding="utf-8") + "\nA line written while serving.\n")
-        deadline = time.monotonic() + 30
-        while "A line written while serving." not in _page(url):
-            assert time.monotonic() < deadline, "the edit never reached the served page"
+        while "A line written while serving." not in _page(url):  # never reached: the hang guard
+            assert server.poll() is None, "the server stopped before the edit reached the page"
             time.sleep(0.2)
         if package is not None:
             assert _file(base + judge.BUNDLE)[1] == judge.bundle()  # the render left the runtime in place
@@ -189,9 +187,8 @@ def test_the_front_server_answers_a_bad_request_and_serves_only_the_site(
             assert ask(b"GET " + path).startswith(b"HTTP/1.1 400 "), path
         with socket.create_connection(front.server_address[:2], timeout=10) as connection:  # type: ignore[arg-type]
             connection.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")  # and then nothing
-            started = time.monotonic()
-            assert connection.recv(65536) == b""  # closed by the front server, not kept waiting
-            assert time.monotonic() - started < 8
+            connection.settimeout(None)  # kept waiting forever instead: the hang guard stops the test
+            assert connection.recv(65536) == b""  # closed by the front server (after its 1 s timeout)
         with socket.create_connection(front.server_address[:2], timeout=10) as connection:  # type: ignore[arg-type]
             connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
             request = b"GET /judge/" + judge.BUNDLE.encode() + b" HTTP/1.1\r\nHost: " + own + b"\r\n\r\n"
