@@ -2,7 +2,12 @@
 
 Pyodide comes from its npm package at the version pinned in ``rulespy/render/pyodide/package.json``
 and ``package-lock.json``: ``npm ci`` installs it into ``build/pyodide/`` (outside git) the first time,
-and again only when the lock file changes. ``publish`` then copies into ``SITE/judge/``:
+and again only when the lock file changes. ``rulespy/render/pyodide/runtime-files.json`` pins, beside
+the lock, the size and SHA-256 of each file a browser loads from that version: the page says how much
+the first start downloads from it (``download_size``), so a fresh clone renders the real figure before
+the runtime is ever installed, and ``install_runtime`` refuses an installed runtime that differs from it.
+After changing the lock file, install and pin again: ``python -m rulespy.render.judge pin``.
+``publish`` then copies into ``SITE/judge/``:
 
 - ``pyodide/``: the five files a browser needs to start Python (the loader, the WebAssembly module and
   its glue, the standard library, the lock file); no package from Pyodide's own index is loaded;
@@ -43,6 +48,8 @@ if TYPE_CHECKING:
 
 PACKAGE = Path(__file__).resolve().parent / "pyodide"
 """The committed ``package.json`` and ``package-lock.json`` that pin Pyodide."""
+PINS = PACKAGE / "runtime-files.json"
+"""The committed size and SHA-256 of each of ``RUNTIME_FILES`` in the pinned version (``pin``)."""
 INSTALL = Path("build") / "pyodide"
 """Where ``npm ci`` installs Pyodide, under the repository root (never committed)."""
 RUNTIME_FILES = ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
@@ -96,7 +103,7 @@ def install_runtime(root: Path) -> Path:
         and installed.read_bytes() == lock
         and all((package / name).is_file() for name in RUNTIME_FILES)
     ):
-        return package
+        return verified(package)
     target.mkdir(parents=True, exist_ok=True)
     for name in ("package.json", "package-lock.json"):
         shutil.copyfile(PACKAGE / name, target / name)
@@ -111,7 +118,63 @@ def install_runtime(root: Path) -> Path:
         installed.unlink(missing_ok=True)
         detail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
         raise JudgeError(f"npm ci of pyodide {pinned_version()} into {target} failed: {detail[0]}")
+    return verified(package)
+
+
+def pinned_files() -> dict[str, dict[str, object]]:
+    """``runtime-files.json``'s ``{name: {"bytes": N, "sha256": HEX}}`` for each of ``RUNTIME_FILES``;
+    ``JudgeError`` when it is missing, malformed or pins another Pyodide than the lock file."""
+    try:
+        pins = json.loads(PINS.read_text(encoding="utf-8"))
+        files = {name: pins["files"][name] for name in RUNTIME_FILES}
+        version = pins["pyodide"]
+        sizes_ok = all(isinstance(f["bytes"], int) and isinstance(f["sha256"], str) for f in files.values())
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise JudgeError(f"{PINS}: not a list of the pinned runtime's files ({error})") from None
+    if version != pinned_version() or not sizes_ok:
+        raise JudgeError(
+            f"{PINS}: pins pyodide {version}, the lock file {pinned_version()}:"
+            " run `python -m rulespy.render.judge pin` once the lock file's version is installed"
+        )
+    return files
+
+
+def file_pin(path: Path) -> dict[str, object]:
+    """``{"bytes": N, "sha256": HEX}`` of ``path``."""
+    data = path.read_bytes()
+    return {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+
+
+def verified(package: Path) -> Path:
+    """``package`` (an installed Pyodide) when each runtime file is the one ``runtime-files.json`` pins;
+    ``JudgeError`` naming the first that differs (its size said to readers would be wrong)."""
+    for name, pin in pinned_files().items():
+        if file_pin(package / name) != pin:
+            raise JudgeError(
+                f"{package / name} is not the file {PINS.name} pins for pyodide {pinned_version()}"
+                " (remove build/pyodide to install it again, or pin a new lock file:"
+                " `python -m rulespy.render.judge pin`)"
+            )
     return package
+
+
+def pin(root: Path) -> Path:
+    """Write ``runtime-files.json`` from the runtime the lock file installs under ``root`` (after a
+    change of the lock file); the file written."""
+    target = Path(root) / INSTALL
+    if (target / "package-lock.json").is_file() and (target / "package-lock.json").read_bytes() != (
+        PACKAGE / "package-lock.json"
+    ).read_bytes():
+        (target / "package-lock.json").unlink()  # installed from another lock: npm ci again
+    package = target / "node_modules" / "pyodide"
+    try:
+        install_runtime(root)
+    except JudgeError:
+        if not all((package / name).is_file() for name in RUNTIME_FILES):
+            raise
+    pins = {"pyodide": pinned_version(), "files": {name: file_pin(package / name) for name in RUNTIME_FILES}}
+    PINS.write_text(json.dumps(pins, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    return PINS
 
 
 def npm_ci(folder: Path) -> subprocess.CompletedProcess[str] | None:
@@ -284,16 +347,17 @@ def rule_titles(graph: LinkGraph, site_pages: Iterable[str]) -> dict[str, str]:
     return {f"{p}#{h.anchor}": h.text for p in rules for h in graph.headings(p)}
 
 
-def download_size(root: Path) -> int | None:
+def download_size() -> int | None:
     """The bytes a reader's browser fetches the first time the judge starts (the runtime's files and the
-    rulespy bundle, uncompressed), read from the installed runtime; None while it is not installed (the
-    page then says "a few megabytes" until the next render)."""
-    package = Path(root) / INSTALL / "node_modules" / "pyodide"
+    rulespy bundle, uncompressed): the runtime's as ``runtime-files.json`` pins them (known before the
+    runtime is installed, as on a fresh clone or CI machine, and checked against the installed files by
+    ``install_runtime``), the bundle's from the sources. None only when the pins are unreadable (the page
+    then says "a few megabytes")."""
     try:
-        sizes = [(package / name).stat().st_size for name in RUNTIME_FILES]
-    except OSError:
+        pins = pinned_files()
+    except JudgeError:
         return None
-    return sum(sizes) + len(bundle())
+    return sum(int(str(pin["bytes"])) for pin in pins.values()) + len(bundle())
 
 
 def words_script(
@@ -343,3 +407,14 @@ def page(root: Path, scenario_files: list[str], language: str | None = None) -> 
             "",
         ]
     )
+
+
+if __name__ == "__main__":  # python -m rulespy.render.judge pin: after a change of the lock file
+    import sys
+
+    if sys.argv[1:] != ["pin"]:
+        sys.exit("usage: python -m rulespy.render.judge pin")
+    try:
+        print(pin(Path.cwd()))
+    except JudgeError as problem:
+        sys.exit(f"rulespy.render.judge: {problem}")
