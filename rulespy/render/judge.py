@@ -12,7 +12,12 @@ After changing the lock file, install and pin again: ``python -m rulespy.render.
 - ``pyodide/``: the five files a browser needs to start Python (the loader, the WebAssembly module and
   its glue, the standard library, the lock file); no package from Pyodide's own index is loaded;
 - ``rulespy.zip``: the same ``rulespy`` the command line runs, as its ``.py`` sources, and PyYAML's
-  pure-Python sources (the package installed beside rulespy, without its optional C accelerator).
+  pure-Python sources (the package installed beside rulespy, without its optional C accelerator); the
+  engine's worker writes it into Pyodide's file system as one file and imports from it (zipimport).
+
+The worker keeps the started engine between page loads as a Pyodide memory snapshot in the browser's
+Cache Storage (``assets/judge-worker.js`` says how and when), so that a new page load starts in about a
+tenth of the time (bench/README.md, "The rules judge in the browser").
 
 Nothing of it loads until a reader presses "Try it" or opens the Judge page (``assets/judge.js``). The
 site needs no network when it runs: serve the site folder with any static file server.
@@ -212,7 +217,7 @@ def bundled_sources() -> dict[str, Path]:
 
 
 def bundle() -> bytes:
-    """The zip the page unpacks into Pyodide: rulespy's and PyYAML's ``.py`` files, byte-identical for
+    """The zip the engine imports from in Pyodide: rulespy's and PyYAML's ``.py`` files, byte-identical for
     the same sources (sorted entries, fixed time stamps)."""
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w") as archive:
@@ -366,7 +371,8 @@ def words_script(
     """``assets/judge-words.js`` for edition ``language``: ``window.vsJudgeSite``, the words ``judge.js``
     shows, the runtime's folder from the edition's root, the ``titles`` of the rule sections by
     ``PATH#ANCHOR`` (the account's steps cite rules by their title, linking to the section) and the
-    ``size`` of the first download (``download_size``), said before it starts. A translation (``/ru/``)
+    ``size`` of the first download (``download_size``), said before it starts, and the pinned Pyodide
+    version (part of the key of the engine's snapshot, ``assets/judge-worker.js``). A translation (``/ru/``)
     shares the English site's runtime (``../judge/``): one copy of Pyodide in the site, cached once for
     both editions."""
     site = {
@@ -374,6 +380,7 @@ def words_script(
         "words": words(language),
         "titles": titles or {},
         "download": size,
+        "pyodide": pinned_version(),
     }
     text = json.dumps(site, ensure_ascii=False, sort_keys=True)
     header = "// Written by rulespy render (rulespy/render/judge.py): never edit.\n"

@@ -61,6 +61,7 @@
           if (m.progress) listeners.forEach((f) => f(m));
           else if (m.ready) {
             window.vsJudgeLoadMs = performance.now() - started;
+            window.vsJudgeBoot = m.boot; // "fresh", or "snapshot": from the engine this browser saved
             try { localStorage.setItem(STARTED, "1"); } catch (e) { /* private mode */ }
             resolve();
           } else if (m.failed) reject(new Error(m.failed));
@@ -72,7 +73,7 @@
           }
         };
         worker.onerror = (event) => reject(new Error(event.message || "the engine's worker failed"));
-        worker.postMessage({ runtime: RUNTIME.href });
+        worker.postMessage({ runtime: RUNTIME.href, pyodide: SITE.pyodide });
       });
       const stop = (why) => {
         worker.terminate();
