@@ -48,7 +48,7 @@ __all__ = [
 ]
 
 
-WOUNDS_LIMITS = {
+WOUNDS_LIMITS: dict[str, int] = {
     "max_states": MAX_STATES // 2,
     "max_transitions": MAX_TRANSITIONS // 2,
     "max_deals": MAX_DEALS // 2,
@@ -68,7 +68,15 @@ def odds(scenario: Scenario) -> Odds:
     try:
         check_size(scenario)
         try:  # with each model's wounds left (the expected wounds), within half the limits
-            finals = final_states(sequence, casualties_only=True, keep_wounds=True, **WOUNDS_LIMITS)
+            half = WOUNDS_LIMITS
+            finals = final_states(
+                sequence,
+                half["max_states"],
+                half["max_transitions"],
+                casualties_only=True,
+                max_deals=half["max_deals"],
+                keep_wounds=True,
+            )
             return summarise(sequence, finals, wounds=True)
         except TooLarge:
             pass

@@ -104,7 +104,8 @@ def test_an_attack_whose_wounds_do_not_fit_keeps_its_casualties_without_them(
 ) -> None:
     scenario = parse_scenario(VARIED["armour"])
     whole = odds(scenario)
-    monkeypatch.setattr(rulespy.odds, "WOUNDS_LIMITS", {"max_states": 1, "max_transitions": 1, "max_deals": 1})
+    tiny = {"max_states": 1, "max_transitions": 1, "max_deals": 1}
+    monkeypatch.setattr(rulespy.odds, "WOUNDS_LIMITS", tiny)
     short = odds(scenario)
     assert short.wounds is None and short.casualties == whole.casualties and short.models == whole.models
     assert all(t["expected_wounds"] is None for t in short.to_json()["targets"].values())

@@ -71,7 +71,8 @@ def test_an_installed_runtime_that_differs_from_its_pins_is_refused(
         judge.bundle()
     )
     (package / "pyodide.asm.wasm").write_bytes(b"y" * 3000)  # same size, other bytes
-    with pytest.raises(judge.JudgeError, match=r"pyodide\.asm\.wasm is not the file runtime-files\.json pins"):
+    differs = r"pyodide\.asm\.wasm is not the file runtime-files\.json pins"
+    with pytest.raises(judge.JudgeError, match=differs):
         judge.verified(package)
     pins.write_text(json.dumps({"pyodide": "0.0.1", "files": files}), encoding="utf-8")
     with pytest.raises(judge.JudgeError, match="pins pyodide 0.0.1, the lock file"):
