@@ -500,3 +500,54 @@ def test_focus_stays_after_a_change_typing_is_debounced_and_the_outcome_is_annou
     _done(player, panel)
     assert player.execute_script("return window.vsRuns") == 1
     assert player.execute_script("return document.activeElement") == area
+
+
+EDIT_AND_WAIT = """
+const [panel, done] = [arguments[0], arguments[arguments.length - 1]];
+const area = panel.querySelector(".vs-judge-yaml");
+window.vsLongTasks = [];
+const tasks = new PerformanceObserver((list) => {
+  list.getEntries().forEach((e) => vsLongTasks.push(e.duration));
+});
+tasks.observe({ type: "longtask" });
+const watch = new MutationObserver(() => {
+  if (panel.dataset.state !== "done" && panel.dataset.state !== "failed") return;
+  watch.disconnect();
+  setTimeout(() => { tasks.disconnect(); done(panel.dataset.state); }, 0);
+});
+panel.dataset.state = "";
+watch.observe(panel, { attributes: true, attributeFilter: ["data-state"] });
+area.value = "# the reader's edit\\n" + area.value;
+area.dispatchEvent(new Event("input", { bubbles: true }));
+"""
+
+
+def _main_thread_seconds(driver: Any) -> float:
+    """The CPU time the page's main thread has used (Chromium's ``ThreadTime`` metric)."""
+    metrics = driver.execute_cdp_cmd("Performance.getMetrics", {})["metrics"]
+    return float(next(m["value"] for m in metrics if m["name"] == "ThreadTime"))
+
+
+@pytest.mark.parametrize("language", [None, "ru"])
+def test_a_re_run_after_an_edit_costs_the_page_s_main_thread_under_200_ms_of_cpu(
+    player: Any, site: str, language: str | None
+) -> None:
+    # Issue 26: no main-thread task over 200 ms. A long task's length is wall-clock time, which a loaded
+    # machine stretches (the bench saw 195 ms at load 23 for the cold start's longest task), so this test
+    # counts work instead: the CPU time the page's main thread spends on the whole re-run after an edit
+    # (debounce, the worker's answers received, outcome, steps, board and chart drawn), which bounds its
+    # longest task from above and does not grow with other processes' load. The engine itself runs in
+    # the worker and costs the main thread nothing. The long tasks are recorded for the message only.
+    panel = _open_judge(player, f"{site}{_prefix(language)}judge/#s={web.encode(ARMOUR)}")[0]
+    _done(player, panel)
+    player.execute_cdp_cmd("Performance.enable", {"timeDomain": "threadTicks"})
+    try:
+        before = _main_thread_seconds(player)
+        assert player.execute_async_script(EDIT_AND_WAIT, panel) == "done"
+        spent = _main_thread_seconds(player) - before
+    finally:
+        player.execute_cdp_cmd("Performance.disable", {})
+    tasks = player.execute_script("return window.vsLongTasks")
+    assert 0 < spent < 0.2, f"main thread: {spent * 1000:.0f} ms of CPU; long tasks (wall, ms): {tasks}"
+    edited = panel.find_element("css selector", ".vs-judge-yaml").get_attribute("value")
+    assert edited.startswith("# the reader's edit\n")
