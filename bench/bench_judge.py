@@ -1,5 +1,6 @@
-"""The rules judge in headless Chromium: time from "Try it" to the first result (cold, and with the
-runtime in the browser's cache), the time to recompute every example after an edit (resolve, account and
+"""The rules judge in headless Chromium: time from "Try it" to the first result (cold, with the runtime
+in the browser's cache and the engine's memory snapshot saved, and with the runtime cached but no
+snapshot), the time to recompute every example after an edit (resolve, account and
 board, through the page's Web Worker; goal: median at most 300 ms), the exact odds of every example (the
 heaviest named), the time the Judge page takes to its judged starting board (runtime cached), the
 longest task on the page's main thread while the engine starts and judges (Long Tasks API; goal: none
@@ -103,6 +104,21 @@ def _try_it(driver: Any, url: str) -> tuple[float, float, int, int]:
     return first, odds, before, int(driver.execute_script(BYTES))
 
 
+SAVED = """
+const done = arguments[arguments.length - 1];
+vsJudge.judge().then((w) => w.snapshot()).then(() => done(window.vsJudgeBoot), (e) => done(String(e)));
+"""
+FORGET = """
+const done = arguments[arguments.length - 1];
+caches.delete("vs-judge-engine").then(done, () => done(false));
+"""
+
+
+def _saved(driver: Any) -> str:
+    """Wait until the page's worker has saved its engine's snapshot (after its first odds): how it started."""
+    return str(driver.execute_async_script(SAVED))
+
+
 def _judge_page(driver: Any, url: str) -> float:
     """Open the Judge page at ``url``: seconds until its starting board is judged (the page starts the
     engine as it opens, so that its forms can be filled from the scenario)."""
@@ -150,9 +166,15 @@ def main() -> int:
             driver.execute_cdp_cmd("Network.clearBrowserCache", {})
             cold = _try_it(driver, page)
             cold_tasks = driver.execute_script("return window.vsLongTasks;") or []
-            cached = _try_it(driver, page)
+            boots = [_saved(driver)]
+            cached = _try_it(driver, page)  # a new page load: the engine from its snapshot
             cached_tasks = driver.execute_script("return window.vsLongTasks;") or []
+            boots.append(_saved(driver))
+            driver.execute_async_script(FORGET)  # the runtime still in the HTTP cache, no snapshot
+            unsaved = _try_it(driver, page)
+            boots.append(_saved(driver))
             judge_page = _judge_page(driver, base + "judge/")
+            boots.append(_saved(driver))
             times = driver.execute_async_script(TIMES, texts, True)
     recompute = [t[0] for t in times]
     odds = [t[1] for t in times]
@@ -162,10 +184,13 @@ def main() -> int:
     print(f"baseline, bare Pyodide fetched and instantiated in a worker: cold {bare_cold:.2f} s,"
           f" cached {bare_cached:.2f} s")
     print(f"Try it to first result: cold {cold[0]:.2f} s ({cold[0] / bare_cold:.2f}x the cold baseline),"
-          f" cached {cached[0]:.2f} s")
+          f" cached {cached[0]:.2f} s ({cached[0] / bare_cached:.2f}x the cached baseline),"
+          f" cached without the engine's snapshot {unsaved[0]:.2f} s")
+    print(f"how each engine started (cold, cached, without snapshot, Judge page): {', '.join(boots)}")
     print(f"longest main-thread task: cold start {max(cold_tasks, default=0):.0f} ms"
           f" ({sum(t > 200 for t in cold_tasks)} over 200 ms), cached {max(cached_tasks, default=0):.0f} ms")
-    print(f"Try it to the odds too: cold {cold[1]:.2f} s, cached {cached[1]:.2f} s")
+    print(f"Try it to the odds too: cold {cold[1]:.2f} s, cached {cached[1]:.2f} s,"
+          f" without snapshot {unsaved[1]:.2f} s")
     print(f"the Judge page, opened with the runtime cached, to its judged starting board: {judge_page:.2f} s")
     print(f"bytes: the page {cold[2] / 1024:.0f} KB; after Try it {(cold[3] - cold[2]) / 1024:.0f} KB more")
     print(

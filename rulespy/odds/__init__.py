@@ -7,7 +7,10 @@ and ``seed`` are ignored: every die is enumerated with its probability, nothing 
 What a player reads (the casualties) is computed from final states that keep the casualties alone
 (``final_states(..., casualties_only=True)``): survivors' wounds and pins, which nothing printed depends
 on, are forgotten so that more ends merge; ``tests/odds/test_joint.py`` proves the printed and JSON odds
-unchanged on every recorded scenario.
+unchanged on every recorded scenario. The expected wounds taken off each target unit need the survivors'
+wounds: they are kept (``keep_wounds``, pins still forgotten; about a tenth more work on the recorded
+scenarios) within half the size limit (``WOUNDS_LIMITS``); an attack beyond that half is worked out again
+without them, and its odds have no expected wounds (``Odds.wounds`` None, JSON ``null``, the text says so).
 
 Size limit (``rulespy.odds.exact``): at most ``MAX_STATES`` (100,000) distinct states held at once,
 ``MAX_TRANSITIONS`` (5,000,000) chance transitions in all and ``MAX_DEALS`` (1,000,000) allocation deals
@@ -45,6 +48,16 @@ __all__ = [
 ]
 
 
+WOUNDS_LIMITS: dict[str, int] = {
+    "max_states": MAX_STATES // 2,
+    "max_transitions": MAX_TRANSITIONS // 2,
+    "max_deals": MAX_DEALS // 2,
+}
+"""The exact engine's limits while it keeps each model's wounds left (for the expected wounds): half its
+own, so that an attack too large for them costs at most half again as much before its casualties are
+worked out without the wounds (or it is refused)."""
+
+
 def odds(scenario: Scenario) -> Odds:
     """The exact odds of the scenario's attack (and its firefight, with a Snap Fire response).
 
@@ -54,6 +67,19 @@ def odds(scenario: Scenario) -> Odds:
     sequence = ShootingSequence(scenario)  # the declaration's legality first
     try:
         check_size(scenario)
+        try:  # with each model's wounds left (the expected wounds), within half the limits
+            half = WOUNDS_LIMITS
+            finals = final_states(
+                sequence,
+                half["max_states"],
+                half["max_transitions"],
+                casualties_only=True,
+                max_deals=half["max_deals"],
+                keep_wounds=True,
+            )
+            return summarise(sequence, finals, wounds=True)
+        except TooLarge:
+            pass
         finals = final_states(sequence, casualties_only=True)
     except TooLarge as error:
         error.path = error.path or scenario.path

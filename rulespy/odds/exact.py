@@ -83,9 +83,12 @@ def progress(state: State) -> Progress:
     return (state.attack, ORDER[state.phase], state.target, state.group)
 
 
-def finished(state: State, casualties_only: bool = False) -> State:
+def finished(state: State, casualties_only: bool = False, keep_wounds: bool = False) -> State:
     """A finished state reduced to what its outcome is: casualties, wounds and pins (so ends merge), or
-    with ``casualties_only`` its casualties alone (all that ``rulespy odds`` prints)."""
+    with ``casualties_only`` its casualties alone (all that ``rulespy odds`` prints), and with
+    ``keep_wounds`` as well each model's wounds left (its expected wounds), without the pins."""
+    if casualties_only and keep_wounds:
+        return State(casualties=state.casualties, wounds=state.wounds, phase=Phase.DONE)
     if casualties_only:
         return State(casualties=state.casualties, phase=Phase.DONE)
     return State(
@@ -144,6 +147,7 @@ def final_states(
     casualties_only: bool = False,
     max_deals: int = MAX_DEALS,
     one_pass: bool = True,
+    keep_wounds: bool = False,
 ) -> dict[State, Fraction]:
     """Every state the sequence can end in, with its exact probability (they sum to 1).
 
@@ -152,7 +156,9 @@ def final_states(
     ``on_batch(states, transitions)`` is called after each batch (for profiling). ``join_groups`` False
     rolls every firing group on its own (for tests proving that joining them changes nothing); ``one_pass``
     False rolls every attack's dice in two passes, as a firefight's are (for tests proving that the one pass
-    changes nothing). ``casualties_only`` keeps only the casualties of each final state (``finished``).
+    changes nothing). ``casualties_only`` keeps only the casualties of each final state (``finished``);
+    ``keep_wounds`` with it keeps each model's wounds left too (the expected wounds ``rulespy odds``
+    prints), so that fewer ends merge: pins are still forgotten.
 
     Every chance outcome has a probability of k / 6**dice, so weights are kept as whole numbers over one
     common denominator 6**E, E being at least every die the sequence can roll: exact, and much faster
@@ -178,7 +184,7 @@ def final_states(
 
     def add(state: State, kept: Kept, weight: int) -> None:
         if state.done:
-            state = finished(state, casualties_only)
+            state = finished(state, casualties_only, keep_wounds)
             done[state] = done.get(state, 0) + weight
             return
         key = progress(state)
@@ -211,7 +217,7 @@ def final_states(
                     add(after, kept, exact.numerator)
             elif state.phase is Phase.TARGET_LOCK and at_once:
                 for after, part in _at_once(
-                    sequence, state, weight, rounds, limits, join_groups, casualties_only
+                    sequence, state, weight, rounds, limits, join_groups, casualties_only, keep_wounds
                 ):
                     add(sequence.advance(after)[0], kept, part)
             elif state.phase is Phase.TARGET_LOCK:
@@ -347,10 +353,12 @@ def _at_once(
     limits: _Limits,
     join: bool,
     casualties_only: bool,
+    keep_wounds: bool = False,
 ) -> list[tuple[State, int]]:
     """An attack no firefight follows, from its Target Lock dice to removal, in one pass: each target's
     critical and normal rounds dealt together (``rulespy.odds.joint``), target after target. Returns
-    states in the removal phase, with weights.
+    states in the removal phase, with weights. With ``casualties_only`` a normal round's deals are told
+    apart by which models end at 0 wounds, and with ``keep_wounds`` as well by every model's wounds left.
 
     Rule: sequences/shooting_sequence.md#step-target-lock
     Rule: sequences/shooting_sequence.md#step-critical-round
@@ -396,6 +404,8 @@ def _at_once(
 
                 def normal_end(deal: DealId, table: Round = table) -> object:
                     _, _, _, wounds, pinned = table.deals[deal]
+                    if casualties_only and keep_wounds:
+                        return wounds
                     return tuple(left == 0 for left in wounds) if casualties_only else (wounds, pinned)
 
                 weapons = [(table.weapons[name], dice) for name, *_, dice in groups]

@@ -11,6 +11,8 @@ if TYPE_CHECKING:
     from rulespy.odds.sampled import Sampled
 
 BAR = 30
+UNKEPT = "not worked out (the attack is beyond the exact engine's limits once every wound is kept)"
+"""Said for the expected wounds of exact odds that could not keep each model's wounds (``Odds.wounds``)."""
 
 
 def percent(p: Fraction) -> str:
@@ -39,17 +41,26 @@ def bar_chart(dist: Distribution, fractions: bool = False) -> list[str]:
 
 
 def render_text(odds: Odds, fractions: bool = False) -> str:
-    """The account ``rulespy odds`` prints without ``--json``."""
+    """The account ``rulespy odds`` prints without ``--json``: every target unit of the attack in declared
+    order (a split's too), each with its casualties and their mean and its expected wounds, then the
+    firing unit's casualties in a firefight and each model's chance of becoming a casualty."""
 
     def number(p: Fraction) -> str:
         return str(p) if fractions else percent(p)
 
-    expected = str(odds.expected_casualties) if fractions else f"{float(odds.expected_casualties):.3f}"
-    lines = [
-        f"Casualties in {odds.target_unit} (exact, over every die):",
-        *bar_chart(odds.casualties, fractions),
-        f"Expected casualties: {expected}",
-    ]
+    def mean(value: Fraction) -> str:
+        return str(value) if fractions else f"{float(value):.3f}"
+
+    lines: list[str] = []
+    for unit, dist in odds.targets or ((odds.target_unit, odds.casualties),):
+        wounds = odds.expected_wounds(unit)
+        lines += [
+            *([""] if lines else []),
+            f"Casualties in {unit} (exact, over every die):",
+            *bar_chart(dist, fractions),
+            f"Expected casualties: {mean(sum((k * p for k, p in dist), Fraction(0)))}",
+            f"Expected wounds: {UNKEPT if wounds is None else mean(wounds)}",
+        ]
     if odds.attacker_casualties is not None:
         lines += [
             "",

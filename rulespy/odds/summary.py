@@ -27,10 +27,18 @@ class Odds:
     models: tuple[tuple[str, Fraction], ...]
     targets: tuple[tuple[str, Distribution], ...] = ()
     """Casualties in every target unit of the attack, in declared order (a split's second target too)."""
+    wounds: tuple[tuple[str, Fraction], ...] | None = None
+    """The expected wounds taken off every target unit, in declared order (a casualty counts all its
+    wounds, a survivor those it lost); None when the exact engine could not keep each model's wounds
+    within its limits (``rulespy.odds.odds``)."""
 
     @property
     def expected_casualties(self) -> Fraction:
         return sum((k * p for k, p in self.casualties), Fraction(0))
+
+    def expected_wounds(self, unit: str) -> Fraction | None:
+        """The expected wounds taken off target ``unit``; None when they were not kept."""
+        return None if self.wounds is None else dict(self.wounds)[unit]
 
     def casualty(self, model_id: str) -> Fraction:
         """The probability that ``model_id`` becomes a casualty."""
@@ -57,14 +65,18 @@ class Odds:
                 unit: {
                     "casualties": table(dist),
                     "expected_casualties": number(sum((k * p for k, p in dist), Fraction(0))),
+                    "expected_wounds": None if self.wounds is None else number(dict(self.wounds)[unit]),
                 }
                 for unit, dist in self.targets
             },
         }
 
 
-def summarise(sequence: ShootingSequence, finals: Mapping[State, Fraction]) -> Odds:
-    """Reduce the final states' distribution to the odds a player reads."""
+def summarise(
+    sequence: ShootingSequence, finals: Mapping[State, Fraction], wounds: bool = False
+) -> Odds:
+    """Reduce the final states' distribution to the odds a player reads; with ``wounds`` (final states
+    that kept each model's wounds left) the expected wounds taken off each target unit as well."""
     bf = sequence.battlefield
     target = sequence.attacks[0].targets[0].unit
     attacker = sequence.attacks[0].unit
@@ -80,7 +92,24 @@ def summarise(sequence: ShootingSequence, finals: Mapping[State, Fraction]) -> O
         _count(bf.unit(attacker).models, finals) if sequence.firefight else None,
         tuple(risk.items()),
         tuple((u, _count(bf.unit(u).models, finals)) for u in targets),
+        tuple((u, _wounds(bf.unit(u).models, finals)) for u in targets) if wounds else None,
     )
+
+
+def _wounds(models: Iterable[Model], finals: Mapping[State, Fraction]) -> Fraction:
+    """The expected wounds the attack takes off ``models``: a casualty's every wound, a survivor's lost
+    ones (as ``rulespy.odds.sampled`` counts them in each trial).
+
+    Rule: core/damage.md#casualty
+    """
+    full = {m.id: m.wounds for m in models}
+    total = Fraction(0)
+    for state, p in finals.items():
+        fallen = {model_id for model_id, _ in state.casualties}
+        left = dict(state.wounds)
+        taken = sum(w if m in fallen else w - left.get(m, w) for m, w in full.items())
+        total += taken * p
+    return total
 
 
 def _count(models: Iterable[Model], finals: Mapping[State, Fraction]) -> Distribution:

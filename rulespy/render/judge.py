@@ -2,12 +2,22 @@
 
 Pyodide comes from its npm package at the version pinned in ``rulespy/render/pyodide/package.json``
 and ``package-lock.json``: ``npm ci`` installs it into ``build/pyodide/`` (outside git) the first time,
-and again only when the lock file changes. ``publish`` then copies into ``SITE/judge/``:
+and again only when the lock file changes. ``rulespy/render/pyodide/runtime-files.json`` pins, beside
+the lock, the size and SHA-256 of each file a browser loads from that version: the page says how much
+the first start downloads from it (``download_size``), so a fresh clone renders the real figure before
+the runtime is ever installed, and ``install_runtime`` refuses an installed runtime that differs from it.
+After changing the lock file, install and pin again: ``python -m rulespy.render.judge pin``.
+``publish`` then copies into ``SITE/judge/``:
 
 - ``pyodide/``: the five files a browser needs to start Python (the loader, the WebAssembly module and
   its glue, the standard library, the lock file); no package from Pyodide's own index is loaded;
 - ``rulespy.zip``: the same ``rulespy`` the command line runs, as its ``.py`` sources, and PyYAML's
-  pure-Python sources (the package installed beside rulespy, without its optional C accelerator).
+  pure-Python sources (the package installed beside rulespy, without its optional C accelerator); the
+  engine's worker writes it into Pyodide's file system as one file and imports from it (zipimport).
+
+The worker keeps the started engine between page loads as a Pyodide memory snapshot in the browser's
+Cache Storage (``assets/judge-worker.js`` says how and when), so that a new page load starts in about a
+tenth of the time (bench/README.md, "The rules judge in the browser").
 
 Nothing of it loads until a reader presses "Try it" or opens the Judge page (``assets/judge.js``). The
 site needs no network when it runs: serve the site folder with any static file server.
@@ -43,6 +53,8 @@ if TYPE_CHECKING:
 
 PACKAGE = Path(__file__).resolve().parent / "pyodide"
 """The committed ``package.json`` and ``package-lock.json`` that pin Pyodide."""
+PINS = PACKAGE / "runtime-files.json"
+"""The committed size and SHA-256 of each of ``RUNTIME_FILES`` in the pinned version (``pin``)."""
 INSTALL = Path("build") / "pyodide"
 """Where ``npm ci`` installs Pyodide, under the repository root (never committed)."""
 RUNTIME_FILES = ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
@@ -96,7 +108,7 @@ def install_runtime(root: Path) -> Path:
         and installed.read_bytes() == lock
         and all((package / name).is_file() for name in RUNTIME_FILES)
     ):
-        return package
+        return verified(package)
     target.mkdir(parents=True, exist_ok=True)
     for name in ("package.json", "package-lock.json"):
         shutil.copyfile(PACKAGE / name, target / name)
@@ -111,7 +123,63 @@ def install_runtime(root: Path) -> Path:
         installed.unlink(missing_ok=True)
         detail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
         raise JudgeError(f"npm ci of pyodide {pinned_version()} into {target} failed: {detail[0]}")
+    return verified(package)
+
+
+def pinned_files() -> dict[str, dict[str, object]]:
+    """``runtime-files.json``'s ``{name: {"bytes": N, "sha256": HEX}}`` for each of ``RUNTIME_FILES``;
+    ``JudgeError`` when it is missing, malformed or pins another Pyodide than the lock file."""
+    try:
+        pins = json.loads(PINS.read_text(encoding="utf-8"))
+        files = {name: pins["files"][name] for name in RUNTIME_FILES}
+        version = pins["pyodide"]
+        sizes_ok = all(isinstance(f["bytes"], int) and isinstance(f["sha256"], str) for f in files.values())
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise JudgeError(f"{PINS}: not a list of the pinned runtime's files ({error})") from None
+    if version != pinned_version() or not sizes_ok:
+        raise JudgeError(
+            f"{PINS}: pins pyodide {version}, the lock file {pinned_version()}:"
+            " run `python -m rulespy.render.judge pin` once the lock file's version is installed"
+        )
+    return files
+
+
+def file_pin(path: Path) -> dict[str, object]:
+    """``{"bytes": N, "sha256": HEX}`` of ``path``."""
+    data = path.read_bytes()
+    return {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+
+
+def verified(package: Path) -> Path:
+    """``package`` (an installed Pyodide) when each runtime file is the one ``runtime-files.json`` pins;
+    ``JudgeError`` naming the first that differs (its size said to readers would be wrong)."""
+    for name, pin in pinned_files().items():
+        if file_pin(package / name) != pin:
+            raise JudgeError(
+                f"{package / name} is not the file {PINS.name} pins for pyodide {pinned_version()}"
+                " (remove build/pyodide to install it again, or pin a new lock file:"
+                " `python -m rulespy.render.judge pin`)"
+            )
     return package
+
+
+def pin(root: Path) -> Path:
+    """Write ``runtime-files.json`` from the runtime the lock file installs under ``root`` (after a
+    change of the lock file); the file written."""
+    target = Path(root) / INSTALL
+    if (target / "package-lock.json").is_file() and (target / "package-lock.json").read_bytes() != (
+        PACKAGE / "package-lock.json"
+    ).read_bytes():
+        (target / "package-lock.json").unlink()  # installed from another lock: npm ci again
+    package = target / "node_modules" / "pyodide"
+    try:
+        install_runtime(root)
+    except JudgeError:
+        if not all((package / name).is_file() for name in RUNTIME_FILES):
+            raise
+    pins = {"pyodide": pinned_version(), "files": {name: file_pin(package / name) for name in RUNTIME_FILES}}
+    PINS.write_text(json.dumps(pins, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    return PINS
 
 
 def npm_ci(folder: Path) -> subprocess.CompletedProcess[str] | None:
@@ -149,7 +217,7 @@ def bundled_sources() -> dict[str, Path]:
 
 
 def bundle() -> bytes:
-    """The zip the page unpacks into Pyodide: rulespy's and PyYAML's ``.py`` files, byte-identical for
+    """The zip the engine imports from in Pyodide: rulespy's and PyYAML's ``.py`` files, byte-identical for
     the same sources (sorted entries, fixed time stamps)."""
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w") as archive:
@@ -284,16 +352,17 @@ def rule_titles(graph: LinkGraph, site_pages: Iterable[str]) -> dict[str, str]:
     return {f"{p}#{h.anchor}": h.text for p in rules for h in graph.headings(p)}
 
 
-def download_size(root: Path) -> int | None:
+def download_size() -> int | None:
     """The bytes a reader's browser fetches the first time the judge starts (the runtime's files and the
-    rulespy bundle, uncompressed), read from the installed runtime; None while it is not installed (the
-    page then says "a few megabytes" until the next render)."""
-    package = Path(root) / INSTALL / "node_modules" / "pyodide"
+    rulespy bundle, uncompressed): the runtime's as ``runtime-files.json`` pins them (known before the
+    runtime is installed, as on a fresh clone or CI machine, and checked against the installed files by
+    ``install_runtime``), the bundle's from the sources. None only when the pins are unreadable (the page
+    then says "a few megabytes")."""
     try:
-        sizes = [(package / name).stat().st_size for name in RUNTIME_FILES]
-    except OSError:
+        pins = pinned_files()
+    except JudgeError:
         return None
-    return sum(sizes) + len(bundle())
+    return sum(int(str(pin["bytes"])) for pin in pins.values()) + len(bundle())
 
 
 def words_script(
@@ -302,7 +371,8 @@ def words_script(
     """``assets/judge-words.js`` for edition ``language``: ``window.vsJudgeSite``, the words ``judge.js``
     shows, the runtime's folder from the edition's root, the ``titles`` of the rule sections by
     ``PATH#ANCHOR`` (the account's steps cite rules by their title, linking to the section) and the
-    ``size`` of the first download (``download_size``), said before it starts. A translation (``/ru/``)
+    ``size`` of the first download (``download_size``), said before it starts, and the pinned Pyodide
+    version (part of the key of the engine's snapshot, ``assets/judge-worker.js``). A translation (``/ru/``)
     shares the English site's runtime (``../judge/``): one copy of Pyodide in the site, cached once for
     both editions."""
     site = {
@@ -310,6 +380,7 @@ def words_script(
         "words": words(language),
         "titles": titles or {},
         "download": size,
+        "pyodide": pinned_version(),
     }
     text = json.dumps(site, ensure_ascii=False, sort_keys=True)
     header = "// Written by rulespy render (rulespy/render/judge.py): never edit.\n"
@@ -343,3 +414,14 @@ def page(root: Path, scenario_files: list[str], language: str | None = None) -> 
             "",
         ]
     )
+
+
+if __name__ == "__main__":  # python -m rulespy.render.judge pin: after a change of the lock file
+    import sys
+
+    if sys.argv[1:] != ["pin"]:
+        sys.exit("usage: python -m rulespy.render.judge pin")
+    try:
+        print(pin(Path.cwd()))
+    except JudgeError as problem:
+        sys.exit(f"rulespy.render.judge: {problem}")

@@ -409,7 +409,7 @@ def _render(
         judge_page = languages.with_switchers(judge_page, judge.PAGE, language, [None])
     extra[judge.PAGE] = stamped(judge.PAGE, judge_page).encode("utf-8")
     titles = judge.rule_titles(graph, site_pages)
-    extra[judge.WORDS_SCRIPT] = judge.words_script(language, titles, judge.download_size(root))
+    extra[judge.WORDS_SCRIPT] = judge.words_script(language, titles, judge.download_size())
     extra.update({f"assets/{p.name}": p.read_bytes() for p in sorted(ASSETS.iterdir()) if p.is_file()})
     extra.update({p.relative_to(root).as_posix(): p.read_bytes() for p in scenario_files})
     for rel, data in extra.items():

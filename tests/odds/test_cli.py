@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from rulespy.cli import main
-from tests.odds.scenarios import BINOMIAL
+from tests.odds.scenarios import BINOMIAL, SPLIT
 
 
 def _write(tmp_path: Path, text: str) -> Path:
@@ -74,3 +74,19 @@ def test_beyond_the_size_limit_exits_2_before_any_work(
     out = capsys.readouterr()
     assert out.out == ""
     assert "too large for exact odds" in out.err and out.err.startswith(f"{path}:1: ")
+
+
+def test_text_of_a_split_lists_every_target_unit_in_declared_order(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Issue 26: the text printed the first target only; every target has its chart, mean and wounds.
+    assert main(["odds", str(_write(tmp_path, SPLIT)), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert main(["odds", str(_write(tmp_path, SPLIT))]) == 0
+    out = capsys.readouterr().out
+    alpha, beta = out.index("Casualties in alpha (exact"), out.index("Casualties in beta (exact")
+    assert alpha < beta < out.index("Chance that each model")
+    for unit, start, end in (("alpha", alpha, beta), ("beta", beta, len(out))):
+        part = out[start:end]
+        assert f"Expected casualties: {data['targets'][unit]['expected_casualties']:.3f}" in part
+        assert f"Expected wounds: {data['targets'][unit]['expected_wounds']:.3f}" in part

@@ -143,3 +143,20 @@ def test_size_limit_refuses_a_round_of_too_many_deals() -> None:
         final_states(sequence, max_deals=500)
     with pytest.raises(TooLarge, match="distinct states"):
         final_states(ShootingSequence(parse_scenario(odds_attacks.alternating(6, 3))), max_states=20)
+
+
+@pytest.mark.parametrize("digest", FOUND, ids=lambda k: str(RECORDED[k]["name"]))
+def test_final_states_keeping_wounds_give_the_expected_wounds_of_the_full_ones(digest: str) -> None:
+    # The expected wounds (issue 26) are read from final states that keep each model's wounds left and
+    # forget pins; on every recorded scenario they must equal those of the full final states.
+    name, text = CURRENT[digest]
+    try:
+        sequence = ShootingSequence(parse_scenario(text, "<answer>"))
+        full = final_states(sequence, **BIG)
+    except RulesError:
+        return
+    kept = final_states(
+        ShootingSequence(parse_scenario(text, "<answer>")), casualties_only=True, keep_wounds=True, **BIG
+    )
+    assert len(kept) <= len(full)
+    assert summarise(sequence, kept, wounds=True) == summarise(sequence, full, wounds=True), name

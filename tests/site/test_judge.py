@@ -273,7 +273,8 @@ def test_judge_words_cover_every_word_the_page_says_in_every_language() -> None:
     said |= {"seeded", "scripted", "random", "range", "dice", "lock", "damage", "traits", "resolving"}
     said |= {"loading", "immediate", "end_of_attack", "end_of_firefight"}
     said |= {f"mode-{m}" for m in ("exactly", "atleast")} | {f"chart-{m}" for m in ("exactly", "atleast")}
-    said |= {f"loading-{s}" for s in ("runtime", "python", "rulespy", "ready")} | {"done", "done-sampled"}
+    stages = ("runtime", "saved", "python", "rulespy", "ready")  # judge-worker.js's progress stages
+    said |= {f"loading-{s}" for s in stages} | {"done", "done-sampled"}
     said |= {f"col-{c}" for c in ("model", "unit", "wounds-left", "removed")}
     said |= {"title", "intro", "start", "empty"}  # the Judge page's markdown (judge.page)
     english, russian = judge.words(None), judge.words("ru")
@@ -283,7 +284,8 @@ def test_judge_words_cover_every_word_the_page_says_in_every_language() -> None:
     assert all(russian[k] != english[k] for k in ru_keys if k not in ("x", "y"))
     loaded = judge.words_script("ru").decode("utf-8")
     site = json.loads(loaded.split("window.vsJudgeSite = ", 1)[1].rstrip().removesuffix(";"))
-    assert site == {"runtime": "../judge/", "words": russian, "titles": {}, "download": None}
+    wanted = {"runtime": "../judge/", "words": russian, "titles": {}, "download": None}
+    assert site == {**wanted, "pyodide": judge.pinned_version()}
     english_site = judge.words_script(None).decode().split(" = ", 1)[1].rstrip()[:-1]
     assert json.loads(english_site)["runtime"] == "judge/"
     page = judge.page(ROOT, ["examples/scenarios/armour.yaml"], "ru")

@@ -33,6 +33,7 @@ AXE = Path(__file__).resolve().parent / "axe"
 LOAD_SECONDS = 180  # a cold Pyodide start on a busy 2-core machine
 PHONE = {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True}
 ARMOUR = (ROOT / "examples/scenarios/armour.yaml").read_text(encoding="utf-8")
+SPLIT = (ROOT / "examples/scenarios/split_fire.yaml").read_text(encoding="utf-8")
 
 pytestmark = pytest.mark.timeout(900)
 
@@ -132,13 +133,14 @@ def test_try_it_runs_in_one_worker_that_survives_instant_navigation_and_speaks_a
     player.get(f"{site}{prefix}core/damage/")
     player.execute_script("window.vsVisit = 'same page object';")
     wait(player, lambda d: d.find_elements("css selector", ".vs-try-button"))
-    size = judge.download_size(ROOT)
-    assert size is not None
+    # said before anything is fetched, as the pins give it (a fresh clone renders before the runtime is
+    # installed), and the very bytes the browser will fetch: the installed runtime the site was built with
+    installed = ROOT / judge.INSTALL / "node_modules" / "pyodide"
+    size = sum((installed / name).stat().st_size for name in judge.RUNTIME_FILES) + len(judge.bundle())
+    assert judge.download_size() == size
     note = player.find_element("css selector", ".vs-try-note").text
     shown = f"{size / 1e6:.1f}".replace(".", "," if language == "ru" else ".")
-    # said before anything is fetched: the size, or (a clone whose runtime was installed after the render,
-    # as on a fresh CI machine) the page's words for an unmeasured download
-    assert f"{shown} MB" in note or f"{shown} МБ" in note or "megabytes" in note or "мегабайт" in note
+    assert f"{shown} {'МБ' if language == 'ru' else 'MB'}" in note, note
     fetched = "return performance.getEntriesByType('resource').map(e => e.name);"
     assert not [n for n in player.execute_script(fetched) if "/judge/" in n]
     box = player.find_element("css selector", ".vs-try")
@@ -197,6 +199,64 @@ def test_try_it_runs_in_one_worker_that_survives_instant_navigation_and_speaks_a
     assert player.execute_script("return vsJudge.boots") == 1
 
 
+SAVE = """
+const done = arguments[arguments.length - 1];
+vsJudge.judge().then((w) => w.snapshot()).then(done, (e) => done(String(e)));
+"""
+SNAPSHOTS = """
+const done = arguments[arguments.length - 1];
+caches.open("vs-judge-engine").then(async (cache) => {
+  const keys = await cache.keys();
+  if (arguments[0]) for (const key of keys) await cache.put(key, new Response("not a snapshot"));
+  const size = async (key) => (await (await cache.match(key)).arrayBuffer()).byteLength;
+  done(await Promise.all(keys.map(async (key) => [key.url, await size(key)])));
+});
+"""
+
+
+def _try_first(driver: Any, url: str) -> Any:
+    """Load ``url`` anew, press its first Try it and wait until it is judged: its editor."""
+    driver.get("about:blank")
+    driver.get(url)
+    wait(driver, lambda d: d.find_elements("css selector", ".vs-try-button"), 60)
+    box = driver.find_element("css selector", ".vs-try")
+    driver.execute_script("arguments[0].click();", box.find_element("css selector", ".vs-try-button"))
+    panel = wait(driver, lambda d: box.find_elements("css selector", ".vs-judge"), LOAD_SECONDS)[0]
+    _done(driver, panel)
+    return panel
+
+
+@pytest.mark.parametrize("language", [None, "ru"])
+def test_a_new_page_load_starts_the_engine_from_its_saved_snapshot_and_judges_alike(
+    player: Any, site: str, language: str | None
+) -> None:
+    # Issue 26, "within 1 s once cached": the engine this browser saved after a judgement (a Pyodide
+    # memory snapshot in Cache Storage, keyed by the Pyodide version and the bundle's hash) starts the
+    # next page load's engine without starting Python and importing rulespy again; a snapshot that
+    # cannot be loaded is forgotten and the engine starts afresh, judging the same.
+    url = f"{site}{_prefix(language)}core/damage/"
+    _try_first(player, url)
+    assert player.execute_async_script(SAVE) in ("made", "none")  # "none": saved after the first odds
+    kept = player.execute_async_script(SNAPSHOTS, False)
+    assert len(kept) == 1 and f"/engine-snapshot/{judge.pinned_version()}/" in kept[0][0]
+    assert kept[0][1] > 10_000_000  # Python's memory: tens of megabytes
+    panel = _try_first(player, url)
+    assert player.execute_script("return window.vsJudgeBoot") == "snapshot"
+    code = player.find_element("css selector", ".vs-try").get_attribute("data-scenario")
+    expected = json.loads(web.resolve(web.decode(code)))
+    text = "return arguments[0].querySelector('.vs-judge-account').textContent"
+    assert player.execute_script(text, panel) == expected["account"]
+    odds = player.execute_script("return arguments[0].querySelector('.vs-judge-odds').textContent", panel)
+    assert odds == json.loads(web.odds(web.decode(code)))["text"]  # a lazily imported module works too
+
+    assert player.execute_async_script(SNAPSHOTS, True)[0][1] == len("not a snapshot")  # spoilt
+    panel = _try_first(player, url)
+    assert player.execute_script("return window.vsJudgeBoot") == "fresh"
+    assert player.execute_script(text, panel) == expected["account"]
+    player.execute_async_script(SAVE)
+    assert player.execute_async_script(SNAPSHOTS, False)[0][1] > 10_000_000  # saved anew
+
+
 @pytest.mark.parametrize("language", [None, "ru"])
 def test_the_chart_shows_exactly_and_at_least_n_as_rulespy_odds_computes_them(
     player: Any, site: str, language: str | None
@@ -214,7 +274,11 @@ def test_the_chart_shows_exactly_and_at_least_n_as_rulespy_odds_computes_them(
     assert [(int(k), round(p, 9)) for k, p in shown] == wanted
     caption = panel.find_element("css selector", ".vs-judge-chart figcaption").text
     unit = next(iter(exact["targets"]))
-    assert caption == _said(language, "expected", unit=unit, value=f"{exact['expected_casualties']:.2f}")
+    wounds = exact["targets"][unit]["expected_wounds"]  # exact expected wounds (issue 26)
+    assert isinstance(wounds, float) and wounds > exact["expected_casualties"]  # a two-wound model's too
+    assert caption == _said(language, "expected", unit=unit, value=f"{exact['expected_casualties']:.2f}") + (
+        "; " + _said(language, "expected-wounds", value=f"{wounds:.2f}")
+    )
     legend = panel.find_element("css selector", ".vs-judge-modes legend").text
     assert legend == _said(language, "show")
     player.execute_script("arguments[0].querySelector('.vs-judge-modes [value=atleast]').click();", panel)
@@ -224,6 +288,20 @@ def test_the_chart_shows_exactly_and_at_least_n_as_rulespy_odds_computes_them(
     assert at_least[0][1] == pytest.approx(1)
     labels = panel.find_elements("css selector", ".vs-judge-chart-count")
     assert labels[1].get_attribute("textContent") == "≥1"
+
+    # a split: a chart, a mean and the wounds for every target, and the command line's text lists them all
+    _set(player, panel, SPLIT)
+    _done(player, panel)
+    answer = json.loads(web.odds(SPLIT))
+    split = json.loads(answer["json"])["targets"]
+    assert len(split) == 3
+    charts = panel.find_elements("css selector", ".vs-judge-chart")
+    assert [c.get_attribute("data-unit") for c in charts] == list(split)
+    for chart, odds in zip(charts, split.values(), strict=True):
+        said = chart.find_element("css selector", "figcaption").text
+        assert _said(language, "expected-wounds", value=f"{odds['expected_wounds']:.2f}") in said
+    printed = player.execute_script("return arguments[0].querySelector('.vs-judge-odds').textContent", panel)
+    assert printed == answer["text"] and all(f"Casualties in {unit} (exact" in printed for unit in split)
 
 
 @pytest.mark.parametrize("language", [None, "ru"])
@@ -422,3 +500,54 @@ def test_focus_stays_after_a_change_typing_is_debounced_and_the_outcome_is_annou
     _done(player, panel)
     assert player.execute_script("return window.vsRuns") == 1
     assert player.execute_script("return document.activeElement") == area
+
+
+EDIT_AND_WAIT = """
+const [panel, done] = [arguments[0], arguments[arguments.length - 1]];
+const area = panel.querySelector(".vs-judge-yaml");
+window.vsLongTasks = [];
+const tasks = new PerformanceObserver((list) => {
+  list.getEntries().forEach((e) => vsLongTasks.push(e.duration));
+});
+tasks.observe({ type: "longtask" });
+const watch = new MutationObserver(() => {
+  if (panel.dataset.state !== "done" && panel.dataset.state !== "failed") return;
+  watch.disconnect();
+  setTimeout(() => { tasks.disconnect(); done(panel.dataset.state); }, 0);
+});
+panel.dataset.state = "";
+watch.observe(panel, { attributes: true, attributeFilter: ["data-state"] });
+area.value = "# the reader's edit\\n" + area.value;
+area.dispatchEvent(new Event("input", { bubbles: true }));
+"""
+
+
+def _main_thread_seconds(driver: Any) -> float:
+    """The CPU time the page's main thread has used (Chromium's ``ThreadTime`` metric)."""
+    metrics = driver.execute_cdp_cmd("Performance.getMetrics", {})["metrics"]
+    return float(next(m["value"] for m in metrics if m["name"] == "ThreadTime"))
+
+
+@pytest.mark.parametrize("language", [None, "ru"])
+def test_a_re_run_after_an_edit_costs_the_page_s_main_thread_under_200_ms_of_cpu(
+    player: Any, site: str, language: str | None
+) -> None:
+    # Issue 26: no main-thread task over 200 ms. A long task's length is wall-clock time, which a loaded
+    # machine stretches (the bench saw 195 ms at load 23 for the cold start's longest task), so this test
+    # counts work instead: the CPU time the page's main thread spends on the whole re-run after an edit
+    # (debounce, the worker's answers received, outcome, steps, board and chart drawn), which bounds its
+    # longest task from above and does not grow with other processes' load. The engine itself runs in
+    # the worker and costs the main thread nothing. The long tasks are recorded for the message only.
+    panel = _open_judge(player, f"{site}{_prefix(language)}judge/#s={web.encode(ARMOUR)}")[0]
+    _done(player, panel)
+    player.execute_cdp_cmd("Performance.enable", {"timeDomain": "threadTicks"})
+    try:
+        before = _main_thread_seconds(player)
+        assert player.execute_async_script(EDIT_AND_WAIT, panel) == "done"
+        spent = _main_thread_seconds(player) - before
+    finally:
+        player.execute_cdp_cmd("Performance.disable", {})
+    tasks = player.execute_script("return window.vsLongTasks")
+    assert 0 < spent < 0.2, f"main thread: {spent * 1000:.0f} ms of CPU; long tasks (wall, ms): {tasks}"
+    edited = panel.find_element("css selector", ".vs-judge-yaml").get_attribute("value")
+    assert edited.startswith("# the reader's edit\n")

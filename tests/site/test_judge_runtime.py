@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 import brotli
+import pytest
 
 from rulespy.check.graph import build_graph
 from rulespy.render import judge
@@ -34,14 +35,52 @@ def test_precompressed_files_unpack_to_the_file_and_come_out_the_same_every_time
     assert "judge/pyodide/python_stdlib.zip.gz" not in judge.RUNTIME_PATHS  # a zip already
 
 
-def test_the_download_size_is_the_runtime_and_the_bundle_and_unknown_before_install(tmp_path: Path) -> None:
-    assert judge.download_size(tmp_path) is None
-    package = tmp_path / judge.INSTALL / "node_modules" / "pyodide"
-    package.mkdir(parents=True)
+def test_the_download_size_is_known_from_the_pins_before_the_runtime_is_installed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A fresh clone renders before `npm ci` ever ran: the figure comes from the committed pins.
+    monkeypatch.chdir(tmp_path)  # no build/pyodide anywhere near
+    pins = json.loads(judge.PINS.read_text(encoding="utf-8"))
+    assert pins["pyodide"] == judge.pinned_version()
+    assert sorted(pins["files"]) == sorted(judge.RUNTIME_FILES)
+    expected = sum(f["bytes"] for f in pins["files"].values()) + len(judge.bundle())
+    assert judge.download_size() == expected
+    assert 5_000_000 < expected < 50_000_000  # megabytes: the WebAssembly module alone is 8.6 MB
+    said = json.loads(judge.words_script(None, {}, judge.download_size()).decode().split(" = ", 1)[1][:-2])
+    assert said["download"] == expected
+
+
+def _fake_runtime(tmp_path: Path) -> Path:
+    package = tmp_path / "pyodide"
+    package.mkdir()
     for number, name in enumerate(judge.RUNTIME_FILES):
         (package / name).write_bytes(b"x" * (number + 1) * 1000)
-    expected = sum((n + 1) * 1000 for n in range(len(judge.RUNTIME_FILES))) + len(judge.bundle())
-    assert judge.download_size(tmp_path) == expected
+    return package
+
+
+def test_an_installed_runtime_that_differs_from_its_pins_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    package = _fake_runtime(tmp_path)
+    pins = tmp_path / "runtime-files.json"
+    files = {name: judge.file_pin(package / name) for name in judge.RUNTIME_FILES}
+    pins.write_text(json.dumps({"pyodide": judge.pinned_version(), "files": files}), encoding="utf-8")
+    monkeypatch.setattr(judge, "PINS", pins)
+    assert judge.verified(package) == package
+    assert judge.download_size() == sum((n + 1) * 1000 for n in range(len(judge.RUNTIME_FILES))) + len(
+        judge.bundle()
+    )
+    (package / "pyodide.asm.wasm").write_bytes(b"y" * 3000)  # same size, other bytes
+    differs = r"pyodide\.asm\.wasm is not the file runtime-files\.json pins"
+    with pytest.raises(judge.JudgeError, match=differs):
+        judge.verified(package)
+    pins.write_text(json.dumps({"pyodide": "0.0.1", "files": files}), encoding="utf-8")
+    with pytest.raises(judge.JudgeError, match="pins pyodide 0.0.1, the lock file"):
+        judge.pinned_files()
+    assert judge.download_size() is None  # unreadable pins: the page's words for an unknown size
+    pins.write_text("{not json", encoding="utf-8")
+    with pytest.raises(judge.JudgeError, match="not a list of the pinned runtime's files"):
+        judge.pinned_files()
 
 
 def test_rule_titles_name_each_section_by_its_heading_in_each_language() -> None:

@@ -61,6 +61,7 @@
           if (m.progress) listeners.forEach((f) => f(m));
           else if (m.ready) {
             window.vsJudgeLoadMs = performance.now() - started;
+            window.vsJudgeBoot = m.boot; // "fresh", or "snapshot": from the engine this browser saved
             try { localStorage.setItem(STARTED, "1"); } catch (e) { /* private mode */ }
             resolve();
           } else if (m.failed) reject(new Error(m.failed));
@@ -72,7 +73,7 @@
           }
         };
         worker.onerror = (event) => reject(new Error(event.message || "the engine's worker failed"));
-        worker.postMessage({ runtime: RUNTIME.href });
+        worker.postMessage({ runtime: RUNTIME.href, pyodide: SITE.pyodide });
       });
       const stop = (why) => {
         worker.terminate();
@@ -302,8 +303,8 @@
     return svg;
   }
 
-  /* The odds panel: for every target unit, its chart and expected casualties (and wounds, when
-   * sampled), switchable between "exactly N" and "at least N"; sampled odds say so, with the trials. */
+  /* The odds panel: for every target unit, its chart, expected casualties and expected wounds (exact
+   * or sampled), switchable between "exactly N" and "at least N"; sampled odds say so, with the trials. */
   function oddsView(data, holder, modeOf) {
     holder.replaceChildren();
     const sampled = data.method === "sampled";
@@ -322,9 +323,13 @@
       if (sampled) {
         const [low, high] = odds.intervals.expected_casualties;
         text += " " + say("interval", { low: low.toFixed(2), high: high.toFixed(2) });
-        const [wl, wh] = odds.intervals.expected_wounds;
-        text += "; " + say("expected-wounds", { value: odds.expected_wounds.toFixed(2) }) + " "
-          + say("interval", { low: wl.toFixed(2), high: wh.toFixed(2) });
+      }
+      if (typeof odds.expected_wounds === "number") {  // exact ones too, unless beyond the wounds' limits
+        text += "; " + say("expected-wounds", { value: odds.expected_wounds.toFixed(2) });
+        if (sampled) {
+          const [wl, wh] = odds.intervals.expected_wounds;
+          text += " " + say("interval", { low: wl.toFixed(2), high: wh.toFixed(2) });
+        }
       }
       caption.textContent = text;
       figure.append(caption);
