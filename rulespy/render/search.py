@@ -205,6 +205,8 @@ PACKAGE = Path(__file__).resolve().parent / "search"
 INSTALL = Path("build") / "search"
 SCRIPT = "build-index.mjs"
 BUNDLE = "pagefind"  # the search bundle's folder in each edition: pagefind.js, its index and UI
+#: what Pagefind writes that the site never loads (its other two UIs, its highlighter)
+UNUSED = ("pagefind-component-ui.*", "pagefind-modular-ui.*", "pagefind-highlight.js")
 #: pages of an edition that are not searched: the 404 page, and the theme's own search page
 LEFT_OUT = ("404.html", "search/index.html")
 #: pages about other pages: the home page (its most asked questions), Questions at the table, the
@@ -293,5 +295,8 @@ def publish(root: Path, site_dir: Path, languages: Sequence[str]) -> list[str]:
             detail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
             raise SearchError(f"Pagefind failed on {edition}: {detail[0]}")
         count = json.loads(done.stdout.strip().splitlines()[-1])["count"]
+        for unused in UNUSED:  # Pagefind's other UIs: the site uses its default one
+            for path in output.glob(unused):
+                path.unlink()
         said.append(f"Search: {count} sections of {edition} indexed by Pagefind into {output}.")
     return said

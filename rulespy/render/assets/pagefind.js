@@ -13,7 +13,7 @@
 //      rarity: the sum is what an "any of these words" search ranks by);
 //   3. puts first the sections Pagefind finds for all the words together, when there are any.
 // The results are in Pagefind's shape, so its UI draws them as its own.
-import * as pagefind from "../pagefind/pagefind.js";
+import * as pagefind from "../pagefind/pagefind.js"; // this module is assets/pagefind.js of its edition
 
 export const { createInstance, debouncedSearch, destroy, filters, init, mergeIndex, options, preload } = pagefind;
 
