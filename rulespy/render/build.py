@@ -272,8 +272,9 @@ def build_language(
 
 
 def build_all(generator: str, root: Path, site_dir: Path) -> list[subprocess.CompletedProcess[str]]:
-    """The English site, then each staged translation, then each edition's offline copy (its service
-    worker and manifest, ``rulespy.render.offline``); stops at the first failed build."""
+    """The English site, then each staged translation, then each edition's search index (Pagefind,
+    ``rulespy.render.search``), then its offline copy (its service worker and manifest,
+    ``rulespy.render.offline``); stops at the first failed build."""
     languages = languages_staged(root)
     done = [build(generator, root, site_dir)]
     for language in languages:
@@ -281,7 +282,27 @@ def build_all(generator: str, root: Path, site_dir: Path) -> list[subprocess.Com
             break
         done.append(build_language(generator, root, site_dir, language))
     if done[-1].returncode == 0:
+        done.append(search_index(root, site_dir, languages))
+    if done[-1].returncode == 0:
         done.append(offline_copy(root, site_dir, languages))
+    return done
+
+
+def search_index(root: Path, site_dir: Path, languages: list[str]) -> subprocess.CompletedProcess[str]:
+    """Write each edition's search index (Pagefind, ``rulespy.render.search``); without npm the theme's
+    own search is left in its place and the build says so (under ``CI=true`` that is a failure)."""
+    from rulespy.render.search import SearchError, publish
+
+    done = subprocess.CompletedProcess(["pagefind"], 0, "", "")
+    try:
+        done.stdout = "\n".join(publish(root, site_dir, languages)) + "\n"
+    except SearchError as error:
+        if error.no_npm and os.environ.get("CI") != "true":
+            done.stdout = f"The search index is left out (the theme's own search stays): {error}.\n"
+        else:
+            done.stderr, done.returncode = f"the search index: {error}\n", 1
+    except OSError as error:
+        done.stderr, done.returncode = f"the search index: {error}\n", 1
     return done
 
 

@@ -37,7 +37,7 @@ PACKAGE = Path(__file__).resolve().parent / "offline"
 INSTALL = Path("build") / "offline"
 SCRIPT = "build-sw.cjs"
 #: what the worker precaches, relative to its edition's root
-PATTERNS = ["**/*.{html,css,js,json,svg,png,ico,xml,yaml,webmanifest,woff,woff2}"]
+PATTERNS = ["**/*.{html,css,js,json,svg,png,ico,xml,yaml,webmanifest,woff,woff2}", "pagefind/**/*"]
 JUDGE_CACHE = "vs-judge-runtime"
 #: the runtime files ``judge.publish`` copies in, relative to the English site's root
 JUDGE_FILES = sorted(judge.RUNTIME_PATHS)

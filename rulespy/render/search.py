@@ -14,8 +14,13 @@ The words are escaped: concepts.yml is input like any other.
 from __future__ import annotations
 
 import html
+import os
 import re
+import shutil
 from collections.abc import Sequence
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from pathlib import Path
 
 from .registry import Concept
 
@@ -75,3 +80,230 @@ def with_search_words(page: str, path: str, concepts: Sequence[Concept], languag
         out.append(line)
     close()
     return "\n".join(out)
+
+
+# --- The site's search index: every section of the built site a document of its own (Pagefind) --------
+
+SKIPPED_TAGS = frozenset({"svg", "script", "style", "pre", "nav", "button", "form", "template"})
+#: elements of a built page whose text is not the rules' text: the permalink mark, the edition line,
+#: "Defined on this page", a board drawn as text, Try it, a worked example's code
+SKIPPED_CLASSES = frozenset(
+    {"headerlink", "vs-language", "vs-edition", "abstract", "vs-board-text", "vs-try", "vs-referenced-by",
+     "highlight", "vs-odds", "vs-changed"}
+)
+_VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"})
+
+
+@dataclass
+class Section:
+    """One section of a built page, as the search indexes it: the part of the page from its heading to
+    the next heading (``anchor`` None: the page's top, from its title to the first heading)."""
+
+    page: str  # the page's address below the edition's root: "core/damage/"
+    anchor: str | None
+    title: str
+    page_title: str
+    text: list[str] = field(default_factory=list)
+    words: list[str] = field(default_factory=list)
+
+    @property
+    def url(self) -> str:
+        return self.page + (f"#{self.anchor}" if self.anchor else "")
+
+
+class _Sections(HTMLParser):
+    """Cuts the article of a built page (Material's and Zensical's ``<article class="md-content__inner">``)
+    into sections at every heading with an id; the hidden search words go to their section's ``words``."""
+
+    def __init__(self, page: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.page = page
+        self.sections: list[Section] = []
+        self.depth = 0  # inside <article>: its element depth; 0 outside
+        self.skip_at: int | None = None  # the depth of the element whose text is left out
+        self.words_at: int | None = None
+        self.heading: tuple[int, str | None, list[str]] | None = None
+        self.page_title = ""
+        self.dropping = False  # inside a section left out whole
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = dict(attrs)
+        classes = set((found.get("class") or "").split())
+        if self.depth == 0:
+            if tag == "article" and "md-content__inner" in classes:
+                self.depth = 1
+            return
+        if tag in _VOID:
+            return
+        self.depth += 1
+        if self.skip_at is not None or self.words_at is not None:
+            return
+        heading = re.fullmatch(r"h[1-6]", tag) is not None
+        if tag in SKIPPED_TAGS or classes & SKIPPED_CLASSES:
+            self.skip_at = self.depth
+            self.dropping = self.dropping or heading  # "Referenced by": left out up to the next heading
+        elif CLASS in classes:
+            self.words_at = self.depth
+        elif heading:
+            self.heading = (self.depth, found.get("id"), [])
+
+    def handle_endtag(self, tag: str) -> None:
+        if self.depth == 0 or tag in _VOID:
+            return
+        if self.heading is not None and self.heading[0] == self.depth:
+            _, anchor, parts = self.heading
+            title = " ".join("".join(parts).split())
+            self.heading = None
+            if anchor or not self.sections:
+                self.dropping = False
+            if not self.sections:
+                self.page_title = title
+                self.sections.append(Section(self.page, None, title, title))
+            elif anchor:
+                self.sections.append(Section(self.page, anchor, title, self.page_title))
+        if self.skip_at == self.depth:
+            self.skip_at = None
+        if self.words_at == self.depth:
+            self.words_at = None
+        self.depth -= 1
+
+    def handle_data(self, data: str) -> None:
+        if self.depth == 0 or self.skip_at is not None or self.dropping:
+            return
+        if self.heading is not None:
+            self.heading[2].append(data)
+        elif self.sections and self.words_at is not None:
+            self.sections[-1].words.extend(w.strip() for w in data.split("·") if w.strip())
+        elif self.sections:
+            self.sections[-1].text.append(data)
+
+
+def sections(html_text: str, page: str) -> list[Section]:
+    """The sections of built page ``html_text`` at address ``page`` (its top first)."""
+    parser = _Sections(page)
+    parser.feed(html_text)
+    parser.close()
+    return parser.sections
+
+
+def document(section: Section, language: str) -> str:
+    """``section`` as the small HTML page Pagefind indexes: its title (Pagefind weighs a heading above
+    the text), its concepts' other names and players' phrasings weighed like a title, the page it is on
+    (shown under the result) and its text."""
+    esc = html.escape
+    words = " · ".join(section.words)
+    text = " ".join(" ".join(section.text).split())
+    page = "" if section.anchor is None else section.page_title
+    return (
+        f'<html lang="{language}"><head><title>{esc(section.title)}</title></head><body>'
+        f"<h1>{esc(section.title)}</h1>"
+        + (f'<p data-pagefind-weight="{WORDS_WEIGHT}">{esc(words)}</p>' if words else "")
+        + (f'<p data-pagefind-meta="page" data-pagefind-weight="{PAGE_WEIGHT}">{esc(page)}</p>' if page else "")
+        + f"<p>{esc(text)}</p></body></html>"
+    )
+
+
+#: Pagefind's weight of a section's search words: its title's (a heading weighs 7; the text 1). Measured
+#: with the table questions (bench/README.md, "Search at the table"): 7 answers two more than 3 or 5,
+#: and 10 no more than 7. The page's title, shown under each result, weighs half a word of the text.
+WORDS_WEIGHT = 7.0
+PAGE_WEIGHT = 0.5
+PACKAGE = Path(__file__).resolve().parent / "search"
+INSTALL = Path("build") / "search"
+SCRIPT = "build-index.mjs"
+BUNDLE = "pagefind"  # the search bundle's folder in each edition: pagefind.js, its index and UI
+#: what Pagefind writes that the site never loads (its other two UIs, its highlighter)
+UNUSED = ("pagefind-component-ui.*", "pagefind-modular-ui.*", "pagefind-highlight.js")
+#: pages of an edition that are not searched: the 404 page, and the theme's own search page
+LEFT_OUT = ("404.html", "search/index.html")
+#: pages about other pages: the home page (its most asked questions), Questions at the table, the
+#: glossary (each owner's first paragraph again) and What changed (old and new words of sections). Each
+#: is searched by its title and opening words only, so that a search leads to the rule itself, not to a
+#: page that quotes or links it.
+POINTERS = ("", "questions/", "glossary/", "changes/", "rule-writers/")
+
+
+class SearchError(Exception):
+    """The search index cannot be written (npm or node missing, Pagefind failed)."""
+
+    def __init__(self, message: str, *, no_npm: bool = False) -> None:
+        super().__init__(message)
+        self.no_npm = no_npm
+
+
+def edition_pages(edition: Path, others: Sequence[str]) -> list[Path]:
+    """The built pages of the edition at ``edition``, without the folders of ``others`` (the other
+    editions inside it: ``ru/``, ``v1.0/``) and the pages of ``LEFT_OUT``."""
+    found = []
+    for path in sorted(edition.rglob("index.html")):
+        relative = path.relative_to(edition).as_posix()
+        if relative.split("/")[0] in others or relative in LEFT_OUT or relative.startswith(BUNDLE + "/"):
+            continue
+        found.append(path)
+    return found
+
+
+def documents(edition: Path, others: Sequence[str], language: str) -> list[dict[str, str]]:
+    """Every section of the edition at ``edition`` as ``{url, html}``: its address from the edition's
+    root (``core/damage/#target-limit``) and the small page Pagefind indexes (``document``)."""
+    found = []
+    for path in edition_pages(edition, others):
+        page = path.parent.relative_to(edition).as_posix()
+        page = "" if page == "." else page + "/"
+        for section in sections(path.read_text(encoding="utf-8"), page):
+            if page in POINTERS and section.anchor is not None:
+                continue
+            found.append({"url": "/" + section.url, "html": document(section, language)})
+    return found
+
+
+def publish(root: Path, site_dir: Path, languages: Sequence[str]) -> list[str]:
+    """Index each edition of ``site_dir`` (English at its root, each of ``languages`` in its folder) into
+    its ``pagefind/`` folder, by Pagefind (npm, locked in ``rulespy/render/search/``), and say so."""
+    import json
+    import subprocess
+    import tempfile
+
+    from .offline import OfflineError, npm_ci
+
+    try:
+        modules = npm_ci(PACKAGE, root / INSTALL, Path("pagefind") / "lib" / "index.js")
+    except OfflineError as error:
+        raise SearchError(str(error), no_npm=error.no_npm) from error
+    node = shutil.which("node")
+    if node is None:
+        raise SearchError("the search index needs Node.js, which is not installed", no_npm=True)
+    script = (root / INSTALL / SCRIPT).resolve()  # beside node_modules: an ES module finds its imports there
+    shutil.copyfile(PACKAGE / SCRIPT, script)
+    said = []
+    others = [*languages, *(p.name for p in site_dir.glob("v[0-9]*") if p.is_dir())]
+    for language in (None, *languages):
+        edition = site_dir / language if language else site_dir
+        output = edition / BUNDLE
+        shutil.rmtree(output, ignore_errors=True)
+        job = {
+            "language": language or "en",
+            "output": str(output.resolve()),
+            "documents": documents(edition, others if language is None else [], language or "en"),
+        }
+        with tempfile.NamedTemporaryFile("w", suffix=".json", encoding="utf-8", delete=False) as file:
+            json.dump(job, file, ensure_ascii=False)
+        try:
+            done = subprocess.run(
+                [node, str(script), file.name],
+                cwd=modules.parent,
+                capture_output=True,
+                text=True,
+                check=False,
+            )
+        finally:
+            os.unlink(file.name)
+        if done.returncode != 0:
+            detail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
+            raise SearchError(f"Pagefind failed on {edition}: {detail[0]}")
+        count = json.loads(done.stdout.strip().splitlines()[-1])["count"]
+        for unused in UNUSED:  # Pagefind's other UIs: the site uses its default one
+            for path in output.glob(unused):
+                path.unlink()
+        said.append(f"Search: {count} sections of {edition} indexed by Pagefind into {output}.")
+    return said

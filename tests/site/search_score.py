@@ -1,7 +1,8 @@
 """Score the built site's search with the table questions (``tests/site/table_questions.yml``).
 
-``score(driver, site_url, language)`` opens the site's home page, types each question into the search
-of whichever generator built it (Material's box in the header, Zensical's dialog in a shadow root),
+``score(driver, site_url, language)`` opens the site's home page, types each question into the site's
+search: Pagefind's, in the dialog the header's search button opens (``assets/search.js``), or, on a site
+built without its index, the theme's own (Material's box in the header, Zensical's dialog in a shadow root),
 waits until the result list stops changing, and counts a question as answered when one of the first
 three results is an answering section (``PAGE#ID``; ``PAGE`` alone: the page as a whole). A result is
 an entry the engine matched, in the order shown: Material heads each page's group with the page's
@@ -28,6 +29,8 @@ QUESTIONS = Path(__file__).resolve().parent / "table_questions.yml"
 TOP = 3
 
 _RESULTS = """
+const pagefind = document.querySelector('dialog.vs-search');
+if (pagefind) return [...pagefind.querySelectorAll('.pagefind-ui__result-link')].map(a => a.href);
 const host = [...document.querySelectorAll('*')].find(
     e => e.shadowRoot && e.shadowRoot.querySelector('dialog[aria-label=Search]'));
 const root = host ? host.shadowRoot : document;
@@ -40,13 +43,22 @@ _TYPE = """
 const words = arguments[0];
 const host = [...document.querySelectorAll('*')].find(
     e => e.shadowRoot && e.shadowRoot.querySelector('dialog[aria-label=Search]'));
-const input = host ? host.shadowRoot.querySelector('input')
-                   : document.querySelector('input.md-search__input');
+const pagefind = document.querySelector('dialog.vs-search input');
+const input = pagefind || (host ? host.shadowRoot.querySelector('input')
+                                : document.querySelector('input.md-search__input'));
 if (!input) return false;
 input.focus();
 input.value = words;
 for (const kind of ['input', 'keyup', 'change']) input.dispatchEvent(new Event(kind, {bubbles: true}));
 return true;"""
+
+
+#: "button" once the site's search (Pagefind, assets/search.js) has put its button in the header; "theme"
+#: when the page has said it has none (the theme's own search stays: a site built without npm)
+_PAGEFIND_READY = """
+if (document.querySelector('.vs-search-open')) return 'button';
+const asked = Object.keys(sessionStorage).find(k => k.startsWith('vs-pagefind:'));
+return asked && sessionStorage.getItem(asked) === 'no' ? 'theme' : null;"""
 
 
 @dataclass(frozen=True)
@@ -80,7 +92,12 @@ def _answers(url: str, answers: tuple[str, ...]) -> bool:
 def _open_search(driver: Any) -> None:
     from selenium.webdriver.common.by import By
 
-    if driver.find_elements(By.CSS_SELECTOR, "input.md-search__input"):
+    from tests.browser import wait
+
+    if wait(driver, lambda d: d.execute_script(_PAGEFIND_READY), 5.0) == "button":
+        driver.execute_script("document.querySelector('.vs-search-open').click();")
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "dialog.vs-search[open] input"))
+    elif driver.find_elements(By.CSS_SELECTOR, "input.md-search__input"):
         driver.execute_script("document.querySelector('input.md-search__input').focus();")
     else:  # Zensical: the header's button opens the dialog
         driver.execute_script("document.querySelector('.md-search__button').click();")
