@@ -34,8 +34,20 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("core rules", ("rulespy.core", "rulespy.commands")),
     ("sequences", ("rulespy.sequences", "rulespy.timing")),
     ("scenario loader", ("rulespy.scenario",)),
-    ("readers", ("rulespy.account", "rulespy.odds", "rulespy.coverage", "rulespy.play", "rulespy.editions")),
-    ("command line and site", ("rulespy.cli", "rulespy.render")),
+    (
+        "readers",
+        (
+            "rulespy.account",
+            "rulespy.odds",
+            "rulespy.coverage",
+            "rulespy.play",
+            "rulespy.editions",
+            "rulespy.api",
+        ),
+    ),
+    # The site calls the library (rulespy.api), never the command line; the command line drives the site.
+    ("site", ("rulespy.render",)),
+    ("command line", ("rulespy.cli",)),
 )
 #: The checker stands beside the engine: it imports only itself, and the engine never imports it
 #: (the readers and the command line may).
