@@ -153,6 +153,13 @@ FINDING_CODES: tuple[FindingCode, ...] = (
         "(``rulespy/check/outputs.py``)",
     ),
     FindingCode(
+        "RS046",
+        "unreadable-scenario",
+        "a scenario file under ``examples/scenarios/`` is not YAML the scenario loader can read: not UTF-8, "
+        "a syntax error, or aliases that expand it past the budget of ``rulespy/yamlbudget.py`` (an alias "
+        "bomb), at the loader's line (``rulespy/check/scenarios.py``); ``rulespy render`` refuses it too",
+    ),
+    FindingCode(
         "RS050",
         "rule-heading-without-id",
         "a heading of level 2+ in a rule file (``core/``, ``sequences/``, ``timing/``, "

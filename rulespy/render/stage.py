@@ -322,6 +322,11 @@ def _render(
     except RegistryError as error:
         problems.append(str(error))
         concepts = ()
+    # the scenario files rule pages link to, published beside them (never one resolving outside), each
+    # read by the scenario loader first: one it refuses (an alias bomb, a syntax error) is not published
+    found = sorted((root / SCENARIOS).glob("*.yaml")) if (root / SCENARIOS).is_dir() else []
+    scenario_files = [p for p in found if p.is_file() and _inside(root, p)]
+    problems += judge.refused(root, [p.relative_to(root).as_posix() for p in scenario_files])
     if problems:
         raise RenderError(problems)
     published = [p.relative_to(root).as_posix() for p in sorted((root / SCENARIOS).glob("*.yaml"))]
@@ -340,9 +345,6 @@ def _render(
         return currency.stamp(page, currency.line(changes, built, path, language))
     graph = build_graph(edition)
     site_pages = frozenset(texts) | {pages.GLOSSARY}
-    # the scenario files rule pages link to, published beside them (never one resolving outside)
-    found = sorted((root / SCENARIOS).glob("*.yaml")) if (root / SCENARIOS).is_dir() else []
-    scenario_files = [p for p in found if p.is_file() and _inside(root, p)]
     shared = _digest(
         _code_digest(),
         (root / "concepts.yml").read_text(encoding="utf-8") if (root / "concepts.yml").is_file() else "",
