@@ -51,6 +51,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from rulespy.errors import BookError
+
 #: seconds one example may run (a few seconds; the slowest example takes well under one)
 DEFAULT_LIMIT = 5.0
 _OUTPUT_LIMIT = 64 << 10
@@ -505,7 +507,7 @@ def serve() -> None:
         sys.stdout.flush()
 
 
-class EngineError(Exception):
+class EngineError(BookError):
     """The tree's own engine cannot be imported (``own_engine``): no example can run."""
 
 

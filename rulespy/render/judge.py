@@ -38,6 +38,8 @@ from typing import TYPE_CHECKING
 
 import yaml
 
+from rulespy.errors import BookError
+
 if TYPE_CHECKING:
     from rulespy.check.graph import LinkGraph
 
@@ -70,7 +72,7 @@ render leaves these files there (``rulespy.render.serve``)."""
 _EPOCH = (1980, 1, 1, 0, 0, 0)
 
 
-class JudgeError(Exception):
+class JudgeError(BookError):
     """The runtime cannot be installed or published (npm missing, the registry unreachable)."""
 
     def __init__(self, message: str, *, no_npm: bool = False) -> None:

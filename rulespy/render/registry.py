@@ -16,10 +16,11 @@ from markdown_it.token import Token
 from rulespy.check.findings import CheckError
 from rulespy.check.registry import Concept, load_registry
 from rulespy.check.slugs import split_attr_list
+from rulespy.errors import BookError
 
 __all__ = ["Concept", "Previews", "RegistryError", "load_concepts"]
 
-class RegistryError(Exception):
+class RegistryError(BookError):
     """concepts.yml cannot be read; the message names the file and line."""
 
 

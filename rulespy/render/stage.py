@@ -41,6 +41,7 @@ from rulespy.editions.page import Changes
 from rulespy.editions.page import changes as edition_changes
 from rulespy.editions.site import versions_json
 from rulespy.editions.versions import ReleaseError, checked_out, is_top
+from rulespy.errors import BookError
 
 from . import board, currency, examples, judge, languages, pages, search
 from .linker import PageContext, link_markdown
@@ -66,7 +67,7 @@ MAX_PAGE_BYTES = 2 << 20
 MAX_PAGE_HEADINGS = 1_000
 
 
-class RenderError(Exception):
+class RenderError(BookError):
     """Input the renderer cannot publish; ``problems`` are ``path:line: message`` lines."""
 
     def __init__(self, problems: list[str]) -> None:
