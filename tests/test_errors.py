@@ -64,3 +64,13 @@ def test_a_book_error_is_located_where_it_has_a_place() -> None:
 
     assert CheckError("not valid YAML", "concepts.yml", 3).located() == "concepts.yml:3: not valid YAML"
     assert RenderError(["a.md:1: x"]).kind == "book-error"
+
+
+def test_the_example_server_imports_nothing_of_rulespy_before_its_tree_is_on_the_path() -> None:
+    """``rulespy/coverage/sandbox.py`` is run whole as the example server, which puts the tree it serves on
+    its path only then: an import of rulespy at its top would load another tree's (the installed one)."""
+    tree = ast.parse((PACKAGE / "coverage" / "sandbox.py").read_text(encoding="utf-8"))
+    top = [n for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)]
+    names = [a.name for n in top if isinstance(n, ast.Import) for a in n.names]
+    names += [n.module or "" for n in top if isinstance(n, ast.ImportFrom)]
+    assert [name for name in names if name.startswith("rulespy")] == []

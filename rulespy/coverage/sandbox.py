@@ -51,8 +51,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from rulespy.errors import BookError
-
 #: seconds one example may run (a few seconds; the slowest example takes well under one)
 DEFAULT_LIMIT = 5.0
 _OUTPUT_LIMIT = 64 << 10
@@ -507,10 +505,6 @@ def serve() -> None:
         sys.stdout.flush()
 
 
-class EngineError(BookError):
-    """The tree's own engine cannot be imported (``own_engine``): no example can run."""
-
-
 # ---- the client --------------------------------------------------------------------------------------
 
 
@@ -638,6 +632,8 @@ class Sandbox:
         except (OSError, ValueError):
             return None
         if isinstance(answer, dict) and answer.get("engine_error"):
+            from rulespy.coverage.engine import EngineError  # not at the top: the server runs this file
+
             raise EngineError(str(answer["engine_error"]))
         return answer
 
