@@ -1,6 +1,6 @@
 """The repository's link graph: which page links where, and which anchors each page has.
 
-``build_graph(root)`` is the entry point other tools use (the MkDocs site hook, ``rulespy coverage``):
+``build_graph(root)`` is the entry point other tools use (``rulespy render``, ``rulespy coverage``):
 
 >>> graph = build_graph(Path("."))                      # doctest: +SKIP
 >>> graph.referenced_by("core/damage.md")               # doctest: +SKIP
