@@ -25,14 +25,18 @@ from yaml.reader import Reader
 from yaml.resolver import Resolver
 from yaml.scanner import Scanner
 
+from rulespy.errors import InvalidInput
+
 MAX_NODES = 50_000
 """The most nodes (keys, values, lists and mappings; an alias counts all it names) a document may hold."""
 MAX_DEPTH = 64
 """The deepest nesting of lists and mappings accepted."""
 
 
-class YAMLTooLarge(ValueError):
+class YAMLTooLarge(InvalidInput, ValueError):
     """A document over the budget; ``line`` (1-based) is the alias or value where it went over."""
+
+    line: int
 
     def __init__(self, message: str, line: int) -> None:
         super().__init__(message)

@@ -22,9 +22,13 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
+from rulespy.errors import BookError
 
-class WriteError(Exception):
+
+class WriteError(BookError):
     """A file that could not be written: ``path`` and the system's reason."""
+
+    path: Path
 
     def __init__(self, path: Path, reason: str) -> None:
         super().__init__(f"{path}: cannot write: {reason}")

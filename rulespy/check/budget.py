@@ -21,6 +21,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from rulespy.errors import BookError
+
 MAX_DEFINITION_SCAN = 30_000
 """Lines markdown-it-py may scan for reference definitions in one file (a run of k definitions: k*k/2)."""
 MAX_INLINE_MARKERS = 2_000
@@ -33,8 +35,10 @@ _MARKERS = re.compile(r"[\n!#$%&*+\-:<=>@\[\\\]^_`{}~]")
 _DEFINITION_START = re.compile(r"[ >]*\[[^\]]*(?:\]:|$)")
 
 
-class TooComplex(Exception):
+class TooComplex(BookError):
     """The file is over a parsing budget: ``line`` (1-based) is where the costly block starts."""
+
+    line: int
 
     def __init__(self, line: int, message: str) -> None:
         super().__init__(message)

@@ -6,6 +6,8 @@ import re
 import textwrap
 from dataclasses import dataclass
 
+from rulespy.errors import BookError
+
 #: Characters a terminal or a CI log would act on instead of showing: C0 and C1 controls (newline,
 #: carriage return, escape, NUL...), DEL, bidirectional marks and overrides, line and paragraph
 #: separators, and the lone surrogates that stand for undecodable bytes of a file name.
@@ -151,6 +153,13 @@ FINDING_CODES: tuple[FindingCode, ...] = (
         "``build`` or ``site``, or an entry of either, is a symbolic link resolving outside the "
         "repository: ``rulespy render``, the site build and the editions refuse to write or delete there "
         "(``rulespy/check/outputs.py``)",
+    ),
+    FindingCode(
+        "RS046",
+        "unreadable-scenario",
+        "a scenario file under ``examples/scenarios/`` is not YAML the scenario loader can read: not UTF-8, "
+        "a syntax error, or aliases that expand it past the budget of ``rulespy/yamlbudget.py`` (an alias "
+        "bomb), at the loader's line (``rulespy/check/scenarios.py``); ``rulespy render`` refuses it too",
     ),
     FindingCode(
         "RS050",
@@ -317,8 +326,10 @@ class Finding:
         }
 
 
-class CheckError(Exception):
+class CheckError(BookError):
     """The check cannot run at all (bad path, bad configuration): exit status 2, never a traceback."""
+
+    path: str | None
 
     def __init__(self, message: str, path: str | None = None, line: int | None = None) -> None:
         super().__init__(message)

@@ -2,7 +2,7 @@
 
 Links are resolved by the rule book's one link resolution (``rulespy.book.links``).
 
-``build_graph(root)`` is the entry point other tools use (the MkDocs site hook, ``rulespy coverage``):
+``build_graph(root)`` is the entry point other tools use (``rulespy render``, ``rulespy coverage``):
 
 >>> graph = build_graph(Path("."))                      # doctest: +SKIP
 >>> graph.referenced_by("core/damage.md")               # doctest: +SKIP

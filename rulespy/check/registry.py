@@ -70,7 +70,7 @@ _CHECK_KEYS = {"exclude", "rule_dirs", "code_dirs", "max_file_kb"}
 class Concept:
     """One owned concept: its name, the other spellings players write, and where it is defined. Where it
     stands in concepts.yml (``line``, ``column``) is for messages, not part of what the concept is.
-    The checker, the site hook and ``rulespy coverage`` all read concepts through ``load_registry``."""
+    The checker, ``rulespy render`` and ``rulespy coverage`` all read concepts through ``load_registry``."""
 
     name: str
     file: str

@@ -39,9 +39,10 @@ def run_check(root: Path, options: CheckOptions | None = None) -> Report:
     """Check the repository at ``root``. Raises ``CheckError`` when it cannot be checked at all."""
     options = options or CheckOptions()
     report, run = _run_documents(root, options)
-    from rulespy.check import outputs  # a few lstat calls, every run: never remembered
+    from rulespy.check import outputs, scenarios  # a few lstat calls, every run: never remembered
 
     extra = _drift(Path(root), run.cache) + _translations(Path(root), run) + outputs.findings(Path(root))
+    extra += scenarios.findings(Path(root), run.cache)  # remembered by the files' content hashes
     if not extra:
         return report
     return Report(tuple(sorted({*report.findings, *extra})), report.files)

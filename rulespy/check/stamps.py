@@ -33,6 +33,7 @@ from typing import Any
 
 from rulespy.check.cache import DocumentCache, code_key, digest, read_pickle, write_pickle
 from rulespy.check.files import Layout, Tree
+from rulespy.errors import BookError
 
 #: files changed less than this long before the run began are hashed again (see the module docstring)
 RACY_NS = 3_000_000_000
@@ -43,7 +44,7 @@ Stamp = tuple[int, int, int, int, int]
 Remembered = tuple[tuple[bytes, bytes], Layout, str, int, dict[str, tuple[Stamp, bytes]]]
 
 
-class ChangedWhileRead(Exception):
+class ChangedWhileRead(BookError):
     """A file read later in the run no longer has the content hash the run started with."""
 
 

@@ -54,6 +54,7 @@ from rulespy.book.sections import Head, Section, cut, stale_reason
 from rulespy.check.doc import Document
 from rulespy.check.files import LANGUAGES, NOT_PAGES, Layout, Tree
 from rulespy.check.findings import Finding
+from rulespy.errors import BookError
 
 if TYPE_CHECKING:
 
@@ -430,7 +431,7 @@ def _links(tree: Tree, page: Page) -> Iterator[Finding]:
             yield Finding(page.path, link.line, link.column, "RS072", message)
 
 
-class StampError(Exception):
+class StampError(BookError):
     """What ``stamp`` cannot do, as ``PATH:LINE: message``."""
 
 

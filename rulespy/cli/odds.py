@@ -8,7 +8,8 @@ chance transitions and allocation deals in all; ``rulespy.odds.exact``), checked
 would pass them starts, so a refusal comes quickly instead of a hang; and before the engine starts,
 limits on the models a unit, the dice a weapon and the estimated work (``rulespy.odds.limits``, printed
 by ``--help``), so that an answer or a refusal comes within 2 s and 200 MB. Errors print
-``SCENARIO:LINE: message`` on standard error, never a Python traceback.
+``SCENARIO:LINE: message`` on standard error, never a Python traceback. What is printed is
+``rulespy.api.odds_file``'s answer, the same the site's rules judge shows.
 
 An attack the exact engine refuses for its size is sampled instead (``rulespy.odds.sampled``): the text
 says "Sampled, not exact" first, and ``--json`` keeps every key of the exact answer and adds
@@ -21,15 +22,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING
 
 from rulespy.odds.exact import DEAL_OVERHEAD, MAX_DEALS, MAX_STATES, MAX_TRANSITIONS
 from rulespy.odds.limits import HELP as LIMITS_HELP
 from rulespy.odds.sampled import HELP as SAMPLED_HELP
 from rulespy.odds.sampled import SEED
-
-if TYPE_CHECKING:
-    from rulespy.state import Scenario
 
 HELP_LIMIT = (
     f"Size limit of the exact engine: at most {MAX_STATES:,} distinct intermediate states at once, "
@@ -57,48 +54,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from rulespy.cli.scenario_errors import answer
+    """Print what ``rulespy.api.odds_file`` answers: only the output asked for is made."""
+    from rulespy.api import odds_file
 
-    path = str(args.scenario)
-    options = (bool(args.json), bool(args.fractions), bool(args.exact), int(args.seed))
-    return answer(path, lambda: _odds(path, *options), "computing odds for")
-
-
-def _odds(path: str, as_json: bool, fractions: bool, exact: bool = False, seed: int = SEED) -> int:
-    """Form (exit 2), then legality (exit 1), then the size limit: exit 2 with ``exact``, else sampled."""
-    from rulespy.cli.scenario_errors import illegal, print_json
-    from rulespy.errors import IllegalDeclaration
-    from rulespy.odds import TooLarge, odds
-    from rulespy.scenario import load_scenario
-
-    scenario = load_scenario(path)
-    try:
-        result = odds(scenario)
-    except IllegalDeclaration as error:
-        return illegal(scenario, error, as_json)
-    except TooLarge:
-        if exact:
-            raise
-        return _sampled(scenario, as_json, seed)
-    if as_json:
-        print_json(result.to_json(fractions))
-    else:
-        from rulespy.odds.render import render_text
-
-        sys.stdout.write(render_text(result, fractions))
-    return 0
-
-
-def _sampled(scenario: Scenario, as_json: bool, seed: int) -> int:
-    """The sampled answer for an attack too large for exact odds (its legality is already judged)."""
-    from rulespy.cli.scenario_errors import print_json
-    from rulespy.odds.sampled import sample
-
-    found = sample(scenario, seed)
-    if as_json:
-        print_json(found.to_json())
-    else:
-        from rulespy.odds.render import render_sampled
-
-        sys.stdout.write(render_sampled(found))
-    return 0
+    as_json = bool(args.json)
+    answer = odds_file(
+        str(args.scenario),
+        ("json",) if as_json else ("text",),
+        fractions=bool(args.fractions),
+        exact=bool(args.exact),
+        seed=int(args.seed),
+    )
+    sys.stdout.write(answer.printed(as_json))
+    sys.stderr.write(answer.error)
+    return answer.exit

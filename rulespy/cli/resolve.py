@@ -3,7 +3,8 @@
 Exit 0 resolved, 1 the declaration is illegal (nothing rolled), 2 malformed input. Checks run in this
 order: the scenario's form, then the declaration's legality, then the scripted dice.
 Malformed input prints ``SCENARIO:LINE: message`` on standard error and nothing on standard output;
-no input ever prints a Python traceback. Only what resolving needs is imported.
+no input ever prints a Python traceback. Only what resolving needs is imported. What is printed is
+``rulespy.api.resolve_file``'s answer, the same the site's rules judge shows.
 """
 
 from __future__ import annotations
@@ -20,31 +21,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from rulespy.cli.scenario_errors import answer
+    """Print what ``rulespy.api.resolve_file`` answers: only the output asked for is made."""
+    from rulespy.api import resolve_file
 
-    path = str(args.scenario)
-    return answer(path, lambda: _resolve(path, bool(args.json)), "resolving")
-
-
-def _resolve(path: str, as_json: bool) -> int:
-    """Form (exit 2), then legality (exit 1), then the scripted dice (exit 2), in that order."""
-    from rulespy.cli.scenario_errors import illegal, print_json
-    from rulespy.errors import IllegalDeclaration
-    from rulespy.scenario import load_scenario
-    from rulespy.sequences.resolution import check_dice_source, resolve
-
-    scenario = load_scenario(path)
-    check_dice_source(scenario)
-    try:
-        resolution = resolve(scenario)
-    except IllegalDeclaration as error:
-        return illegal(scenario, error, as_json)
-    if as_json:
-        from rulespy.account import to_json
-
-        print_json(to_json(resolution))
-    else:
-        from rulespy.account import render
-
-        sys.stdout.write(render(scenario, resolution))
-    return 0
+    as_json = bool(args.json)
+    answer = resolve_file(str(args.scenario), ("json",) if as_json else ("text",))
+    sys.stdout.write(answer.printed(as_json))
+    sys.stderr.write(answer.error)
+    return answer.exit

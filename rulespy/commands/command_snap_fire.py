@@ -13,4 +13,5 @@ SNAP_FIRE = CommandRules(
     split_target=False,
     closest_target_rule=False,
     responding=True,
+    answers_an_attack=True,
 )

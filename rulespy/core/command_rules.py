@@ -26,3 +26,6 @@ class CommandRules:
     pins_hit_models: bool = False
     responding: bool = False
     shooting_optional: bool = False  # the unit may not shoot and still carries out its command (Assault)
+    # declared only as the answer to another unit's attack (Snap Fire: the scenario's ``response``), never
+    # as an attack of its own; Covering Fire responds too, but is declared as the attack it makes
+    answers_an_attack: bool = False

@@ -155,7 +155,7 @@ def _run_examples(sandbox: Sandbox, root: Path, examples: list[Example]) -> dict
     (``Sandbox.run_file``: its own process group, folder and scrubbed environment, a time limit per
     example), a continuation running only its own code in its chain's namespace, so a file costs time
     in proportion to its size, not one process per example nor its chain again for each fence."""
-    from rulespy.coverage.sandbox import EngineError
+    from rulespy.coverage.engine import EngineError
 
     results: dict[str, dict[str, Any]] = {}
     by_file: dict[str, list[Example]] = {}

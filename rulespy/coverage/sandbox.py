@@ -505,10 +505,6 @@ def serve() -> None:
         sys.stdout.flush()
 
 
-class EngineError(Exception):
-    """The tree's own engine cannot be imported (``own_engine``): no example can run."""
-
-
 # ---- the client --------------------------------------------------------------------------------------
 
 
@@ -636,6 +632,8 @@ class Sandbox:
         except (OSError, ValueError):
             return None
         if isinstance(answer, dict) and answer.get("engine_error"):
+            from rulespy.coverage.engine import EngineError  # not at the top: the server runs this file
+
             raise EngineError(str(answer["engine_error"]))
         return answer
 

@@ -20,12 +20,13 @@ import subprocess
 from pathlib import Path
 
 from rulespy.editions.versions import CHANGELOG, Release, headings, next_version, parse, releases
+from rulespy.errors import BookError
 
 _UNRELEASED = re.compile(r"^## \[Unreleased\][ \t]*$", re.IGNORECASE)
 _DATE = re.compile(r"^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$")
 
 
-class ReleaseRefused(Exception):
+class ReleaseRefused(BookError):
     """A release that cannot be cut (``CHANGELOG.md:LINE: message``); nothing was written."""
 
 

@@ -42,12 +42,13 @@ from pathlib import Path
 
 from rulespy.check.files import LANGUAGES, page_url
 from rulespy.editions.versions import Release, ReleaseError, editions, releases
+from rulespy.errors import BookError
 
 CURRENT = ".."  # the selector links to ../VERSION/ from a site's base: ../../ is the root, from either
 RENDER = "import sys; sys.path.insert(0, '.'); from rulespy.cli import main; sys.exit(main(['render', '.']))"
 
 
-class EditionError(Exception):
+class EditionError(BookError):
     """An edition that cannot be built: its release, and why."""
 
 

@@ -31,6 +31,8 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rulespy.errors import BookError
+
 CHANGELOG = "CHANGELOG.md"
 UNSHALLOW = "git fetch --unshallow"
 _VERSION = r"(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)"
@@ -39,7 +41,7 @@ _TAG = re.compile(rf"^v{_VERSION}$")
 HEADING = re.compile(rf"^## \[{_VERSION}\] - (\d{{4}}-\d{{2}}-\d{{2}})[ \t]*$")
 
 
-class ReleaseError(Exception):
+class ReleaseError(BookError):
     """The releases cannot be told: a tag that disagrees with CHANGELOG.md, or a shallow clone. The
     message is one line per problem; ``make site`` and ``rulespy diff`` stop on it."""
 

@@ -24,6 +24,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from rulespy.errors import BookError
+
 GENERATORS = ("mkdocs", "zensical")
 _ABORT = "Aborted because --strict flag is set"
 SITE_URL = "SITE_URL"
@@ -109,7 +111,7 @@ def _without_traceback(text: str) -> str:
     return "\n".join(kept)
 
 
-class UnsafeBuild(ValueError):
+class UnsafeBuild(BookError, ValueError):
     """The build refuses to start: the configuration runs code or leads outside (RS082-RS084), or a
     folder it writes is a symlink out of the repository (RS045). Nothing was written or deleted."""
 

@@ -48,6 +48,8 @@ from typing import TYPE_CHECKING
 
 import yaml
 
+from rulespy.errors import BookError
+
 if TYPE_CHECKING:
     from rulespy.check.graph import LinkGraph
 
@@ -82,7 +84,7 @@ render leaves these files there (``rulespy.render.serve``)."""
 _EPOCH = (1980, 1, 1, 0, 0, 0)
 
 
-class JudgeError(Exception):
+class JudgeError(BookError):
     """The runtime cannot be installed or published (npm missing, the registry unreachable)."""
 
     def __init__(self, message: str, *, no_npm: bool = False) -> None:
@@ -301,30 +303,45 @@ seed: 1   # or scripted dice in Dice Order: dice: [4, 6]
 
 def library(root: Path, scenario_files: list[str]) -> dict[str, object]:
     """The weapon profiles the published scenarios define, by name (the first definition of a name),
-    offered by the Judge page's "Add a model" form."""
+    offered by the Judge page's "Add a model" form. Each file is read by the scenario loader, budgets
+    included (``rulespy.scenario.weapon_profiles``); one it refuses gives no profile (the render has
+    refused it already: ``refused``)."""
     found: dict[str, object] = {}
     for path in scenario_files:
-        try:
-            text = (root / path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            continue
-        for name, profile in _weapons(text):
+        read = _profiles(root, path)
+        for name, profile in read if isinstance(read, tuple) else ():
             found.setdefault(name, profile)
     return dict(sorted(found.items()))
 
 
-@functools.lru_cache(maxsize=256)
-def _weapons(text: str) -> tuple[tuple[str, object], ...]:
-    """The ``weapons`` of one scenario's text, in order. Kept by text: each edition's Judge page, and
-    each re-render of ``make serve``, asks again for the same files, and parsing them is the slow part."""
+def refused(root: Path, scenario_files: list[str]) -> list[str]:
+    """``PATH:LINE: message`` for each of the published ``scenario_files`` the scenario loader refuses: a
+    scenario offered to players must load (an alias bomb is refused by the loader's budget within
+    milliseconds, never expanded), so the render stops on it (exit 2) instead of publishing it."""
+    return [read for read in (_profiles(root, path) for path in scenario_files) if isinstance(read, str)]
+
+
+def _profiles(root: Path, path: str) -> tuple[tuple[str, object], ...] | str:
+    """The ``weapons`` of the scenario file ``path`` (under ``root``), in order, or the loader's located
+    message when it refuses the file."""
+    from rulespy.errors import InvalidInput
+    from rulespy.scenario import read_scenario_text
+
     try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError:
-        return ()
-    weapons = data.get("weapons") if isinstance(data, dict) else None
-    if not isinstance(weapons, dict):
-        return ()
-    return tuple((str(name), profile) for name, profile in weapons.items())
+        return _weapons(read_scenario_text(Path(root) / path), path)
+    except InvalidInput as error:
+        error.path = path
+        return error.located()
+
+
+@functools.lru_cache(maxsize=256)
+def _weapons(text: str, path: str) -> tuple[tuple[str, object], ...]:
+    """The ``weapons`` of one scenario's text, in order. Kept by text: each edition's Judge page, and
+    each re-render of ``make serve``, asks again for the same files, and loading them is the slow part.
+    (A refusal is not kept: ``InvalidInput`` is raised again, with its line, on the next call.)"""
+    from rulespy.scenario import weapon_profiles
+
+    return tuple(weapon_profiles(text, path).items())
 
 
 WORDS_SCRIPT = "assets/judge-words.js"

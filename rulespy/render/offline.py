@@ -31,6 +31,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from rulespy.errors import BookError
+
 from . import judge
 
 PACKAGE = Path(__file__).resolve().parent / "offline"
@@ -44,7 +46,7 @@ JUDGE_FILES = sorted(judge.RUNTIME_PATHS)
 NAMES = {None: ("VoidSiege Rules", "Rules"), "ru": ("Правила VoidSiege", "Правила")}
 
 
-class OfflineError(Exception):
+class OfflineError(BookError):
     """The service worker cannot be written (npm or node missing, Workbox failed)."""
 
     def __init__(self, message: str, *, no_npm: bool = False) -> None:

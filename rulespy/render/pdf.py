@@ -33,6 +33,7 @@ import markdown
 import yaml
 
 from rulespy.check.examples import worked_examples
+from rulespy.errors import BookError
 
 from .book import Book, BookPage, book_id, page_key
 from .currency import PREFIX as EDITION_LINE
@@ -57,7 +58,7 @@ PASSES = 4
 _NOT_PRINTED = ('<p class="vs-language">', '<p class="vs-rulebook">', EDITION_LINE)
 
 
-class PdfError(Exception):
+class PdfError(BookError):
     """The rulebook could not be printed; the message says why."""
 
 

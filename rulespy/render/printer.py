@@ -42,6 +42,8 @@ from types import TracebackType
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from rulespy.errors import BookError
+
 DOCUMENT = "/voidsiege-rules.html"
 """The address, on the loopback server, of the document printed."""
 CHROMIUM_FLAGS = (
@@ -62,7 +64,7 @@ CHROMIUM_FLAGS = (
 )
 
 
-class PrintError(Exception):
+class PrintError(BookError):
     """Chromium could not print the document; the message says why."""
 
 

@@ -15,13 +15,14 @@ from rulespy.book import markdown
 from rulespy.book.sections import first_paragraphs
 from rulespy.check.findings import CheckError
 from rulespy.check.registry import Concept, load_registry
+from rulespy.errors import BookError
 
 if TYPE_CHECKING:
     from rulespy.book.book import Page
 
 __all__ = ["Concept", "Previews", "RegistryError", "load_concepts"]
 
-class RegistryError(Exception):
+class RegistryError(BookError):
     """concepts.yml cannot be read; the message names the file and line."""
 
 

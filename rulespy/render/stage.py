@@ -44,6 +44,7 @@ from rulespy.editions.page import Changes
 from rulespy.editions.page import changes as edition_changes
 from rulespy.editions.site import versions_json
 from rulespy.editions.versions import ReleaseError, checked_out, is_top
+from rulespy.errors import BookError
 
 from . import board, currency, examples, judge, languages, pages, search
 from .linker import PageContext, link_markdown
@@ -69,7 +70,7 @@ MAX_PAGE_BYTES = 2 << 20
 MAX_PAGE_HEADINGS = 1_000
 
 
-class RenderError(Exception):
+class RenderError(BookError):
     """Input the renderer cannot publish; ``problems`` are ``path:line: message`` lines."""
 
     def __init__(self, problems: list[str]) -> None:
@@ -321,6 +322,11 @@ def _render(
             read = book.page(path, texts[path])
             problems += refused_markup(book.source(path), read) if read else []
     problems += unread
+    # the scenario files rule pages link to, published beside them (never one resolving outside), each
+    # read by the scenario loader first: one it refuses (an alias bomb, a syntax error) is not published
+    found = sorted((root / SCENARIOS).glob("*.yaml")) if (root / SCENARIOS).is_dir() else []
+    scenario_files = [p for p in found if p.is_file() and _inside(root, p)]
+    problems += judge.refused(root, [p.relative_to(root).as_posix() for p in scenario_files])
     if problems:
         raise RenderError(problems)
     published = [p.relative_to(root).as_posix() for p in sorted((root / SCENARIOS).glob("*.yaml"))]
@@ -339,9 +345,6 @@ def _render(
         return currency.stamp(page, currency.line(changes, built, path, language))
     graph = book.graph
     site_pages = frozenset(texts) | {pages.GLOSSARY}
-    # the scenario files rule pages link to, published beside them (never one resolving outside)
-    found = sorted((root / SCENARIOS).glob("*.yaml")) if (root / SCENARIOS).is_dir() else []
-    scenario_files = [p for p in found if p.is_file() and _inside(root, p)]
     shared = _digest(
         code_digest(p for p in ASSETS.iterdir() if p.is_file()),
         (root / "concepts.yml").read_text(encoding="utf-8") if (root / "concepts.yml").is_file() else "",

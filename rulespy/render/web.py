@@ -1,12 +1,13 @@
-"""The Python the site's rules judge calls inside Pyodide: the command line itself, on the reader's text.
+"""The Python the site's rules judge calls inside Pyodide: the command line's answers, on the reader's text.
 
 The page (``assets/judge.js``) hands the scenario the reader edited to ``resolve``, ``odds`` and
-``board``. The first two run ``rulespy resolve`` and ``rulespy odds`` through ``rulespy.cli.main`` on
-that text saved as ``scenario.yaml`` in a scratch folder, so the page shows exactly what the command line
-prints: the same JSON byte for byte, the same account, the same ``scenario.yaml:LINE: message`` for a
-malformed scenario and the same rule for an illegal declaration (``tests/site/test_judge.py`` proves it
-for every scenario ``tests/cli/resolve_outputs.json`` records). Each answer is one JSON string, which is
-all the page has to read.
+``board``. The first two return what ``rulespy.api`` answers for that text, named ``scenario.yaml``: the
+library function the command line prints from, so the page shows exactly what ``rulespy resolve`` and
+``rulespy odds`` print: the same JSON byte for byte, the same account, the same ``scenario.yaml:LINE:
+message`` for a malformed scenario and the same rule for an illegal declaration
+(``tests/site/test_judge.py`` proves it for every scenario ``tests/cli/resolve_outputs.json`` records).
+No file, folder, working directory or argument list is involved. Each answer is one JSON string, which
+is all the page has to read.
 
 The Judge page's forms (``assets/judge-page.js``) edit the YAML through the helpers below and judge it
 again: ``form`` reads the scenario back into the forms (the loader's own list of ``commands``, the units
@@ -28,12 +29,8 @@ assert answer["exit"] == 2 and answer["stderr"].startswith("scenario.yaml:1: ")
 from __future__ import annotations
 
 import base64
-import contextlib
-import io
 import json
-import os
 import re
-import tempfile
 import zlib
 from typing import Any
 
@@ -41,58 +38,50 @@ SCENARIO = "scenario.yaml"
 """The name the reader's scenario has in messages, as in ``tests/cli/resolve_outputs.json``."""
 
 
-def run(arguments: list[str], text: str) -> tuple[int, str, str]:
-    """``rulespy ARGUMENTS[0] scenario.yaml ARGUMENTS[1:]`` on ``text``: exit status, stdout, stderr."""
-    from rulespy.cli import main
-
-    out, err = io.StringIO(), io.StringIO()
-    here = os.getcwd()
-    with tempfile.TemporaryDirectory(prefix="rulespy-judge-") as folder:
-        with open(os.path.join(folder, SCENARIO), "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.chdir(folder)
-        try:
-            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-                code = main([arguments[0], SCENARIO, *arguments[1:]])
-        finally:
-            os.chdir(here)
-    return code, out.getvalue(), err.getvalue()
-
-
 def warm() -> None:
     """Import what the first judgement needs, while the page still says the engine is starting."""
-    import rulespy.cli
+    import rulespy.account
+    import rulespy.api
     import rulespy.odds
     import rulespy.odds.sampled
     import rulespy.render.board
-    import rulespy.scenario  # noqa: F401
+    import rulespy.scenario
+    import rulespy.sequences.resolution  # noqa: F401
 
 
 def resolve(text: str) -> str:
     """``rulespy resolve --json`` and ``rulespy resolve`` on ``text``, as one JSON document:
     ``{"exit", "json", "account", "stderr", "start"}`` (``json`` and ``account`` the two standard
-    outputs; ``start`` each model's unit, side and wounds before the attack, for the outcome's table)."""
-    code, as_json, err = run(["resolve", "--json"], text)
-    account = ""
-    start: dict[str, dict[str, object]] = {}
-    if code in (0, 1):
-        _, account, _ = run(["resolve"], text)
-        from rulespy.scenario import parse_scenario
+    outputs, as ``rulespy.api.resolve`` gives them from one resolution; ``start`` each model's unit,
+    side and wounds before the attack, for the outcome's table)."""
+    from rulespy.api import resolve as answer_to
 
-        for unit in parse_scenario(text, SCENARIO).battlefield.units:
+    answer = answer_to(text, SCENARIO)
+    start: dict[str, dict[str, object]] = {}
+    if answer.scenario is not None:
+        for unit in answer.scenario.battlefield.units:
             for model in unit.models:
                 start[model.id] = {"unit": unit.id, "side": unit.side, "wounds": model.wounds}
-    return json.dumps({"exit": code, "json": as_json, "account": account, "stderr": err, "start": start})
+    return json.dumps(
+        {
+            "exit": answer.exit,
+            "json": answer.json or "",
+            "account": answer.text or "",
+            "stderr": answer.error,
+            "start": start,
+        }
+    )
 
 
 def odds(text: str) -> str:
-    """``rulespy odds --json`` and ``rulespy odds`` on ``text``: ``{"exit", "json", "text", "stderr"}``;
-    exact where the exact engine takes the attack on, else sampled (the JSON's ``method`` says which)."""
-    code, as_json, err = run(["odds", "--json"], text)
-    shown = ""
-    if code == 0:
-        _, shown, _ = run(["odds"], text)
-    return json.dumps({"exit": code, "json": as_json, "text": shown, "stderr": err})
+    """``rulespy odds --json`` and ``rulespy odds`` on ``text``: ``{"exit", "json", "text", "stderr"}``
+    (``text`` only for odds computed: "" for an illegal declaration); exact where the exact engine takes
+    the attack on, else sampled once for both (the JSON's ``method`` says which)."""
+    from rulespy.api import odds as answer_to
+
+    answer = answer_to(text, SCENARIO)
+    shown = (answer.text or "") if answer.exit == 0 else ""
+    return json.dumps({"exit": answer.exit, "json": answer.json or "", "text": shown, "stderr": answer.error})
 
 
 def board(text: str, key: str = "vs-judge") -> str:

@@ -18,15 +18,36 @@ from pathlib import Path
 
 from rulespy.errors import InvalidInput
 from rulespy.scenario import build
-from rulespy.scenario.yamlnodes import MAX_BYTES, parse
+from rulespy.scenario.yamlnodes import MAX_BYTES, Map, parse, plain
 from rulespy.state import Scenario
 
-__all__ = ["load_scenario", "parse_scenario", "read_scenario_text"]
+__all__ = ["load_scenario", "parse_scenario", "read_scenario_text", "weapon_profiles"]
 
 
 def parse_scenario(text: str, path: str = "<scenario>") -> Scenario:
     """The scenario written in ``text``; ``path`` is only used in messages and kept on the result."""
     return build.build(parse(text, path), path)
+
+
+def weapon_profiles(text: str, path: str = "<scenario>") -> dict[str, object]:
+    """The ``weapons`` of the scenario in ``text`` as written (each name's profile as plain data), once
+    the loader has accepted the whole scenario; ``InvalidInput`` as ``parse_scenario`` raises it. What
+    the site's Judge page offers as its library of profiles (``rulespy.render.judge.library``).
+
+    >>> weapon_profiles('''
+    ... weapons: {rifle: {range: 24, dice: 2, lock: 4, damage: 1}}
+    ... units:
+    ...   - {id: a, side: blue, models: [{id: a1, at: [0, 0], leader: true, weapons: [rifle]}]}
+    ...   - {id: b, side: red, models: [{id: b1, at: [10, 0]}]}
+    ... attack: {unit: a, command: shoot, targets: [{unit: b, mark: b1}]}
+    ... ''')
+    {'rifle': {'range': 24, 'dice': 2, 'lock': 4, 'damage': 1}}
+    """
+    root = parse(text, path)
+    build.build(root, path)
+    weapons = root.entries.get("weapons") if isinstance(root, Map) else None
+    found = plain(weapons.value) if weapons is not None else {}
+    return dict(found) if isinstance(found, dict) else {}
 
 
 def load_scenario(path: str | Path) -> Scenario:

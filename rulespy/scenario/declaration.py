@@ -9,12 +9,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from rulespy.commands import attack_commands, response_commands
 from rulespy.errors import InvalidInput
 from rulespy.scenario import schema as s
 from rulespy.scenario.yamlnodes import Map, Node, Scalar
 from rulespy.state import AttackDeclaration, Command, ResponseDeclaration, TargetDeclaration
 
-ATTACK_COMMANDS = ("shoot", "advance", "assault", "covering_fire")
+ATTACK_COMMANDS = attack_commands()
+"""The commands an attack may be declared with, read from the commands' own rules."""
+RESPONSE_COMMANDS = response_commands()
+"""The commands the response to the attack may be declared with (Snap Fire)."""
 
 
 @dataclass
@@ -56,9 +60,9 @@ def attack_of(top: s.Fields, ids: Ids) -> AttackDeclaration:
     )
     unit_id = _unit_ref(f.node("unit"), "the attacking unit", f, ids)
     command_node = f.node("command")
-    if isinstance(command_node, Scalar) and command_node.value == "snap_fire":
+    if isinstance(command_node, Scalar) and command_node.value in RESPONSE_COMMANDS:
         raise InvalidInput(
-            "snap_fire is a responding command: declare it under 'response', not as the attack",
+            f"{command_node.value} is a responding command: declare it under 'response', not as the attack",
             command_node.line,
             f.path,
         )
@@ -176,6 +180,6 @@ def response_of(top: s.Fields, attack: AttackDeclaration, ids: Ids) -> ResponseD
     f = s.Fields(
         top.node("response"), "the response", top.path, s.RESPONSE_KEYS, required=("command", "mark")
     )
-    command = Command(f.choice("command", ("snap_fire",)))
+    command = Command(f.choice("command", RESPONSE_COMMANDS))
     mark = _model_ref(f.node("mark"), "the mark of the response", attack.unit, f, ids)
     return ResponseDeclaration(command, mark)

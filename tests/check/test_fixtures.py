@@ -35,6 +35,7 @@ EXPECTED: dict[str, list[tuple[str, int, str]]] = {
     "RS043": [("core/notes.md", 1, "RS043")],  # a symlink to ../../RS001/index.md, outside this fixture
     "RS044": [("core/links.md", 5, "RS044")],
     "RS045": [("site", 1, "RS045")],  # a symlink to ../RS001, outside this fixture
+    "RS046": [("examples/scenarios/bomb.yaml", 6, "RS046")],  # an alias bomb; near_miss.yaml is not reported
     "RS050": [("core/cover.md", 7, "RS050")],
     "RS080": [("index.md", 5, "RS080")],  # an <iframe>, where <br> and <sub> are allowed
     "RS081": [("index.md", 5, "RS081")],  # a javascript: link, where an https: one is allowed

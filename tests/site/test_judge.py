@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from rulespy import api
 from rulespy.coverage.diff import jobs
 from rulespy.render import judge, web
 from tests.cli.resolve_outputs import recorded
@@ -43,7 +44,8 @@ def test_page_entry_prints_byte_for_byte_the_json_of_rulespy_resolve_for_every_s
     scenarios = _scenarios()
     assert set(scenarios) == set(record) and len(scenarios) > 50
     for name, text in scenarios.items():
-        code, out, err = web.run(["resolve", "--json"], text)
+        answer = json.loads(web.resolve(text))
+        code, out, err = answer["exit"], answer["json"], answer["stderr"]
         expected = record[name]["json"]
         assert code == expected["exit"], name
         assert _lines(out) == expected["stdout"], name
@@ -78,8 +80,8 @@ def test_page_entry_names_the_line_of_a_malformed_scenario() -> None:
     answer = json.loads(web.resolve(broken))
     assert answer["exit"] == 2 and answer["json"] == "" and answer["account"] == ""
     assert answer["stderr"].startswith(f"scenario.yaml:{line}: ")
-    code, _, err = web.run(["resolve"], broken)
-    assert code == 2 and err == answer["stderr"]
+    text = api.resolve(broken, web.SCENARIO, ("text",))
+    assert text.exit == 2 and text.error == answer["stderr"] and text.text == ""
 
 
 def test_page_entry_shows_the_rule_an_illegal_declaration_breaks() -> None:
@@ -189,8 +191,8 @@ def test_declaration_form_read_from_every_scenario_and_declared_again_judges_the
             text, attack["unit"], attack["command"], attack["main"], json.dumps(attack["marks"]),
             json.dumps(attack["split"]),
         )  # fmt: skip
-        code, out, _ = web.run(["resolve", "--json"], text)
-        assert web.run(["resolve", "--json"], again)[:2] == (code, out), name
+        first, second = api.resolve(text, outputs=("json",)), api.resolve(again, outputs=("json",))
+        assert (second.exit, second.json) == (first.exit, first.json), name
         checked += 1
     assert checked > 40
 
