@@ -51,7 +51,7 @@ from rulespy.sequences.records import (
 from rulespy.sequences.resolution import Resolution
 from rulespy.state import Command, Scenario
 from rulespy.timing.firefight import Removal
-from rulespy.i18n import N_, _, cite, n_
+from rulespy.i18n import SOURCE, N_, _, cite, current, decimal, n_
 from rulespy.wording import command_name, is_plural
 
 # When a casualty leaves play, in words: the one wording of ``Removal``.
@@ -72,6 +72,8 @@ _KEY_PARTS = (
 )
 # The reasons of Target Lock modifiers (rulespy.core.target_lock) that are not marked where they are made.
 _MODIFIERS = (N_("shoot"), N_("advance"), N_("assault"), N_("covering fire"), N_("snap fire"))
+# The commands' values as some refusals quote them (``_(command.value)``, rulespy.core.shooting).
+_VALUES = (N_("covering_fire"), N_("snap_fire"))
 _WIDTH = 100
 # A line that opens with one of these words starts a sentence (a line opening with a model id does not).
 _SENTENCE_OPENERS = frozenset({"the", "no", "nothing", "normal", "every", "a"})
@@ -401,16 +403,16 @@ def _invalid(invalid: tuple[Invalid, ...]) -> str:
     """
     reasons = []
     for why in invalid:
-        values = {"model": why.model, "weapon": why.weapon, "firer": why.firer, "inches": why.inches}
+        values = {"model": why.model, "weapon": why.weapon, "firer": why.firer, "inches": decimal(why.inches)}
         match why.unfit:
             case Unfit.LEFT_PLAY:
                 reasons.append(_("{model} has left play", model=why.model))
             case Unfit.NOT_SEEN:
                 reasons.append(_("{firer} does not see {model}", firer=why.firer, model=why.model))
             case Unfit.OUT_OF_RANGE:
-                reasons.append(_('{model} is beyond the {weapon}\'s range of {inches:g}" from {firer}', **values))
+                reasons.append(_('{model} is beyond the {weapon}\'s range of {inches}" from {firer}', **values))
             case Unfit.MINIMUM_RANGE:
-                reasons.append(_('{model} is within the {weapon}\'s minimum range {inches:g}" of {firer}', **values))
+                reasons.append(_('{model} is within the {weapon}\'s minimum range {inches}" of {firer}', **values))
             case _:
                 assert_never(why.unfit)
     return _(", ").join(reasons) or _("the target unit has no model")
@@ -541,7 +543,7 @@ def _allowed(record: Allowed) -> str:
         return _(_LEADER_SEES[target_plural], leader=record.leader, **values)
     if record.named:
         return _(_NAMED[plural], command=command_name(record.named), **values)
-    values["away"] = _('{inches:g}" away', inches=round(record.inches, 3))
+    values["away"] = _('{inches}" away', inches=decimal(round(record.inches, 3)))
     if record.tied:
         others = _(", ").join(_("the {unit}", unit=unit) for unit in record.tied)
         return _(_TIED[plural], others=others, **values)
@@ -551,7 +553,10 @@ def _allowed(record: Allowed) -> str:
 
 
 def _cite(text: str, rule: str, indent: int = 2) -> list[str]:
-    if text.partition(" ")[0] in _SENTENCE_OPENERS:
+    """``text`` and its rule, wrapped. A line that starts a sentence starts with a capital: in English
+    one opening with ``_SENTENCE_OPENERS``, in a translation one opening with a word of its own alphabet
+    (a line opening with a model id, in Latin letters, does not)."""
+    if text.partition(" ")[0] in _SENTENCE_OPENERS if current() == SOURCE else not text[:1].isascii():
         text = text[0].upper() + text[1:]
     pad = " " * indent
     body = textwrap.wrap(

@@ -136,6 +136,17 @@ def cite(rule: str) -> str:
     return rule if title is None else f"«{title}», {rule}"
 
 
+def decimal(value: float) -> str:
+    """A number as the current language writes it: ``6.5`` in English, ``6,5`` in Russian (the decimal
+    comma), in the shortest form (``:g``).
+
+    >>> decimal(6.5), decimal(12.0)
+    ('6.5', '12')
+    """
+    text = f"{value:g}"
+    return text.replace(".", ",") if _current.get() == "ru" else text
+
+
 def fields(message: str) -> set[str]:
     """The named placeholders of ``message`` (``{model}``, ``{inches:g}`` is ``inches``).
 

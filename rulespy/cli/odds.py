@@ -1,4 +1,4 @@
-"""``rulespy odds SCENARIO [--json] [--fractions] [--exact] [--seed N]``: the probabilities of an attack's
+"""``rulespy odds SCENARIO [--json] [--fractions] [--exact] [--seed N] [--lang LANG]``: the probabilities of an attack's
 outcome, exact where the exact engine takes the attack on, else sampled and said to be.
 
 Every die is enumerated with its probability through the same state machine ``rulespy resolve`` runs;
@@ -53,6 +53,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seed", type=int, default=SEED, help=f"the seed of a sampled answer's dice (default {SEED})"
     )
+    from rulespy.cli.resolve import add_language
+
+    add_language(parser)
     parser.epilog = HELP_LIMIT + " " + LIMITS_HELP + " " + SAMPLED_HELP
 
 
@@ -60,8 +63,11 @@ def run(args: argparse.Namespace) -> int:
     from rulespy.cli.scenario_errors import answer
 
     path = str(args.scenario)
+    from rulespy.i18n import language
+
     options = (bool(args.json), bool(args.fractions), bool(args.exact), int(args.seed))
-    return answer(path, lambda: _odds(path, *options), "computing odds for")
+    with language(getattr(args, "lang", "en")):
+        return answer(path, lambda: _odds(path, *options), "computing odds for")
 
 
 def _odds(path: str, as_json: bool, fractions: bool, exact: bool = False, seed: int = SEED) -> int:
