@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     from rulespy.i18n import language
 
     options = (bool(args.json), bool(args.fractions), bool(args.exact), int(args.seed))
-    with language(getattr(args, "lang", "en")):
+    with language(args.lang):
         return answer(path, lambda: _odds(path, *options), "computing odds for")
 
 

@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     from rulespy.i18n import language
 
     path = str(args.scenario)
-    with language(getattr(args, "lang", "en")):  # the fast path (rulespy.cli.plain_resolve) has no --lang
+    with language(args.lang):
         return answer(path, lambda: _resolve(path, bool(args.json)), "resolving")
 
 
