@@ -21,6 +21,7 @@ from rulespy.core.allocation import KEY_PARTS, Choice, Invalid, Unfit, Why
 from rulespy.core.target_lock import LockRoll
 from rulespy.errors import IllegalDeclaration
 from rulespy.frozen import frozen
+from rulespy.i18n import N_, SOURCE, _, cite, current, decimal, n_
 from rulespy.sequences.records import (
     Allowed,
     Casualty,
@@ -51,7 +52,6 @@ from rulespy.sequences.records import (
 from rulespy.sequences.resolution import Resolution
 from rulespy.state import Command, Scenario
 from rulespy.timing.firefight import Removal
-from rulespy.i18n import SOURCE, N_, _, cite, current, decimal, n_
 from rulespy.wording import command_name, is_plural
 
 # When a casualty leaves play, in words: the one wording of ``Removal``.
@@ -160,7 +160,9 @@ def say(record: Record, context: Context = _ANY_CONTEXT) -> str:
         case Allowed():
             return _allowed(record)
         case Undeclared(model, weapon):
-            return _("{model}'s {weapon} does not fire: declared against no target", model=model, weapon=weapon)
+            return _(
+                "{model}'s {weapon} does not fire: declared against no target", model=model, weapon=weapon
+            )
         case Initiative(attacker, responder):
             return _agree(
                 attacker,
@@ -326,20 +328,18 @@ def say(record: Record, context: Context = _ANY_CONTEXT) -> str:
         case Surplus(model, left, surplus):
             had = n_("{model} had {n} wound left", "{model} had {n} wounds left", left, model=model)
             if left:
-                lost = n_(
+                gone = n_(
                     "the other wound is lost, never passed on",
                     "the other {n} wounds are lost, never passed on",
                     surplus,
                 )
             else:
-                lost = n_(
+                gone = n_(
                     "the wound is lost, never passed on", "the {n} wounds are lost, never passed on", surplus
                 )
-            return _("{had}; {lost}", had=had, lost=lost)
+            return _("{had}; {lost}", had=had, lost=gone)
         case Casualty(model, removed):
-            return _(
-                "{model} is a casualty at 0 wounds, removed {when}", model=model, when=_(_WHEN[removed])
-            )
+            return _("{model} is a casualty at 0 wounds, removed {when}", model=model, when=_(_WHEN[removed]))
         case LeavePlay(firefight):
             if not context.shooting:
                 return _("no shooting attack was made, so no casualty leaves play")
@@ -391,7 +391,8 @@ def _with(pairs: tuple[tuple[str, str], ...]) -> str:
     for model, weapon in pairs:
         by_model.setdefault(model, []).append(weapon)
     listed = _(", ").join(
-        _("{model}'s {weapons}", model=model, weapons=_(" and ").join(names)) for model, names in by_model.items()
+        _("{model}'s {weapons}", model=model, weapons=_(" and ").join(names))
+        for model, names in by_model.items()
     )
     return _(" with {weapons}", weapons=listed)
 
@@ -410,9 +411,13 @@ def _invalid(invalid: tuple[Invalid, ...]) -> str:
             case Unfit.NOT_SEEN:
                 reasons.append(_("{firer} does not see {model}", firer=why.firer, model=why.model))
             case Unfit.OUT_OF_RANGE:
-                reasons.append(_('{model} is beyond the {weapon}\'s range of {inches}" from {firer}', **values))
+                reasons.append(
+                    _("{model} is beyond the {weapon}'s range of {inches}\" from {firer}", **values)
+                )
             case Unfit.MINIMUM_RANGE:
-                reasons.append(_('{model} is within the {weapon}\'s minimum range {inches}" of {firer}', **values))
+                reasons.append(
+                    _("{model} is within the {weapon}'s minimum range {inches}\" of {firer}", **values)
+                )
             case _:
                 assert_never(why.unfit)
     return _(", ").join(reasons) or _("the target unit has no model")
@@ -420,9 +425,9 @@ def _invalid(invalid: tuple[Invalid, ...]) -> str:
 
 def _fires(record: Fires) -> str:
     mods = record.modifiers
-    parts = _(", ").join(
-        _("{reason} {amount:+d}", reason=_(m.reason), amount=m.amount) for m in mods
-    ) or _("no modifiers")
+    parts = _(", ").join(_("{reason} {amount:+d}", reason=_(m.reason), amount=m.amount) for m in mods) or _(
+        "no modifiers"
+    )
     total, net = sum(m.amount for m in mods), record.net
     values = {"model": record.model, "weapon": record.weapon, "target": record.target, "modifiers": parts}
     if record.capped:
@@ -460,11 +465,15 @@ def _die(roll: LockRoll) -> str:
         return _("{roll}: a natural 1 always fails", roll=head)
     against = _("{roll} against lock {lock}", roll=head, lock=roll.lock)
     if roll.critical:
-        return _("{roll}: a success on a natural {natural}, a Critical Lock", roll=against, natural=roll.natural)
+        return _(
+            "{roll}: a success on a natural {natural}, a Critical Lock", roll=against, natural=roll.natural
+        )
     if roll.success:
         return _("{roll}: a success", roll=against)
     if roll.natural >= roll.critical_on:
-        return _("{roll}: fails, so the natural {natural} is no Critical Lock", roll=against, natural=roll.natural)
+        return _(
+            "{roll}: fails, so the natural {natural} is no Critical Lock", roll=against, natural=roll.natural
+        )
     return _("{roll}: fails", roll=against)
 
 
@@ -514,10 +523,18 @@ _TIED = {
     ),
 }
 _ONLY = {
-    (False, False): N_("the {unit} has no leader; the {target} ({away}) is its only candidate, so the closest"),
-    (False, True): N_("the {unit} has no leader; the {target} ({away}) are its only candidate, so the closest"),
-    (True, False): N_("the {unit} have no leader; the {target} ({away}) is their only candidate, so the closest"),
-    (True, True): N_("the {unit} have no leader; the {target} ({away}) are their only candidate, so the closest"),
+    (False, False): N_(
+        "the {unit} has no leader; the {target} ({away}) is its only candidate, so the closest"
+    ),
+    (False, True): N_(
+        "the {unit} has no leader; the {target} ({away}) are its only candidate, so the closest"
+    ),
+    (True, False): N_(
+        "the {unit} have no leader; the {target} ({away}) is their only candidate, so the closest"
+    ),
+    (True, True): N_(
+        "the {unit} have no leader; the {target} ({away}) are their only candidate, so the closest"
+    ),
 }
 _CLOSEST = {
     (False, False): N_(
@@ -596,8 +613,13 @@ def render(scenario: Scenario, resolution: Resolution) -> str:
     lines += ["", _("Final state")]
     for model, state in result.get("models", {}).items():
         statuses = _(", ").join(_status(s) for s in state.get("status", [])) or _("no status")
-        left = n_("{model}: {n} wound left, {statuses}", "{model}: {n} wounds left, {statuses}",
-                  int(state.get("wounds", 0)), model=model, statuses=statuses)
+        left = n_(
+            "{model}: {n} wound left, {statuses}",
+            "{model}: {n} wounds left, {statuses}",
+            int(state.get("wounds", 0)),
+            model=model,
+            statuses=statuses,
+        )
         lines += _cite(left, "core/damage.md#wounds")
     return "\n".join(lines) + "\n"
 
@@ -681,7 +703,9 @@ def steps(resolution: Resolution) -> list[Section]:
     close_round()
     for leftover in pending.values():
         sections[-1][1].extend(leftover)
-    return _no_empty_headings([section for section in sections if section[0] is not None or section[1]], quiet)
+    return _no_empty_headings(
+        [section for section in sections if section[0] is not None or section[1]], quiet
+    )
 
 
 def _no_empty_headings(sections: list[Section], quiet: set[int]) -> list[Section]:
@@ -721,7 +745,9 @@ def _attack(attack: Mapping[str, Any], firefight: bool) -> list[str]:
         # commands/command_assault.md#assault: an Assault that does not shoot makes no shooting attack
         lines = _cite(_("Assault by the {unit}: no shooting attack", unit=unit), rule, 0)
     elif firefight and attack.get("initiative"):
-        text = _("Attack by the {unit}: {command} with the Initiative", unit=unit, command=command_name(command))
+        text = _(
+            "Attack by the {unit}: {command} with the Initiative", unit=unit, command=command_name(command)
+        )
         lines = _cite(text, rule, 0)
     else:
         lines = _cite(_("Attack by the {unit}: {command}", unit=unit, command=command_name(command)), rule, 0)
@@ -738,7 +764,8 @@ def _attack(attack: Mapping[str, Any], firefight: bool) -> list[str]:
                 text = _("Leadership Check {dice} = {total}: passed", dice=total, total=sum(dice))
             elif is_plural(unit):
                 text = _(
-                    "Leadership Check {dice} = {total}: failed: the weapons declared against them do not fire",
+                    "Leadership Check {dice} = {total}: failed: the weapons declared against them do not "
+                    "fire",
                     dice=total,
                     total=sum(dice),
                 )
@@ -798,7 +825,11 @@ def _successes(successes: int, criticals: int) -> str:
     if not successes:
         return _("no die succeeded")
     if successes == 1:
-        return _("1 successful die, a Critical Lock") if criticals else _("1 successful die, not a Critical Lock")
+        return (
+            _("1 successful die, a Critical Lock")
+            if criticals
+            else _("1 successful die, not a Critical Lock")
+        )
     if not criticals:
         return n_(
             "{n} successful die, none of them a Critical Lock",
@@ -806,8 +837,11 @@ def _successes(successes: int, criticals: int) -> str:
             successes,
         )
     if criticals == successes:
-        return n_("{n} successful die, all of them Critical Locks", "{n} successful dice, all of them Critical Locks",
-                  successes)
+        return n_(
+            "{n} successful die, all of them Critical Locks",
+            "{n} successful dice, all of them Critical Locks",
+            successes,
+        )
     if criticals == 1:
         return n_(
             "{n} successful die, 1 of them a Critical Lock",

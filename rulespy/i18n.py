@@ -82,8 +82,7 @@ def translations(code: str) -> gettext.NullTranslations:
         return gettext.NullTranslations()
     po = po_path(code)
     try:
-        from babel.messages.mofile import write_mo
-        from babel.messages.pofile import read_po
+        import babel.messages.pofile  # noqa: F401  (Babel installed: the .po is read)
     except ImportError:
         with po.with_suffix(".mo").open("rb") as compiled:
             return gettext.GNUTranslations(compiled)
@@ -183,15 +182,18 @@ def problems(code: str) -> list[tuple[int, str]]:
             continue
         if message.context == SECTION:
             continue
-        english = set().union(*(fields(i) for i in ids))
+        english = set().union(*(fields(str(i)) for i in ids))
         for text in strings:
-            if fields(text) != english:
+            if fields(str(text)) != english:
                 found.append(
-                    (line, f"the {code} translation of {shown!r} has placeholders {sorted(fields(text))}, "
-                     f"the English {sorted(english)}")
+                    (
+                        line,
+                        f"the {code} translation of {shown!r} has placeholders {sorted(fields(str(text)))}, "
+                        f"the English {sorted(english)}",
+                    )
                 )
                 break
-    for missing, context in sorted(wanted, key=str):
+    for missing, _context in sorted(wanted, key=str):
         first = missing[0] if isinstance(missing, tuple | list) else missing
         found.append((1, f"no {code} entry for {str(first)[:60]!r} (run `make messages`)"))
     return found
@@ -210,10 +212,10 @@ def update(root: Path) -> None:
         method_map, options_map = parse_mapping_cfg(handle)
     template = Catalog(project="voidsiege-rules", msgid_bugs_address=None, fuzzy=False)
     keywords = {"_": None, "N_": None, "n_": (1, 2)}
-    for name, line, message, comments, context in extract_from_dir(
+    for name, line, text, comments, context in extract_from_dir(
         str(root / "rulespy"), method_map, options_map, keywords=keywords, strip_comment_tags=True
     ):
-        template.add(message, None, [(f"rulespy/{name}", line)], auto_comments=comments, context=context)
+        template.add(text, None, [(f"rulespy/{name}", line)], auto_comments=comments, context=context)
     for rule in sorted(section_titles(root, "ru")):
         template.add(rule, None, context=SECTION)
     with (LOCALE / f"{DOMAIN}.pot").open("wb") as handle:
@@ -260,8 +262,9 @@ def main(argv: list[str] | None = None) -> int:
         bad = 0
         for code in LANGUAGES[1:]:
             for line, text in problems(code):
-                print(f"{po_path(code).relative_to(root) if po_path(code).is_relative_to(root) else po_path(code)}"
-                      f":{line}: {text}", file=sys.stderr)
+                po = po_path(code)
+                shown = po.relative_to(root) if po.is_relative_to(root) else po
+                print(f"{shown}:{line}: {text}", file=sys.stderr)
                 bad += 1
         return 1 if bad else 0
     print("usage: python -m rulespy.i18n update|check", file=sys.stderr)

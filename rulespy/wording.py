@@ -1,4 +1,5 @@
-"""Plain English for the account (the account's own messages are in ``rulespy.i18n``'s catalogue): counts with the right plural, and a unit named with a verb that agrees.
+"""Plain English for the account: counts with the right plural, and a unit named with a verb that agrees
+(the account's own messages are in ``rulespy.i18n``'s catalogue).
 
 A unit is named by its scenario id, with "the": ``the rangers``, ``the squad``. An id whose last word
 ends in a single ``s`` (``rangers``, ``bunker crews``) is read as plural, any other (``squad``,

@@ -1,5 +1,5 @@
-"""``rulespy odds SCENARIO [--json] [--fractions] [--exact] [--seed N] [--lang LANG]``: the probabilities of an attack's
-outcome, exact where the exact engine takes the attack on, else sampled and said to be.
+"""``rulespy odds SCENARIO [--json] [--fractions] [--exact] [--seed N] [--lang LANG]``: the probabilities
+of an attack's outcome, exact where the exact engine takes the attack on, else sampled and said to be.
 
 Every die is enumerated with its probability through the same state machine ``rulespy resolve`` runs;
 the scenario's ``dice`` and ``seed`` are ignored. Exit 0 computed, 1 the declaration is illegal, 2

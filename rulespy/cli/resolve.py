@@ -1,4 +1,5 @@
-"""``rulespy resolve SCENARIO [--json] [--lang LANG]``: resolve a scenario's attack (or firefight) and explain it.
+"""``rulespy resolve SCENARIO [--json] [--lang LANG]``: resolve a scenario's attack (or firefight) and
+explain it.
 
 Exit 0 resolved, 1 the declaration is illegal (nothing rolled), 2 malformed input. Checks run in this
 order: the scenario's form, then the declaration's legality, then the scripted dice.
@@ -39,7 +40,6 @@ def add_language(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from rulespy.cli.scenario_errors import answer
-
     from rulespy.i18n import language
 
     path = str(args.scenario)

@@ -285,8 +285,8 @@ def _enemy_refusal(shooter: Unit, target: Unit) -> IllegalDeclaration | None:
         return IllegalDeclaration(
             f"{OWNER}#target-legality",
             _(
-                "unit {unit!r} cannot target {target!r}: it is a friendly unit, and only enemy units are legal "
-                "targets (Target Legality, {owner})",
+                "unit {unit!r} cannot target {target!r}: it is a friendly unit, and only enemy units are "
+                "legal targets (Target Legality, {owner})",
                 unit=shooter.id,
                 target=target.id,
                 owner=OWNER,
@@ -368,25 +368,26 @@ def why_a_candidate(bf: Battlefield, shooter: Unit, unit: Unit, rules: CommandRu
     if held and len(held) == len({model.id for model, _x in pairs}):
         if one:
             return _(
-                "{candidate!r} is a candidate: {seeing} of the {models} models of {unit!r} see it, and it could "
-                "be declared only through {through}, which holds fire: holding fire never changes candidates",
+                "{candidate!r} is a candidate: {seeing} of the {models} models of {unit!r} see it, and it "
+                "could be declared only through {through}, which holds fire: holding fire never changes "
+                "candidates",
                 **values,
             )
         return _(
-            "{candidate!r} is a candidate: {seeing} of the {models} models of {unit!r} see it, and it could be "
-            "declared only through {through}, which hold fire: holding fire never changes candidates",
+            "{candidate!r} is a candidate: {seeing} of the {models} models of {unit!r} see it, and it could "
+            "be declared only through {through}, which hold fire: holding fire never changes candidates",
             **values,
         )
     if held and one:
         return _(
-            "{candidate!r} is a candidate: {seeing} of the {models} models of {unit!r} see it, and it could be "
-            "declared through {through} ({held} holds fire, which never changes candidates)",
+            "{candidate!r} is a candidate: {seeing} of the {models} models of {unit!r} see it, and it could "
+            "be declared through {through} ({held} holds fire, which never changes candidates)",
             **values,
         )
     if held:
         return _(
-            "{candidate!r} is a candidate: {seeing} of the {models} models of {unit!r} see it, and it could be "
-            "declared through {through} ({held} hold fire, which never changes candidates)",
+            "{candidate!r} is a candidate: {seeing} of the {models} models of {unit!r} see it, and it could "
+            "be declared through {through} ({held} hold fire, which never changes candidates)",
             **values,
         )
     return _(
@@ -416,7 +417,9 @@ def check_target(
         if reason is None
     ]
     if not firing:
-        listed = _("; ").join(r.text for r in reasons if r is not None) or _("no weapon is declared against it")
+        listed = _("; ").join(r.text for r in reasons if r is not None) or _(
+            "no weapon is declared against it"
+        )
         raise IllegalDeclaration(
             f"{OWNER}#which-weapons-fire",
             _(

@@ -125,8 +125,9 @@ def check_target_seen(shooter: Unit, target: Unit, bf: Battlefield) -> None:
         raise IllegalDeclaration(
             f"{OWNER}#unit-without-a-leader",
             _(
-                "unit {unit!r} has no leader and cannot target {target!r}: only {count} of its {models} models "
-                "in play see it, and more than half must (Target Priority, unit without a leader, {owner})",
+                "unit {unit!r} has no leader and cannot target {target!r}: only {count} of its {models} "
+                "models in play see it, and more than half must (Target Priority, unit without a leader, "
+                "{owner})",
                 unit=shooter.id,
                 target=target.id,
                 count=count,
@@ -174,8 +175,8 @@ def check_closest(
         raise IllegalDeclaration(
             f"{OWNER}#unit-without-a-leader",
             _(
-                "unit {unit!r} has no leader, so it must target the closest candidate: {target!r} is {own} away "
-                "but {nearest!r} is {best}{why} (Target Priority, unit without a leader, {owner})",
+                "unit {unit!r} has no leader, so it must target the closest candidate: {target!r} is {own} "
+                "away but {nearest!r} is {best}{why} (Target Priority, unit without a leader, {owner})",
                 unit=shooter.id,
                 target=target.id,
                 own=_inches(own),
@@ -251,9 +252,9 @@ def check_mark(
         raise IllegalDeclaration(
             f"{OWNER}#marked-model",
             _(
-                "unit {unit!r} cannot mark {mark!r} of {target!r}: it is not a valid model for any weapon that "
-                "fires at {target!r} (no model firing such a weapon sees it and has it in range and beyond any "
-                "Minimum Range) (Marked Model, {owner})",
+                "unit {unit!r} cannot mark {mark!r} of {target!r}: it is not a valid model for any weapon "
+                "that fires at {target!r} (no model firing such a weapon sees it and has it in range and "
+                "beyond any Minimum Range) (Marked Model, {owner})",
                 unit=shooter.id,
                 mark=mark.id,
                 target=target.id,

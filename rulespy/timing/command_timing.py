@@ -21,7 +21,10 @@ def check_response(attack: CommandRules, response: Command, shooting: bool = Tru
     if response is not Command.SNAP_FIRE:
         raise IllegalDeclaration(
             "timing/command_timing.md#responding-command",
-            _("'{command}' is not a responding command to a shooting attack; only snap_fire is", command=_(response.value)),
+            _(
+                "'{command}' is not a responding command to a shooting attack; only snap_fire is",
+                command=_(response.value),
+            ),
         )
     if attack.command is Command.COVERING_FIRE:
         raise IllegalDeclaration(
@@ -32,8 +35,8 @@ def check_response(attack: CommandRules, response: Command, shooting: bool = Tru
         raise IllegalDeclaration(
             "commands/command_snap_fire.md#snap-fire",
             _(
-                "Snap Fire answers a shooting attack, and this {command} makes none: the unit assaults without "
-                "shooting, so there is nothing to answer",
+                "Snap Fire answers a shooting attack, and this {command} makes none: the unit assaults "
+                "without shooting, so there is nothing to answer",
                 command=_(attack.command.value),
             ),
         )
