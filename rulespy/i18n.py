@@ -25,7 +25,7 @@ or whose placeholders differ from the English ones.
 
 >>> with language("ru"):
 ...     _("{model} survives and becomes Pinned", model="r1")
-'r1 выживает и становится Прижатой'
+'r1 выживает и получает состояние «Прижат»'
 >>> _("{model} survives and becomes Pinned", model="r1")
 'r1 survives and becomes Pinned'
 """
@@ -41,6 +41,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from babel.messages.catalog import Catalog
 
 LANGUAGES = ("en", "ru")
 """The languages the engine speaks; English first, the source."""
@@ -199,25 +203,38 @@ def problems(code: str) -> list[tuple[int, str]]:
     return found
 
 
-def update(root: Path) -> None:
-    """``make messages``: extract every message with Babel (``babel.cfg``), add the rule sections, write
-    ``rulespy/locale/rulespy.pot`` and merge it into each language's ``.po`` (a new message is added
-    untranslated; the section titles are copied from that language's pages)."""
+def extract(root: Path) -> Catalog:
+    """The template: every message of the ``rulespy`` package, as Babel extracts them (``babel.cfg``), and
+    every rule section of the translated pages (context ``section``)."""
     from babel.messages.catalog import Catalog
     from babel.messages.extract import extract_from_dir
     from babel.messages.frontend import parse_mapping_cfg
-    from babel.messages.pofile import read_po, write_po
 
     with (root / "babel.cfg").open(encoding="utf-8") as handle:
         method_map, options_map = parse_mapping_cfg(handle)
-    template = Catalog(project="voidsiege-rules", msgid_bugs_address=None, fuzzy=False)
+    import datetime
+
+    # A fixed date: the template and the catalogues change only when a message does (no churn to merge).
+    fixed = datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC)
+    template = Catalog(project="voidsiege-rules", fuzzy=False, creation_date=fixed, revision_date=fixed)
     keywords = {"_": None, "N_": None, "n_": (1, 2)}
     for name, line, text, comments, context in extract_from_dir(
         str(root / "rulespy"), method_map, options_map, keywords=keywords, strip_comment_tags=True
     ):
         template.add(text, None, [(f"rulespy/{name}", line)], auto_comments=comments, context=context)
-    for rule in sorted(section_titles(root, "ru")):
-        template.add(rule, None, context=SECTION)
+    for code in LANGUAGES[1:]:
+        for rule in sorted(section_titles(root, code)):
+            template.add(rule, None, context=SECTION)
+    return template
+
+
+def update(root: Path) -> None:
+    """``make messages``: extract every message with Babel (``extract``), write
+    ``rulespy/locale/rulespy.pot`` and merge it into each language's ``.po`` (a new message is added
+    untranslated; the section titles are copied from that language's pages)."""
+    from babel.messages.pofile import read_po, write_po
+
+    template = extract(root)
     with (LOCALE / f"{DOMAIN}.pot").open("wb") as handle:
         write_po(handle, template, omit_header=False, no_location=True, width=100)
     for code in LANGUAGES[1:]:
