@@ -57,8 +57,9 @@ SECTION = "section"
 _current: ContextVar[str] = ContextVar("rulespy_language", default=SOURCE)
 
 
-def po_path(code: str) -> Path:
-    return LOCALE / code / "LC_MESSAGES" / f"{DOMAIN}.po"
+def po_path(code: str, locale: Path | None = None) -> Path:
+    """The ``.po`` of language ``code`` in ``locale`` (the package's own by default)."""
+    return (locale or LOCALE) / code / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
 @contextmanager
@@ -159,15 +160,16 @@ def fields(message: str) -> set[str]:
     return {name.split(".")[0].split("[")[0] for _, name, _, _ in string.Formatter().parse(message) if name}
 
 
-def problems(code: str) -> list[tuple[int, str]]:
-    """Every message of the ``code`` catalogue with no translation (or a fuzzy one) or whose placeholders
-    differ from the English message's: ``(line, what is wrong)``."""
+def problems(code: str, locale: Path | None = None) -> list[tuple[int, str]]:
+    """Every message of the ``code`` catalogue (in ``locale``, the package's by default) with no
+    translation (or a fuzzy one), missing from it though the template has it, or whose placeholders differ
+    from the English message's: ``(line, what is wrong)``."""
     from babel.messages.pofile import read_po
 
-    po = po_path(code)
+    po = po_path(code, locale)
     with po.open("rb") as handle:
         catalog = read_po(handle, locale=code)
-    template = LOCALE / f"{DOMAIN}.pot"
+    template = (locale or LOCALE) / f"{DOMAIN}.pot"
     wanted: set[tuple[object, str | None]] = set()
     if template.exists():
         with template.open("rb") as handle:

@@ -42,6 +42,7 @@ def run_check(root: Path, options: CheckOptions | None = None) -> Report:
     from rulespy.check import outputs  # a few lstat calls, every run: never remembered
 
     extra = _drift(Path(root), run.cache) + _translations(Path(root), run) + outputs.findings(Path(root))
+    extra += _catalogue(Path(root))
     if not extra:
         return report
     return Report(tuple(sorted({*report.findings, *extra})), report.files)
@@ -68,6 +69,21 @@ def _translations(root: Path, run: _Run) -> list[Finding]:
     from rulespy.check import translations
 
     return list(translations.findings(root, run.tree.layout, run.tree, run.keys, run.cache))
+
+
+def _catalogue(root: Path) -> list[Finding]:
+    """RS090: the engine's message catalogues in the tree (``rulespy/locale/``, ``rulespy.i18n``), each
+    message translated with the English placeholders; a tree without them has none to check."""
+    from rulespy import i18n
+
+    locale = root / "rulespy" / "locale"
+    found = []
+    for code in i18n.LANGUAGES[1:]:
+        po = i18n.po_path(code, locale)
+        if po.is_file():
+            name = po.relative_to(root).as_posix()
+            found += [Finding(name, line, 1, "RS090", text) for line, text in i18n.problems(code, locale)]
+    return found
 
 
 def _drift(root: Path, cache: DocumentCache) -> list[Finding]:

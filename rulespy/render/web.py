@@ -68,15 +68,21 @@ def warm() -> None:
     import rulespy.scenario  # noqa: F401
 
 
-def resolve(text: str) -> str:
+def _language(language: str) -> list[str]:
+    """The command line's ``--lang`` for ``language``; none for English, the default."""
+    return [] if language == "en" else ["--lang", language]
+
+
+def resolve(text: str, language: str = "en") -> str:
     """``rulespy resolve --json`` and ``rulespy resolve`` on ``text``, as one JSON document:
     ``{"exit", "json", "account", "stderr", "start"}`` (``json`` and ``account`` the two standard
-    outputs; ``start`` each model's unit, side and wounds before the attack, for the outcome's table)."""
-    code, as_json, err = run(["resolve", "--json"], text)
+    outputs; ``start`` each model's unit, side and wounds before the attack, for the outcome's table).
+    ``language``: the words' language (``--lang``; the judge on /ru/ passes ``"ru"``)."""
+    code, as_json, err = run(["resolve", "--json", *_language(language)], text)
     account = ""
     start: dict[str, dict[str, object]] = {}
     if code in (0, 1):
-        _, account, _ = run(["resolve"], text)
+        _, account, _ = run(["resolve", *_language(language)], text)
         from rulespy.scenario import parse_scenario
 
         for unit in parse_scenario(text, SCENARIO).battlefield.units:
@@ -85,13 +91,14 @@ def resolve(text: str) -> str:
     return json.dumps({"exit": code, "json": as_json, "account": account, "stderr": err, "start": start})
 
 
-def odds(text: str) -> str:
+def odds(text: str, language: str = "en") -> str:
     """``rulespy odds --json`` and ``rulespy odds`` on ``text``: ``{"exit", "json", "text", "stderr"}``;
-    exact where the exact engine takes the attack on, else sampled (the JSON's ``method`` says which)."""
-    code, as_json, err = run(["odds", "--json"], text)
+    exact where the exact engine takes the attack on, else sampled (the JSON's ``method`` says which).
+    ``language`` as for ``resolve``."""
+    code, as_json, err = run(["odds", "--json", *_language(language)], text)
     shown = ""
     if code == 0:
-        _, shown, _ = run(["odds"], text)
+        _, shown, _ = run(["odds", *_language(language)], text)
     return json.dumps({"exit": code, "json": as_json, "text": shown, "stderr": err})
 
 
