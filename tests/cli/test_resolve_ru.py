@@ -164,3 +164,17 @@ def test_lang_is_checked_by_argparse() -> None:
     with contextlib.redirect_stderr(err), pytest.raises(SystemExit) as stopped:
         main(["resolve", "x.yaml", "--lang", "de"])
     assert stopped.value.code == 2 and "invalid choice: 'de'" in err.getvalue()
+
+
+def test_the_judge_passes_the_language_to_the_command_line() -> None:
+    """``rulespy.render.web`` (what the judge's worker calls) answers in the page's language."""
+    from rulespy.render import web
+
+    text = (ROOT / "examples" / "scenarios" / "advance.yaml").read_text(encoding="utf-8")
+    english, russian = json.loads(web.resolve(text)), json.loads(web.resolve(text, "ru"))
+    assert english["exit"] == russian["exit"] == 0 and english["start"] == russian["start"]
+    assert "Шаг за шагом" in russian["account"] and "Step by step" in english["account"]
+    assert json.loads(russian["json"])["trace"][0]["text"].startswith("отряд troopers объявляет")
+    odds_ru = json.loads(web.odds(text, "ru"))
+    assert odds_ru["exit"] == 0 and "Ожидаемые потери" in odds_ru["text"]
+    assert odds_ru["json"] == json.loads(web.odds(text))["json"]
