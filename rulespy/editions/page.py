@@ -196,9 +196,9 @@ def comparisons(found: list[Release]) -> list[str]:
     """The table that picks two releases: a row per release, a column per later one, each cell a link
     to the entry of that pair."""
     if len(found) < 2:
-        return ["One release so far: nothing to compare it with yet.", ""]
+        return [_("One release so far: nothing to compare it with yet."), ""]
     lines = [
-        "| From ↓ to → | " + " | ".join(r.tag for r in found[1:]) + " |",
+        "| " + _("From ↓ to →") + " | " + " | ".join(r.tag for r in found[1:]) + " |",
         "|---|" + "---|" * (len(found) - 1),
     ]
     for index, old in enumerate(found[:-1]):
