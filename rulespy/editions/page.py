@@ -41,7 +41,7 @@ from rulespy.editions.report import markdown
 from rulespy.editions.sections import tree_refs
 from rulespy.editions.summary import summarise
 from rulespy.editions.versions import Release, head, releases
-from rulespy.i18n import LANGUAGES, SOURCE, N_, _, language, po_path
+from rulespy.i18n import LANGUAGES, N_, SOURCE, _, language, po_path
 from rulespy.i18n import current as language_code
 
 PAGE = "changes.md"

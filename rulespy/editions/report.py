@@ -137,7 +137,11 @@ def markdown(
         shown = section
         if not english:
             shown = translated.get(section.ref, section)
-            words = section_title(section.ref) or shown.title
+            words = (
+                summary.titles.get(current(), {}).get(section.ref)
+                or section_title(section.ref)
+                or shown.title
+            )
             heading = f"{h}## {name(section.ref)}: {_cell(words)} ({_(KINDS[section.kind])})"
         else:
             heading = f"{h}## {name(section.ref)}: {section.title} ({section.kind})"

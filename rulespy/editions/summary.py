@@ -140,6 +140,8 @@ class Summary:
     notes: list[str] = field(default_factory=list)
     # each translation's own sections that changed (``ru`` -> its pages' word diffs), by the same refs
     translated: dict[str, list[SectionChange]] = field(default_factory=dict)
+    # each translation's section titles in the newer tree (``ru`` -> ``PATH#ANCHOR`` -> its heading)
+    titles: dict[str, dict[str, str]] = field(default_factory=dict)
 
     @property
     def release(self) -> str:
@@ -255,9 +257,9 @@ def summarise(path: Path, old: str, new: str | None = None) -> Summary:
         after = resolve_tree(after_root, True, before_jobs)
         old_sections, new_sections = tree_sections(before_root), tree_sections(after_root)
         for language in TRANSLATIONS:
-            summary.translated[language] = section_changes(
-                translated_sections(before_root, language), translated_sections(after_root, language)
-            )
+            now = translated_sections(after_root, language)
+            summary.translated[language] = section_changes(translated_sections(before_root, language), now)
+            summary.titles[language] = {ref: text.title for ref, text in now.items()}
     for side, resolved in ((old, before), (summary.new, after)):
         if resolved.error:
             summary.notes.append(f"the engine of {side} could not run: {resolved.error}")
