@@ -257,9 +257,9 @@ def summarise(path: Path, old: str, new: str | None = None) -> Summary:
         after = resolve_tree(after_root, True, before_jobs)
         old_sections, new_sections = tree_sections(before_root), tree_sections(after_root)
         for language in TRANSLATIONS:
-            now = translated_sections(after_root, language)
-            summary.translated[language] = section_changes(translated_sections(before_root, language), now)
-            summary.titles[language] = {ref: text.title for ref, text in now.items()}
+            newer = translated_sections(after_root, language)
+            summary.translated[language] = section_changes(translated_sections(before_root, language), newer)
+            summary.titles[language] = {ref: text.title for ref, text in newer.items()}
     for side, resolved in ((old, before), (summary.new, after)):
         if resolved.error:
             summary.notes.append(f"the engine of {side} could not run: {resolved.error}")
