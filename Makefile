@@ -9,7 +9,7 @@ export NO_MKDOCS_2_WARNING := 1
 GENERATOR ?= mkdocs
 SITE_DIR ?= $(CURDIR)/site
 
-.PHONY: site pages serve test lint clean mutants
+.PHONY: site pages serve test lint clean mutants messages messages-check
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -39,6 +39,15 @@ site: $(STAMP)
 SERVE_GENERATOR ?= zensical
 serve: $(STAMP)
 	$(BIN)/python -m rulespy.render.serve $(SERVE_GENERATOR)
+
+# The engine's message catalogue (rulespy.i18n): extract every _()/n_()/N_() message with Babel (babel.cfg),
+# add the rule sections, write rulespy/locale/rulespy.pot and merge it into each .po; then translate the new
+# entries (empty msgstr) and run `make messages-check` (rulespy check's RS090 and tests/test_i18n.py too).
+messages: $(STAMP)
+	$(BIN)/python -m rulespy.i18n update
+
+messages-check: $(STAMP)
+	$(BIN)/python -m rulespy.i18n check
 
 lint: $(STAMP)
 	$(BIN)/ruff check rulespy tests bench

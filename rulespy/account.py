@@ -21,6 +21,7 @@ from rulespy.core.allocation import KEY_PARTS, Choice, Invalid, Unfit, Why
 from rulespy.core.target_lock import LockRoll
 from rulespy.errors import IllegalDeclaration
 from rulespy.frozen import frozen
+from rulespy.i18n import N_, SOURCE, _, cite, current, decimal, n_
 from rulespy.sequences.records import (
     Allowed,
     Casualty,
@@ -51,14 +52,28 @@ from rulespy.sequences.records import (
 from rulespy.sequences.resolution import Resolution
 from rulespy.state import Command, Scenario
 from rulespy.timing.firefight import Removal
-from rulespy.wording import command_name, count, is_plural, it, its, the, they, verb
+from rulespy.wording import command_name, is_plural
 
 # When a casualty leaves play, in words: the one wording of ``Removal``.
 _WHEN = {
-    Removal.IMMEDIATE: "at once",
-    Removal.END_OF_ATTACK: "at the end of the attack",
-    Removal.END_OF_FIREFIGHT: "at the end of the firefight",
+    Removal.IMMEDIATE: N_("at once"),
+    Removal.END_OF_ATTACK: N_("at the end of the attack"),
+    Removal.END_OF_FIREFIGHT: N_("at the end of the firefight"),
 }
+# The cover a target takes, and the parts of the allocation key (core/allocation.md#allocation-key), as
+# the account names them.
+_COVER = {"none": N_("none"), "light": N_("light"), "heavy": N_("heavy")}
+_KEY_PARTS = (
+    N_("successes from the same weapon this round"),
+    N_("successes this round"),
+    N_("tier"),
+    N_("band"),
+    N_("unit order"),
+)
+# The reasons of Target Lock modifiers (rulespy.core.target_lock) that are not marked where they are made.
+_MODIFIERS = (N_("shoot"), N_("advance"), N_("assault"), N_("covering fire"), N_("snap fire"))
+# The commands' values as some refusals quote them (``_(command.value)``, rulespy.core.shooting).
+_VALUES = (N_("covering_fire"), N_("snap_fire"))
 _WIDTH = 100
 # A line that opens with one of these words starts a sentence (a line opening with a model id does not).
 _SENTENCE_OPENERS = frozenset({"the", "no", "nothing", "normal", "every", "a"})
@@ -114,125 +129,272 @@ def to_json(resolution: Resolution) -> dict[str, Any]:
     return {**resolution.to_json(), "trace": [line.to_json() for line in trace(resolution)]}
 
 
+def _agree(unit: str, singular: str, plural: str, /, **values: object) -> str:
+    """The message whose English verb agrees with ``unit`` (a plural id takes ``plural``), translated;
+    ``{unit}`` is the unit's id. A translation that names the unit by a noun ("отряд ...") gives both
+    messages the same text."""
+    return _(plural if is_plural(unit) else singular, unit=unit, **values)
+
+
 def say(record: Record, context: Context = _ANY_CONTEXT) -> str:
     """One record in words (``context``: what its wording needs from the rest of the log)."""
     match record:
         case Declared(unit, command, targets, command_rule, weapons):
-            at = "; ".join(
-                f"{the(target)}{_with(weapons[i]) if weapons else ''} (marking {mark})"
+            at = _("; ").join(
+                _(
+                    "the {target}{weapons} (marking {mark})",
+                    target=target,
+                    weapons=_with(weapons[i]) if weapons else "",
+                    mark=mark,
+                )
                 for i, (target, mark) in enumerate(targets)
             )
-            declares = f"{verb(unit, 'declares', 'declare')} {command_name(command.value)}"
-            return f"{declares} at {at}: a legal declaration (see {command_rule})"
+            return _agree(
+                unit,
+                N_("the {unit} declares {command} at {targets}: a legal declaration (see {rule})"),
+                N_("the {unit} declare {command} at {targets}: a legal declaration (see {rule})"),
+                command=command_name(command.value),
+                targets=at,
+                rule=cite(command_rule),
+            )
         case Allowed():
             return _allowed(record)
         case Undeclared(model, weapon):
-            return f"{model}'s {weapon} does not fire: declared against no target"
+            return _(
+                "{model}'s {weapon} does not fire: declared against no target", model=model, weapon=weapon
+            )
         case Initiative(attacker, responder):
-            has = they(attacker, "has", "have")
-            return f"{the(attacker)} started the firefight, so {has} the Initiative over {the(responder)}"
+            return _agree(
+                attacker,
+                N_("the {unit} started the firefight, so it has the Initiative over the {responder}"),
+                N_("the {unit} started the firefight, so they have the Initiative over the {responder}"),
+                responder=responder,
+            )
         case SplitFire(unit):
-            return (
-                f"{verb(unit, 'splits', 'split')} {its(unit)} fire: a Leadership Check for each later target"
+            return _agree(
+                unit,
+                N_("the {unit} splits its fire: a Leadership Check for each later target"),
+                N_("the {unit} split their fire: a Leadership Check for each later target"),
             )
         case Leadership():
             a, b = record.dice
-            fire = "may fire" if record.passed else "do not fire"
-            verdict = (
-                f"{'passed' if record.passed else 'failed'}: the weapons declared against {it(record.unit)}"
-            )
-            return (
-                f"Leadership Check for {the(record.unit)} on {record.leader}'s ld {record.ld}: "
-                f"{a} + {b} = {a + b}, {verdict} {fire}"
+            values = {"leader": record.leader, "ld": record.ld, "a": a, "b": b}
+            if record.passed:
+                return _agree(
+                    record.unit,
+                    N_(
+                        "Leadership Check for the {unit} on {leader}'s ld {ld}: {a} + {b} = {total}, passed: "
+                        "the weapons declared against it may fire"
+                    ),
+                    N_(
+                        "Leadership Check for the {unit} on {leader}'s ld {ld}: {a} + {b} = {total}, passed: "
+                        "the weapons declared against them may fire"
+                    ),
+                    **values,
+                    total=a + b,
+                )
+            return _agree(
+                record.unit,
+                N_(
+                    "Leadership Check for the {unit} on {leader}'s ld {ld}: {a} + {b} = {total}, failed: "
+                    "the weapons declared against it do not fire"
+                ),
+                N_(
+                    "Leadership Check for the {unit} on {leader}'s ld {ld}: {a} + {b} = {total}, failed: "
+                    "the weapons declared against them do not fire"
+                ),
+                **values,
+                total=a + b,
             )
         case Held(model, weapon, target, holds):
             if holds is not None and not holds.reason:
                 return holds.text
-            reason = f"{model} has left play" if holds is None else holds.reason
-            return f"{model}'s {weapon} does not fire at {the(target)}: {reason}"
+            reason = _("{model} has left play", model=model) if holds is None else holds.reason
+            return _(
+                "{model}'s {weapon} does not fire at the {target}: {reason}",
+                model=model,
+                weapon=weapon,
+                target=target,
+                reason=reason,
+            )
         case TargetCover(unit, mark, cover):
-            takes = f"{verb(unit, 'takes', 'take')} {its(unit)} cover"
-            return f"{takes} from the marked model {mark}: {cover.name.lower()}"
+            return _agree(
+                unit,
+                N_("the {unit} takes its cover from the marked model {mark}: {cover}"),
+                N_("the {unit} take their cover from the marked model {mark}: {cover}"),
+                mark=mark,
+                cover=_(_COVER[cover.name.lower()]),
+            )
         case LockDice(unit, target, dice):
-            rolls = f"{verb(unit, 'rolls', 'roll')} {count(dice, 'Target Lock die', 'Target Lock dice')}"
-            return f"{rolls} at {the(target)}"
+            if is_plural(unit):
+                return n_(
+                    "the {unit} roll {n} Target Lock die at the {target}",
+                    "the {unit} roll {n} Target Lock dice at the {target}",
+                    dice,
+                    unit=unit,
+                    target=target,
+                )
+            return n_(
+                "the {unit} rolls {n} Target Lock die at the {target}",
+                "the {unit} rolls {n} Target Lock dice at the {target}",
+                dice,
+                unit=unit,
+                target=target,
+            )
         case Fires():
             return _fires(record)
         case NoneFire(unit, target):
-            return f"no weapon of {the(unit)} fires at {the(target)}"
+            return _("no weapon of the {unit} fires at the {target}", unit=unit, target=target)
         case NoShooting(target, holds):
-            return f"nothing is fired at {the(target)}: {holds.text}"
+            return _("nothing is fired at the {target}: {reason}", target=target, reason=holds.text)
         case ShootingStopped(unit, target):
-            return (
-                f"the Assault by {the(unit)} goes ahead without shooting at {the(target)}: no die is rolled, "
-                "and melee follows"
+            return _(
+                "the Assault by the {unit} goes ahead without shooting at the {target}: no die is rolled, "
+                "and melee follows",
+                unit=unit,
+                target=target,
             )
         case Rolled():
             return _die(record.roll)
         case CriticalsFirst(unit):
             if not context.criticals:
-                return f"{verb(unit, 'has', 'have')} no Critical Lock to resolve"
-            return (
-                f"{verb(unit, 'resolves', 'resolve')} {its(unit)} Critical Locks; those casualties go at once"
+                return _agree(
+                    unit,
+                    N_("the {unit} has no Critical Lock to resolve"),
+                    N_("the {unit} have no Critical Lock to resolve"),
+                )
+            return _agree(
+                unit,
+                N_("the {unit} resolves its Critical Locks; those casualties go at once"),
+                N_("the {unit} resolve their Critical Locks; those casualties go at once"),
             )
         case NormalDamage():
-            return "the normal successes are allocated next, the Initiative unit's first"
+            return _("the normal successes are allocated next, the Initiative unit's first")
         case Round(target, critical, successes):
-            what = (
-                count(successes, "Critical Lock")
-                if critical
-                else count(successes, "other success", "other successes")
-            )
-            return f"{what} at {the(target)} {'is' if successes == 1 else 'are'} allocated"
-        case Hit():
-            kind = "Critical Lock" if record.critical else "success"
-            if record.model is None:
-                return f"a {record.weapon} {kind} is lost: {_why(record.why)}: {_invalid(record.invalid)}"
-            text = f"the {record.weapon} {kind} goes to {record.model}: {_why(record.why)}"
-            if record.through_removed:
-                firers = " and ".join(record.through_removed)
-                text += (
-                    f"; {record.model} is valid only through {firers}, who fired the {record.weapon} and has "
-                    "been removed since: a model that fired counts as it stood when it rolled"
-                )
-            if record.invalid:
-                mark = record.invalid[0].model
-                text += f"; the Marked Model {mark} is not valid for it: {_invalid(record.invalid)}"
-            return text
-        case Damage(model, inflicted, armour, critical, lost):
-            text = f"{model} loses {count(lost, 'wound')}"
-            if lost != inflicted:
-                text += f" of the {inflicted} inflicted"
             if critical:
-                return f"{text}, ignoring armour"
-            return f"{text} after armour {armour}" if armour else text
+                return n_(
+                    "{n} Critical Lock at the {target} is allocated",
+                    "{n} Critical Locks at the {target} are allocated",
+                    successes,
+                    target=target,
+                )
+            return n_(
+                "{n} other success at the {target} is allocated",
+                "{n} other successes at the {target} are allocated",
+                successes,
+                target=target,
+            )
+        case Hit():
+            return _hit(record)
+        case Damage(model, inflicted, armour, critical, lost):
+            values = {"model": model, "inflicted": inflicted, "armour": armour}
+            if lost != inflicted:
+                if critical:
+                    return n_(
+                        "{model} loses {n} wound of the {inflicted} inflicted, ignoring armour",
+                        "{model} loses {n} wounds of the {inflicted} inflicted, ignoring armour",
+                        lost,
+                        **values,
+                    )
+                if armour:
+                    return n_(
+                        "{model} loses {n} wound of the {inflicted} inflicted after armour {armour}",
+                        "{model} loses {n} wounds of the {inflicted} inflicted after armour {armour}",
+                        lost,
+                        **values,
+                    )
+                return n_(
+                    "{model} loses {n} wound of the {inflicted} inflicted",
+                    "{model} loses {n} wounds of the {inflicted} inflicted",
+                    lost,
+                    **values,
+                )
+            if critical:
+                return n_(
+                    "{model} loses {n} wound, ignoring armour",
+                    "{model} loses {n} wounds, ignoring armour",
+                    lost,
+                    model=model,
+                )
+            if armour:
+                return n_(
+                    "{model} loses {n} wound after armour {armour}",
+                    "{model} loses {n} wounds after armour {armour}",
+                    lost,
+                    model=model,
+                    armour=armour,
+                )
+            return n_("{model} loses {n} wound", "{model} loses {n} wounds", lost, model=model)
         case Surplus(model, left, surplus):
-            wounds = f"{'other ' if left else ''}{'wound is' if surplus == 1 else f'{surplus} wounds are'}"
-            return f"{model} had {count(left, 'wound')} left; the {wounds} lost, never passed on"
+            had = n_("{model} had {n} wound left", "{model} had {n} wounds left", left, model=model)
+            if left:
+                gone = n_(
+                    "the other wound is lost, never passed on",
+                    "the other {n} wounds are lost, never passed on",
+                    surplus,
+                )
+            else:
+                gone = n_(
+                    "the wound is lost, never passed on", "the {n} wounds are lost, never passed on", surplus
+                )
+            return _("{had}; {lost}", had=had, lost=gone)
         case Casualty(model, removed):
-            return f"{model} is a casualty at 0 wounds, removed {_WHEN[removed]}"
+            return _("{model} is a casualty at 0 wounds, removed {when}", model=model, when=_(_WHEN[removed]))
         case LeavePlay(firefight):
             if not context.shooting:
-                return "no shooting attack was made, so no casualty leaves play"
+                return _("no shooting attack was made, so no casualty leaves play")
             if firefight:
-                return "every other casualty of the firefight goes together"
-            return "the attack's other casualties leave play together"
+                return _("every other casualty of the firefight goes together")
+            return _("the attack's other casualties leave play together")
         case Pinned(model):
-            return f"{model} survives and becomes Pinned"
+            return _("{model} survives and becomes Pinned", model=model)
         case MeleeFollows():
-            return "the shooting is over and the assault goes into melee; rulespy stops here"
+            return _("the shooting is over and the assault goes into melee; rulespy stops here")
         case _:
             assert_never(record)
+
+
+def _hit(record: Hit) -> str:
+    """Which model a success goes to, and why (core/allocation.md#allocation-key)."""
+    values = {"weapon": record.weapon, "model": record.model, "why": _why(record.why)}
+    if record.model is None:
+        invalid = _invalid(record.invalid)
+        if record.critical:
+            return _("a {weapon} Critical Lock is lost: {why}: {invalid}", **values, invalid=invalid)
+        return _("a {weapon} success is lost: {why}: {invalid}", **values, invalid=invalid)
+    if record.critical:
+        text = _("the {weapon} Critical Lock goes to {model}: {why}", **values)
+    else:
+        text = _("the {weapon} success goes to {model}: {why}", **values)
+    if record.through_removed:
+        text += _(
+            "; {model} is valid only through {firers}, who fired the {weapon} and has been removed since: "
+            "a model that fired counts as it stood when it rolled",
+            model=record.model,
+            firers=_(" and ").join(record.through_removed),
+            weapon=record.weapon,
+        )
+    if record.invalid:
+        text += _(
+            "; the Marked Model {mark} is not valid for it: {invalid}",
+            mark=record.invalid[0].model,
+            invalid=_invalid(record.invalid),
+        )
+    return text
 
 
 def _with(pairs: tuple[tuple[str, str], ...]) -> str:
     """A target's declared weapons, model by model: `` with r1's carbine and lance, r2's rifle``."""
     if not pairs:
-        return " with no weapon"
+        return _(" with no weapon")
     by_model: dict[str, list[str]] = {}
     for model, weapon in pairs:
         by_model.setdefault(model, []).append(weapon)
-    return " with " + ", ".join(f"{model}'s {' and '.join(names)}" for model, names in by_model.items())
+    listed = _(", ").join(
+        _("{model}'s {weapons}", model=model, weapons=_(" and ").join(names))
+        for model, names in by_model.items()
+    )
+    return _(" with {weapons}", weapons=listed)
 
 
 def _invalid(invalid: tuple[Invalid, ...]) -> str:
@@ -242,90 +404,180 @@ def _invalid(invalid: tuple[Invalid, ...]) -> str:
     """
     reasons = []
     for why in invalid:
-        of = f"the {why.weapon}'s"
+        values = {"model": why.model, "weapon": why.weapon, "firer": why.firer, "inches": decimal(why.inches)}
         match why.unfit:
             case Unfit.LEFT_PLAY:
-                reasons.append(f"{why.model} has left play")
+                reasons.append(_("{model} has left play", model=why.model))
             case Unfit.NOT_SEEN:
-                reasons.append(f"{why.firer} does not see {why.model}")
+                reasons.append(_("{firer} does not see {model}", firer=why.firer, model=why.model))
             case Unfit.OUT_OF_RANGE:
-                reasons.append(f'{why.model} is beyond {of} range of {why.inches:g}" from {why.firer}')
+                reasons.append(
+                    _("{model} is beyond the {weapon}'s range of {inches}\" from {firer}", **values)
+                )
             case Unfit.MINIMUM_RANGE:
-                reasons.append(f'{why.model} is within {of} minimum range {why.inches:g}" of {why.firer}')
+                reasons.append(
+                    _("{model} is within the {weapon}'s minimum range {inches}\" of {firer}", **values)
+                )
             case _:
                 assert_never(why.unfit)
-    return ", ".join(reasons) or "the target unit has no model"
+    return _(", ").join(reasons) or _("the target unit has no model")
 
 
 def _fires(record: Fires) -> str:
     mods = record.modifiers
-    parts = ", ".join(f"{m.reason} {m.amount:+d}" for m in mods) or "no modifiers"
-    dice = count(record.dice, "die", "dice")
-    text = f"{record.model} fires {dice} of {record.weapon} at {the(record.target)} ({parts}"
+    parts = _(", ").join(_("{reason} {amount:+d}", reason=_(m.reason), amount=m.amount) for m in mods) or _(
+        "no modifiers"
+    )
     total, net = sum(m.amount for m in mods), record.net
-    return text + (f"; {total:+d} capped to {net:+d})" if record.capped else f"; net {net:+d})")
+    values = {"model": record.model, "weapon": record.weapon, "target": record.target, "modifiers": parts}
+    if record.capped:
+        return n_(
+            "{model} fires {n} die of {weapon} at the {target} ({modifiers}; {total:+d} capped to {net:+d})",
+            "{model} fires {n} dice of {weapon} at the {target} ({modifiers}; {total:+d} capped to {net:+d})",
+            record.dice,
+            **values,
+            total=total,
+            net=net,
+        )
+    return n_(
+        "{model} fires {n} die of {weapon} at the {target} ({modifiers}; net {net:+d})",
+        "{model} fires {n} dice of {weapon} at the {target} ({modifiers}; net {net:+d})",
+        record.dice,
+        **values,
+        net=net,
+    )
 
 
 def _die(roll: LockRoll) -> str:
-    head = f"{roll.model} fires {roll.weapon}: natural {roll.natural}"
+    values = {
+        "model": roll.model,
+        "weapon": roll.weapon,
+        "natural": roll.natural,
+        "net": roll.net,
+        "modified": roll.modified,
+        "lock": roll.lock,
+    }
     if roll.net:
-        head += f", {roll.net:+d} makes {roll.modified}"
+        head = _("{model} fires {weapon}: natural {natural}, {net:+d} makes {modified}", **values)
+    else:
+        head = _("{model} fires {weapon}: natural {natural}", **values)
     if roll.natural == 1:
-        return f"{head}: a natural 1 always fails"
-    against = f"{head} against lock {roll.lock}"
+        return _("{roll}: a natural 1 always fails", roll=head)
+    against = _("{roll} against lock {lock}", roll=head, lock=roll.lock)
     if roll.critical:
-        return f"{against}: a success on a natural {roll.natural}, a Critical Lock"
+        return _(
+            "{roll}: a success on a natural {natural}, a Critical Lock", roll=against, natural=roll.natural
+        )
     if roll.success:
-        return f"{against}: a success"
+        return _("{roll}: a success", roll=against)
     if roll.natural >= roll.critical_on:
-        return f"{against}: fails, so the natural {roll.natural} is no Critical Lock"
-    return f"{against}: fails"
+        return _(
+            "{roll}: fails, so the natural {natural} is no Critical Lock", roll=against, natural=roll.natural
+        )
+    return _("{roll}: fails", roll=against)
 
 
 def _why(why: Why) -> str:
     if why.choice is Choice.MARKED:
-        return "the first success of the round goes to the Marked Model"
+        return _("the first success of the round goes to the Marked Model")
     if why.choice is Choice.ONLY:
-        return "the only valid model"
+        return _("the only valid model")
     if why.choice is Choice.LOST:
-        return "no model of the target unit is valid for it"
+        return _("no model of the target unit is valid for it")
     chosen, against = why.chosen, why.against
     if KEY_PARTS[why.part] == "unit order":  # a place in the unit's list, counted from 1 as players count
         chosen, against = chosen + 1, against + 1
-    return f"smallest key ({KEY_PARTS[why.part]}: {chosen} against {against} for {why.runner})"
+    return _(
+        "smallest key ({part}: {chosen} against {against} for {runner})",
+        part=_(_KEY_PARTS[why.part]),
+        chosen=chosen,
+        against=against,
+        runner=why.runner,
+    )
+
+
+# Target Priority's reasons (``_allowed``), by whether the shooting unit's id and the target's read as
+# plural: the English verb and pronoun agree with them; a translation naming both by "отряд" needs one text.
+_LEADER_SEES = {
+    False: N_("the leader {leader} sees the {target}, so the {unit} may target it"),
+    True: N_("the leader {leader} sees the {target}, so the {unit} may target them"),
+}
+_NAMED = {
+    False: N_(
+        "the {unit} has no leader, but {command} names its target, so the closest-candidate rule does not "
+        "apply to the {target}"
+    ),
+    True: N_(
+        "the {unit} have no leader, but {command} names its target, so the closest-candidate rule does not "
+        "apply to the {target}"
+    ),
+}
+_TIED = {
+    False: N_(
+        "the {unit} has no leader; the {target} ({away}) and {others} are the closest candidates, equally "
+        "close, and the player chooses among them"
+    ),
+    True: N_(
+        "the {unit} have no leader; the {target} ({away}) and {others} are the closest candidates, equally "
+        "close, and the player chooses among them"
+    ),
+}
+_ONLY = {
+    (False, False): N_(
+        "the {unit} has no leader; the {target} ({away}) is its only candidate, so the closest"
+    ),
+    (False, True): N_(
+        "the {unit} has no leader; the {target} ({away}) are its only candidate, so the closest"
+    ),
+    (True, False): N_(
+        "the {unit} have no leader; the {target} ({away}) is their only candidate, so the closest"
+    ),
+    (True, True): N_(
+        "the {unit} have no leader; the {target} ({away}) are their only candidate, so the closest"
+    ),
+}
+_CLOSEST = {
+    (False, False): N_(
+        "the {unit} has no leader; the {target} ({away}) is the closest of its {candidates} candidates"
+    ),
+    (False, True): N_(
+        "the {unit} has no leader; the {target} ({away}) are the closest of its {candidates} candidates"
+    ),
+    (True, False): N_(
+        "the {unit} have no leader; the {target} ({away}) is the closest of their {candidates} candidates"
+    ),
+    (True, True): N_(
+        "the {unit} have no leader; the {target} ({away}) are the closest of their {candidates} candidates"
+    ),
+}
 
 
 def _allowed(record: Allowed) -> str:
     """Why Target Priority allows the target (core/target_selection.md#target-priority)."""
-    target = the(record.target)
+    values: dict[str, object] = {"unit": record.unit, "target": record.target}
+    plural, target_plural = is_plural(record.unit), is_plural(record.target)
     if record.leader:
-        may = verb(record.unit, "may", "may")
-        return f"the leader {record.leader} sees {target}, so {may} target {it(record.target)}"
-    lacks = f"{verb(record.unit, 'has', 'have')} no leader"
+        return _(_LEADER_SEES[target_plural], leader=record.leader, **values)
     if record.named:
-        return (
-            f"{lacks}, but {command_name(record.named)} names its target, so the closest-candidate rule "
-            f"does not apply to {target}"
-        )
-    away = f'{round(record.inches, 3):g}" away'
+        return _(_NAMED[plural], command=command_name(record.named), **values)
+    values["away"] = _('{inches}" away', inches=decimal(round(record.inches, 3)))
     if record.tied:
-        others = ", ".join(the(unit) for unit in record.tied)
-        return (
-            f"{lacks}; {target} ({away}) and {others} are the closest candidates, equally close, and the "
-            "player chooses among them"
-        )
-    be = "are" if is_plural(record.target) else "is"
+        others = _(", ").join(_("the {unit}", unit=unit) for unit in record.tied)
+        return _(_TIED[plural], others=others, **values)
     if record.candidates == 1:
-        return f"{lacks}; {target} ({away}) {be} {its(record.unit)} only candidate, so the closest"
-    return f"{lacks}; {target} ({away}) {be} the closest of {its(record.unit)} {record.candidates} candidates"
+        return _(_ONLY[(plural, target_plural)], **values)
+    return _(_CLOSEST[(plural, target_plural)], candidates=record.candidates, **values)
 
 
 def _cite(text: str, rule: str, indent: int = 2) -> list[str]:
-    if text.partition(" ")[0] in _SENTENCE_OPENERS:
+    """``text`` and its rule, wrapped. A line that starts a sentence starts with a capital: in English
+    one opening with ``_SENTENCE_OPENERS``, in a translation one opening with a word of its own alphabet
+    (a line opening with a model id, in Latin letters, does not)."""
+    if text.partition(" ")[0] in _SENTENCE_OPENERS if current() == SOURCE else not text[:1].isascii():
         text = text[0].upper() + text[1:]
     pad = " " * indent
     body = textwrap.wrap(
-        f"{text}  [{rule}]",
+        f"{text}  [{cite(rule)}]",
         _WIDTH,
         initial_indent=pad,
         subsequent_indent=pad + "  ",
@@ -336,7 +588,7 @@ def _cite(text: str, rule: str, indent: int = 2) -> list[str]:
 
 
 def _header(scenario: Scenario) -> list[str]:
-    lines = [f"Scenario: {scenario.path or '<scenario>'}"]
+    lines = [_("Scenario: {path}", path=scenario.path or "<scenario>")]
     if scenario.description:
         text = " ".join(scenario.description.split())
         lines += textwrap.wrap(text, _WIDTH, initial_indent="  ", subsequent_indent="  ")
@@ -347,23 +599,44 @@ def render(scenario: Scenario, resolution: Resolution) -> str:
     """The account of a resolved scenario: its steps, each attack's and target's outcome, the casualties."""
     result = resolution.to_json()
     lines = _header(scenario)
-    lines += ["", "Step by step"]
+    lines += ["", _("Step by step")]
     for heading, body in steps(resolution):
         if heading is not None:
             lines += ["", *_cite(heading.text, heading.rule, 0)]
         for line in body:
             lines += _cite(line.text, line.rule)
-    lines += ["", "Outcome"]
+    lines += ["", _("Outcome")]
     firefight = len(result.get("attacks", [])) > 1
     for attack in result.get("attacks", []):
         lines += _attack(attack, firefight)
     lines += _casualties(result.get("casualties", []))
-    lines += ["", "Final state"]
+    lines += ["", _("Final state")]
     for model, state in result.get("models", {}).items():
-        statuses = ", ".join(state.get("status", [])) or "no status"
-        left = count(int(state.get("wounds", 0)), "wound")
-        lines += _cite(f"{model}: {left} left, {statuses}", "core/damage.md#wounds")
+        statuses = _(", ").join(_status(s) for s in state.get("status", [])) or _("no status")
+        left = n_(
+            "{model}: {n} wound left, {statuses}",
+            "{model}: {n} wounds left, {statuses}",
+            int(state.get("wounds", 0)),
+            model=model,
+            statuses=statuses,
+        )
+        lines += _cite(left, "core/damage.md#wounds")
     return "\n".join(lines) + "\n"
+
+
+# The statuses as the final state names them (their values in the JSON stay as they are).
+_STATUSES = {
+    "pinned": N_("pinned"),
+    "immobilised": N_("immobilised"),
+    "abandoned": N_("abandoned"),
+    "shaken": N_("shaken"),
+    "fleeing": N_("fleeing"),
+    "engaged": N_("engaged"),
+}
+
+
+def _status(status: str) -> str:
+    return _(_STATUSES[status]) if status in _STATUSES else status
 
 
 Section = tuple[Line | None, list[Line]]
@@ -389,6 +662,7 @@ def steps(resolution: Resolution) -> list[Section]:
     attacks: list[Declared] = []
     round_hits: list[Line] | None = None
     round_rest: list[Line] = []
+    quiet: set[int] = set()  # the headings that say nothing happens at their step
 
     def close_round() -> None:
         nonlocal round_hits
@@ -403,6 +677,8 @@ def steps(resolution: Resolution) -> list[Section]:
             if isinstance(record, LeavePlay) and not _context(records, number).shooting:
                 continue
             sections.append((line, []))
+            if isinstance(record, CriticalsFirst) and not _context(records, number).criticals:
+                quiet.add(id(line))
             if isinstance(record, Declared):
                 attacks.append(record)
             elif isinstance(record, LockDice | NoneFire):
@@ -427,15 +703,17 @@ def steps(resolution: Resolution) -> list[Section]:
     close_round()
     for leftover in pending.values():
         sections[-1][1].extend(leftover)
-    return _no_empty_headings([section for section in sections if section[0] is not None or section[1]])
+    return _no_empty_headings(
+        [section for section in sections if section[0] is not None or section[1]], quiet
+    )
 
 
-def _no_empty_headings(sections: list[Section]) -> list[Section]:
+def _no_empty_headings(sections: list[Section], quiet: set[int]) -> list[Section]:
     """No heading stands without lines under it. A heading that says nothing happens at its step (a unit
     with no Critical Lock to resolve) becomes the last line of the step before; any other heading with
     nothing under it introduces the next step: it heads that step, whose own heading becomes its first
     line (``The rangers resolve their Critical Locks`` over ``1 Critical Lock at the raiders is
-    allocated``)."""
+    allocated``). ``quiet``: the ``id`` of each heading that says nothing happens."""
     result: list[Section] = []
     carried: Line | None = None
     for heading, body in sections:
@@ -443,7 +721,7 @@ def _no_empty_headings(sections: list[Section]) -> list[Section]:
             body = ([heading] if heading is not None else []) + body
             heading, carried = carried, None
         if heading is not None and not body:
-            if heading.text.endswith("no Critical Lock to resolve") and result:
+            if id(heading) in quiet and result:
                 result[-1][1].append(heading)
             else:
                 carried = heading
@@ -461,36 +739,50 @@ def _attack(attack: Mapping[str, Any], firefight: bool) -> list[str]:
     """One attack's outcome; "with the Initiative" only in a firefight (a lone attack has no rival)."""
     command = str(attack.get("command"))
     rule = rules_for(Command(command)).rule
-    unit = the(str(attack.get("unit")))
+    unit = str(attack.get("unit"))
     targets = attack.get("targets", [])
     if command == Command.ASSAULT.value and not any(target.get("fired") for target in targets):
         # commands/command_assault.md#assault: an Assault that does not shoot makes no shooting attack
-        lines = _cite(f"Assault by {unit}: no shooting attack", rule, 0)
+        lines = _cite(_("Assault by the {unit}: no shooting attack", unit=unit), rule, 0)
+    elif firefight and attack.get("initiative"):
+        text = _(
+            "Attack by the {unit}: {command} with the Initiative", unit=unit, command=command_name(command)
+        )
+        lines = _cite(text, rule, 0)
     else:
-        initiative = " with the Initiative" if firefight and attack.get("initiative") else ""
-        lines = _cite(f"Attack by {unit}: {command_name(command)}{initiative}", rule, 0)
+        lines = _cite(_("Attack by the {unit}: {command}", unit=unit, command=command_name(command)), rule, 0)
     for number, target in enumerate(targets, start=1):
         unit = str(target.get("unit"))
-        lines += _cite(f"Target {number}: {the(unit)}", "core/shooting.md#shooting-resolution")
+        lines += _cite(
+            _("Target {number}: the {unit}", number=number, unit=unit), "core/shooting.md#shooting-resolution"
+        )
         leadership = target.get("leadership")
         if leadership:
             dice = leadership.get("dice", [])
-            verdict = (
-                "passed"
-                if leadership.get("passed")
-                else f"failed: the weapons declared against {it(unit)} do not fire"
-            )
             total = " + ".join(str(d) for d in dice)
-            lines += _cite(
-                f"Leadership Check {total} = {sum(dice)}: {verdict}", "core/leadership.md#leadership-check", 4
-            )
+            if leadership.get("passed"):
+                text = _("Leadership Check {dice} = {total}: passed", dice=total, total=sum(dice))
+            elif is_plural(unit):
+                text = _(
+                    "Leadership Check {dice} = {total}: failed: the weapons declared against them do not "
+                    "fire",
+                    dice=total,
+                    total=sum(dice),
+                )
+            else:
+                text = _(
+                    "Leadership Check {dice} = {total}: failed: the weapons declared against it do not fire",
+                    dice=total,
+                    total=sum(dice),
+                )
+            lines += _cite(text, "core/leadership.md#leadership-check", 4)
         # commands/command_assault.md#assault: an Assault goes ahead even when it may not shoot
         if not target.get("fired") and command == Command.ASSAULT.value:
-            text = "no die was rolled: the Assault goes ahead without shooting, and melee follows"
+            text = _("no die was rolled: the Assault goes ahead without shooting, and melee follows")
             lines += _cite(text, rule, 4)
             continue
         if not target.get("fired"):
-            lines += _cite("no die was rolled at this target", "core/shooting.md#which-weapons-fire", 4)
+            lines += _cite(_("no die was rolled at this target"), "core/shooting.md#which-weapons-fire", 4)
             continue
         lines += _cite(
             _successes(int(target.get("successes", 0)), int(target.get("criticals", 0))),
@@ -498,42 +790,83 @@ def _attack(attack: Mapping[str, Any], firefight: bool) -> list[str]:
             4,
         )
         for hit in target.get("allocation", []):
-            kind = "Critical Lock" if hit.get("critical") else "success"
-            rule = (
-                "core/critical_damage.md#critical-damage" if hit.get("critical") else "core/damage.md#damage"
-            )
+            critical = bool(hit.get("critical"))
+            rule = "core/critical_damage.md#critical-damage" if critical else "core/damage.md#damage"
+            weapon = hit.get("weapon")
             if hit.get("model") is None:
-                lines += _cite(
-                    f"a {kind} of {hit.get('weapon')} is lost: no valid model",
-                    "core/allocation.md#lost-successes",
-                    4,
-                )
+                if critical:
+                    text = _("a Critical Lock of {weapon} is lost: no valid model", weapon=weapon)
+                else:
+                    text = _("a success of {weapon} is lost: no valid model", weapon=weapon)
+                lines += _cite(text, "core/allocation.md#lost-successes", 4)
             else:
-                taken = f"{count(int(hit.get('wounds', 0)), 'wound')} lost"
-                lines += _cite(f"{hit.get('model')} takes a {kind} of {hit.get('weapon')}: {taken}", rule, 4)
+                values = {"model": hit.get("model"), "weapon": weapon}
+                wounds = int(hit.get("wounds", 0))
+                if critical:
+                    text = n_(
+                        "{model} takes a Critical Lock of {weapon}: {n} wound lost",
+                        "{model} takes a Critical Lock of {weapon}: {n} wounds lost",
+                        wounds,
+                        **values,
+                    )
+                else:
+                    text = n_(
+                        "{model} takes a success of {weapon}: {n} wound lost",
+                        "{model} takes a success of {weapon}: {n} wounds lost",
+                        wounds,
+                        **values,
+                    )
+                lines += _cite(text, rule, 4)
     return lines
 
 
 def _successes(successes: int, criticals: int) -> str:
     """How many dice succeeded at a target and how many of those were Critical Locks."""
     if not successes:
-        return "no die succeeded"
+        return _("no die succeeded")
     if successes == 1:
-        return f"1 successful die, {'a' if criticals else 'not a'} Critical Lock"
+        return (
+            _("1 successful die, a Critical Lock")
+            if criticals
+            else _("1 successful die, not a Critical Lock")
+        )
     if not criticals:
-        return f"{successes} successful dice, none of them a Critical Lock"
-    kind = "a Critical Lock" if criticals == 1 else "Critical Locks"
-    return f"{successes} successful dice, {'all' if criticals == successes else criticals} of them {kind}"
+        return n_(
+            "{n} successful die, none of them a Critical Lock",
+            "{n} successful dice, none of them a Critical Lock",
+            successes,
+        )
+    if criticals == successes:
+        return n_(
+            "{n} successful die, all of them Critical Locks",
+            "{n} successful dice, all of them Critical Locks",
+            successes,
+        )
+    if criticals == 1:
+        return n_(
+            "{n} successful die, 1 of them a Critical Lock",
+            "{n} successful dice, 1 of them a Critical Lock",
+            successes,
+        )
+    return n_(
+        "{n} successful die, {criticals} of them Critical Locks",
+        "{n} successful dice, {criticals} of them Critical Locks",
+        successes,
+        criticals=criticals,
+    )
 
 
 def _casualties(casualties: list[Mapping[str, Any]]) -> list[str]:
-    lines = ["", "Casualties"]
+    lines = ["", _("Casualties")]
     if not casualties:
-        return lines + _cite("none: no model was brought to 0 wounds", "core/damage.md#casualty")
+        return lines + _cite(_("none: no model was brought to 0 wounds"), "core/damage.md#casualty")
     for casualty in casualties:
         removed = Removal(str(casualty.get("removed")))
-        critical = " (a Critical Damage casualty)" if removed is Removal.IMMEDIATE else ""
-        text = f"{casualty.get('model')} is a casualty, removed {_WHEN[removed]}{critical}"
+        values = {"model": casualty.get("model"), "when": _(_WHEN[removed])}
+        if removed is Removal.IMMEDIATE:
+            text = _("{model} is a casualty, removed {when} (a Critical Damage casualty)", **values)
+        else:
+            text = _("{model} is a casualty, removed {when}", **values)
         lines += _cite(text, "timing/firefight.md#removal-timing")
     return lines
 
@@ -545,15 +878,22 @@ def describe_declaration(scenario: Scenario) -> str:
     for target in attack.targets:
         fire = ""
         if target.models is not None:
-            fire += f" with {', '.join(target.models) or 'no models'}"
+            models = _(", ").join(target.models) or _("no models")
+            fire += _(" with {models}", models=models)
         if target.weapons is not None:
-            fire += f"{' and' if fire else ' with'} {', '.join(f'{m}/{w}' for m, w in target.weapons)}"
-        parts.append(f"{the(target.unit)}{fire}, marking {target.mark}")
-    text = f"{verb(attack.unit, 'declares', 'declare')} {command_name(attack.command.value)} at "
-    text += "; then at ".join(parts)
+            pairs = _(", ").join(f"{m}/{w}" for m, w in target.weapons)
+            fire += _(" and {weapons}", weapons=pairs) if fire else _(" with {weapons}", weapons=pairs)
+        parts.append(_("the {unit}{fire}, marking {mark}", unit=target.unit, fire=fire, mark=target.mark))
+    text = _agree(
+        attack.unit,
+        N_("the {unit} declares {command} at {targets}"),
+        N_("the {unit} declare {command} at {targets}"),
+        command=command_name(attack.command.value),
+        targets=_("; then at ").join(parts),
+    )
     if scenario.response is not None:
         response = command_name(scenario.response.command.value)
-        text += f"; the response is {response} marking {scenario.response.mark}"
+        text += _("; the response is {command} marking {mark}", command=response, mark=scenario.response.mark)
     return text
 
 
@@ -563,13 +903,17 @@ def render_illegal(scenario: Scenario, error: IllegalDeclaration) -> str:
     lines = _header(scenario)
     lines += [
         "",
-        "Illegal declaration: nothing was rolled",
-        *_cite(f"Declared: {describe_declaration(scenario)}", "sequences/shooting_sequence.md#step-declare"),
-        *_cite(f"Forbidden: {error.message}", error.rule),
-        f"  The rule is owned by {owner}: see {error.rule}",
+        _("Illegal declaration: nothing was rolled"),
+        *_cite(
+            _("Declared: {declaration}", declaration=describe_declaration(scenario)),
+            "sequences/shooting_sequence.md#step-declare",
+        ),
+        *_cite(_("Forbidden: {message}", message=error.message), error.rule),
+        "  " + _("The rule is owned by {owner}: see {rule}", owner=owner, rule=cite(error.rule)),
     ]
     if error.response:
         lines += _cite(
-            f"The response is refused, not the attack: its rule is {error.response}", error.response
+            _("The response is refused, not the attack: its rule is {rule}", rule=cite(error.response)),
+            error.response,
         )
     return "\n".join(lines) + "\n"

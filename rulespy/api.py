@@ -14,6 +14,9 @@ Checks run in the command line's order: the scenario's form (exit 2), the declar
 limit (exit 2 with ``exact=True``, else the attack is sampled). No input raises: every failure is an
 answer with exit 2 and a located message, never a traceback.
 
+``language`` (``"en"``, the default, or ``"ru"``) is ``--lang``: the words of the account, the odds and a
+refusal (``rulespy.i18n``); a malformed scenario's message stays English.
+
 ``outputs`` names the outputs to make, ``("json", "text")`` by default; one left out is ``None`` (the
 command line makes only the one it prints: the account of a resolution is never written for
 ``--json``).
@@ -74,16 +77,18 @@ class Answer:
         return (self.json if as_json else self.text) or ""
 
 
-def resolve(scenario: str | Scenario, path: str = SCENARIO, outputs: Collection[str] = BOTH) -> Answer:
+def resolve(
+    scenario: str | Scenario, path: str = SCENARIO, outputs: Collection[str] = BOTH, *, language: str = "en"
+) -> Answer:
     """``rulespy resolve`` on the scenario written in ``scenario`` (YAML text, named ``path`` in messages)
     or on a loaded ``Scenario``."""
     where = path if isinstance(scenario, str) else scenario.path or path
-    return _answer(where, "resolving", outputs, lambda: _resolve(_parsed(scenario, path), outputs))
+    return _answer(where, "resolving", outputs, lambda: _resolve(_parsed(scenario, path), outputs), language)
 
 
-def resolve_file(path: str | Path, outputs: Collection[str] = BOTH) -> Answer:
+def resolve_file(path: str | Path, outputs: Collection[str] = BOTH, *, language: str = "en") -> Answer:
     """``rulespy resolve PATH``: the scenario file read by the scenario loader, then resolved."""
-    return _answer(str(path), "resolving", outputs, lambda: _resolve(_loaded(path), outputs))
+    return _answer(str(path), "resolving", outputs, lambda: _resolve(_loaded(path), outputs), language)
 
 
 def odds(
@@ -94,6 +99,7 @@ def odds(
     fractions: bool = False,
     exact: bool = False,
     seed: int | None = None,
+    language: str = "en",
 ) -> Answer:
     """``rulespy odds`` on the scenario written in ``scenario`` (or a loaded ``Scenario``): ``fractions``
     is ``--fractions``, ``exact`` is ``--exact`` (refuse instead of sampling) and ``seed`` is ``--seed``
@@ -104,6 +110,7 @@ def odds(
         "computing odds for",
         outputs,
         lambda: _odds(_parsed(scenario, path), outputs, fractions, exact, seed),
+        language,
     )
 
 
@@ -114,6 +121,7 @@ def odds_file(
     fractions: bool = False,
     exact: bool = False,
     seed: int | None = None,
+    language: str = "en",
 ) -> Answer:
     """``rulespy odds PATH``: the scenario file read by the scenario loader, then its odds."""
     return _answer(
@@ -121,6 +129,7 @@ def odds_file(
         "computing odds for",
         outputs,
         lambda: _odds(_loaded(path), outputs, fractions, exact, seed),
+        language,
     )
 
 
@@ -138,13 +147,17 @@ def _loaded(path: str | Path) -> Scenario:
     return load_scenario(path)
 
 
-def _answer(path: str, doing: str, outputs: Collection[str], work: Callable[[], Answer]) -> Answer:
-    """``work``'s answer; every failure turned into exit 2 and a located message (``doing`` names the work
-    for it, e.g. "resolving" or "computing odds for")."""
+def _answer(
+    path: str, doing: str, outputs: Collection[str], work: Callable[[], Answer], language: str = "en"
+) -> Answer:
+    """``work``'s answer, worded in ``language``; every failure turned into exit 2 and a located message
+    (``doing`` names the work for it, e.g. "resolving" or "computing odds for")."""
     from rulespy.errors import InvalidInput, RulesError
+    from rulespy.i18n import language as speaking
 
     try:
-        return work()
+        with speaking(language):
+            return work()
     except InvalidInput as error:
         if error.path is None:
             error.path = path

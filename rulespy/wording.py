@@ -1,4 +1,5 @@
-"""Plain English for the account: counts with the right plural, and a unit named with a verb that agrees.
+"""Plain English for the account: counts with the right plural, and a unit named with a verb that agrees
+(the account's own messages are in ``rulespy.i18n``'s catalogue).
 
 A unit is named by its scenario id, with "the": ``the rangers``, ``the squad``. An id whose last word
 ends in a single ``s`` (``rangers``, ``bunker crews``) is read as plural, any other (``squad``,
@@ -7,7 +8,12 @@ ends in a single ``s`` (``rangers``, ``bunker crews``) is read as plural, any ot
 
 from __future__ import annotations
 
+from rulespy.i18n import N_, _
 from rulespy.state import Command
+
+# The commands as the rules name them, marked for the catalogue (rulespy.i18n): ``command_name``
+# translates them.
+_COMMAND_NAMES = (N_("Shoot"), N_("Advance"), N_("Assault"), N_("Covering Fire"), N_("Snap Fire"))
 
 
 def count(number: int, singular: str, plural: str | None = None) -> str:
@@ -59,9 +65,9 @@ def it(unit: str) -> str:
 
 
 def command_name(command: str) -> str:
-    """A command's value as the rules name it.
+    """A command's value as the rules name it, in the engine's language (``rulespy.i18n``).
 
     >>> command_name("covering_fire")
     'Covering Fire'
     """
-    return Command(command).name_in_rules
+    return _(Command(command).name_in_rules)

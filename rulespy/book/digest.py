@@ -19,7 +19,8 @@ PARSERS = ("markdown-it-py", "mdit-py-plugins", "pyyaml")
 
 
 def code_digest(extra: Iterable[Path] = ()) -> str:
-    """SHA-256 (hex) of every ``*.py`` of rulespy, the ``extra`` files (the site's assets), and
+    """SHA-256 (hex) of every ``*.py`` of rulespy and of its message catalogues (``locale/*/*.po``: the
+    words the engine and the generated pages print), the ``extra`` files (the site's assets), and
     ``PARSERS``' versions."""
     h = hashlib.sha256()
     h.update(_package_digest().encode())
@@ -33,7 +34,7 @@ def _package_digest() -> str:
     from importlib.metadata import version
 
     h = hashlib.sha256()
-    for path in sorted(PACKAGE.rglob("*.py")):
+    for path in sorted([*PACKAGE.rglob("*.py"), *PACKAGE.glob("locale/*/LC_MESSAGES/*.po")]):
         h.update(path.relative_to(PACKAGE).as_posix().encode() + b"\0" + path.read_bytes())
     for name in PARSERS:
         h.update(f"{name}={version(name)}".encode())

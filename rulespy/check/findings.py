@@ -271,6 +271,13 @@ FINDING_CODES: tuple[FindingCode, ...] = (
         "(``S = S.replace(...)``, ``S += ...``, a loop): the board, summary and Try it would show another "
         "scenario than the one it runs; ``rulespy render`` refuses the page",
     ),
+    FindingCode(
+        "RS090",
+        "message-untranslated",
+        "a message of the engine's catalogue (the ``.po`` of a language under ``rulespy/locale/``, "
+        "``rulespy.i18n``) has no translation (or a fuzzy one), is missing from it (run ``make messages``), "
+        "or its translation's named placeholders differ from the English message's",
+    ),
 )
 
 #: The short name of each finding code.

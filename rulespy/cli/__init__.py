@@ -63,7 +63,7 @@ def plain_resolve(argv: list[str]) -> argparse.Namespace | None:
         rest.remove("--json")
     if len(rest) != 1 or rest[0].startswith("-"):
         return None
-    return argparse.Namespace(command="resolve", scenario=rest[0], json=as_json)
+    return argparse.Namespace(command="resolve", scenario=rest[0], json=as_json, lang="en")
 
 
 def _module(name: str):  # type: ignore[no-untyped-def]

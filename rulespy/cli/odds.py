@@ -1,5 +1,5 @@
-"""``rulespy odds SCENARIO [--json] [--fractions] [--exact] [--seed N]``: the probabilities of an attack's
-outcome, exact where the exact engine takes the attack on, else sampled and said to be.
+"""``rulespy odds SCENARIO [--json] [--fractions] [--exact] [--seed N] [--lang LANG]``: the probabilities
+of an attack's outcome, exact where the exact engine takes the attack on, else sampled and said to be.
 
 Every die is enumerated with its probability through the same state machine ``rulespy resolve`` runs;
 the scenario's ``dice`` and ``seed`` are ignored. Exit 0 computed, 1 the declaration is illegal, 2
@@ -50,6 +50,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seed", type=int, default=SEED, help=f"the seed of a sampled answer's dice (default {SEED})"
     )
+    from rulespy.cli.resolve import add_language
+
+    add_language(parser)
     parser.epilog = HELP_LIMIT + " " + LIMITS_HELP + " " + SAMPLED_HELP
 
 
@@ -64,6 +67,7 @@ def run(args: argparse.Namespace) -> int:
         fractions=bool(args.fractions),
         exact=bool(args.exact),
         seed=int(args.seed),
+        language=args.lang,
     )
     sys.stdout.write(answer.printed(as_json))
     sys.stderr.write(answer.error)

@@ -28,6 +28,7 @@ from rulespy.core.target_selection import (
 )
 from rulespy.errors import IllegalDeclaration, InvalidInput
 from rulespy.frozen import frozen
+from rulespy.i18n import _, decimal
 from rulespy.state import AttackDeclaration, Battlefield, Model, TargetDeclaration, Unit
 
 OWNER = "core/shooting.md"
@@ -97,31 +98,43 @@ def why_not_firing(
     The model is assumed in play (the battlefield holds only models in play). Boundaries: a range equal
     to the weapon's range is in range; with Minimum Range N a model exactly N away is not farther than N.
     """
-    what = f"{model.id!r} does not fire {weapon.name!r} at {target.id!r}"
 
     def held(rule: str, reason: str) -> Holds:
-        return Holds(rule, f"{what}: {reason}", reason)
+        text = _(
+            "{model!r} does not fire {weapon!r} at {target!r}: {reason}",
+            model=model.id,
+            weapon=weapon.name,
+            target=target.id,
+            reason=reason,
+        )
+        return Holds(rule, text, reason)
 
     if is_abandoned(model):
-        return held("core/statuses.md#abandoned", "it is Abandoned")
+        return held("core/statuses.md#abandoned", _("it is Abandoned"))
     if model.holds_fire:
-        return held(f"{OWNER}#which-weapons-fire", "it holds fire")
+        return held(f"{OWNER}#which-weapons-fire", _("it holds fire"))
     if not sees_unit(model, target, bf.terrain):
-        return held("core/line_of_sight.md#line-of-sight", "it sees no model of that unit")
+        return held("core/line_of_sight.md#line-of-sight", _("it sees no model of that unit"))
     if not unit_within_range(model, target, weapon.range):
-        return held(f"{OWNER}#which-weapons-fire", f'the unit is out of its range of {weapon.range:g}"')
+        return held(
+            f"{OWNER}#which-weapons-fire",
+            _('the unit is out of its range of {range}"', range=decimal(weapon.range)),
+        )
     n = weapon.minimum_range
     if n is not None and not any(farther_than(model, other, n) for other in target.models):
-        return held("core/ranged_weapons.md#minimum-range", f'no model of that unit is farther than {n:g}"')
+        return held(
+            "core/ranged_weapons.md#minimum-range",
+            _('no model of that unit is farther than {inches}"', inches=decimal(n)),
+        )
     if not weapon.assault and engaged_with_enemy(model, bf, side):
         return held(
             f"{OWNER}#engagement-restriction",
-            'it is within 1" of an enemy model and only Assault weapons fire',
+            _('it is within 1" of an enemy model and only Assault weapons fire'),
         )
     if weapon.heavy and not rules.heavy_weapons_fire:
-        return held(rules.rule, f"Heavy weapons do not fire in {rules.command.value}")
+        return held(rules.rule, _("Heavy weapons do not fire in {command}", command=_(rules.command.value)))
     if not weapon.assault and rules.assault_weapons_only:
-        return held(rules.rule, f"only Assault weapons fire in {rules.command.value}")
+        return held(rules.rule, _("only Assault weapons fire in {command}", command=_(rules.command.value)))
     return None
 
 
@@ -226,8 +239,14 @@ def target_legality_refusal(bf: Battlefield, shooter: Unit, target: Unit) -> Ill
         if friend.side == shooter.side and friend.id != shooter.id and engaged(target, friend):
             return IllegalDeclaration(
                 f"{OWNER}#target-legality",
-                f"unit {shooter.id!r} cannot target {target.id!r}: it is Engaged with the friendly unit "
-                f"{friend.id!r} (Target Legality, {OWNER})",
+                _(
+                    "unit {unit!r} cannot target {target!r}: it is Engaged with the friendly unit {friend!r} "
+                    "(Target Legality, {owner})",
+                    unit=shooter.id,
+                    target=target.id,
+                    friend=friend.id,
+                    owner=OWNER,
+                ),
             )
     return None
 
@@ -265,8 +284,13 @@ def _enemy_refusal(shooter: Unit, target: Unit) -> IllegalDeclaration | None:
     if target.side == shooter.side:
         return IllegalDeclaration(
             f"{OWNER}#target-legality",
-            f"unit {shooter.id!r} cannot target {target.id!r}: it is a friendly unit, and only enemy units "
-            f"are legal targets (Target Legality, {OWNER})",
+            _(
+                "unit {unit!r} cannot target {target!r}: it is a friendly unit, and only enemy units are "
+                "legal targets (Target Legality, {owner})",
+                unit=shooter.id,
+                target=target.id,
+                owner=OWNER,
+            ),
         )
     return None
 
@@ -327,23 +351,50 @@ def why_a_candidate(bf: Battlefield, shooter: Unit, unit: Unit, rules: CommandRu
     Rule: core/target_selection.md#unit-without-a-leader
     """
     pairs = candidate_weapons(bf, shooter, unit, rules)
-    named = [f"the {weapon.name} of {model.id}" for model, weapon in pairs[:3]]
+    named = [_("the {weapon} of {model}", weapon=weapon.name, model=model.id) for model, weapon in pairs[:3]]
     if len(pairs) > 3:
-        named.append(f"{len(pairs) - 3} more")
-    through = ", ".join(named[:-1]) + (" and " if len(named) > 1 else "") + named[-1]
-    held = sorted({model.id for model, _ in pairs if model.holds_fire})
-    seeing = (
-        f"{models_seeing(shooter, unit, bf)} of the {len(shooter.models)} models of {shooter.id!r} see it"
-    )
-    text = f"{unit.id!r} is a candidate: {seeing}, and it could be declared "
-    if held and len(held) == len({model.id for model, _ in pairs}):
-        holds = "holds" if len(held) == 1 else "hold"
-        return text + f"only through {through}, which {holds} fire: holding fire never changes candidates"
-    text += f"through {through}"
+        named.append(_("{count} more", count=len(pairs) - 3))
+    through = _(", ").join(named[:-1]) + (_(" and ") if len(named) > 1 else "") + named[-1]
+    held = sorted({model.id for model, _x in pairs if model.holds_fire})
+    values = {
+        "candidate": unit.id,
+        "seeing": models_seeing(shooter, unit, bf),
+        "models": len(shooter.models),
+        "unit": shooter.id,
+        "through": through,
+        "held": _(", ").join(held),
+    }
+    one = len(held) == 1
+    if held and len(held) == len({model.id for model, _x in pairs}):
+        if one:
+            return _(
+                "{candidate!r} is a candidate: {seeing} of the {models} models of {unit!r} see it, and it "
+                "could be declared only through {through}, which holds fire: holding fire never changes "
+                "candidates",
+                **values,
+            )
+        return _(
+            "{candidate!r} is a candidate: {seeing} of the {models} models of {unit!r} see it, and it could "
+            "be declared only through {through}, which hold fire: holding fire never changes candidates",
+            **values,
+        )
+    if held and one:
+        return _(
+            "{candidate!r} is a candidate: {seeing} of the {models} models of {unit!r} see it, and it could "
+            "be declared through {through} ({held} holds fire, which never changes candidates)",
+            **values,
+        )
     if held:
-        holds = "holds" if len(held) == 1 else "hold"
-        return text + f" ({', '.join(held)} {holds} fire, which never changes candidates)"
-    return text
+        return _(
+            "{candidate!r} is a candidate: {seeing} of the {models} models of {unit!r} see it, and it could "
+            "be declared through {through} ({held} hold fire, which never changes candidates)",
+            **values,
+        )
+    return _(
+        "{candidate!r} is a candidate: {seeing} of the {models} models of {unit!r} see it, and it could be "
+        "declared through {through}",
+        **values,
+    )
 
 
 def check_target(
@@ -366,11 +417,19 @@ def check_target(
         if reason is None
     ]
     if not firing:
-        listed = "; ".join(r.text for r in reasons if r is not None) or "no weapon is declared against it"
+        listed = _("; ").join(r.text for r in reasons if r is not None) or _(
+            "no weapon is declared against it"
+        )
         raise IllegalDeclaration(
             f"{OWNER}#which-weapons-fire",
-            f"unit {shooter.id!r} cannot target {target.id!r}: no weapon declared against it would fire "
-            f"({listed}) (Which Weapons Fire, {OWNER})",
+            _(
+                "unit {unit!r} cannot target {target!r}: no weapon declared against it would fire ({listed}) "
+                "(Which Weapons Fire, {owner})",
+                unit=shooter.id,
+                target=target.id,
+                listed=listed,
+                owner=OWNER,
+            ),
         )
     if shooter.leader is None and rules.closest_target_rule:
         check_closest(

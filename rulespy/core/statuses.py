@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from rulespy.core.measuring import within
 from rulespy.errors import IllegalDeclaration
+from rulespy.i18n import N_, _
 from rulespy.state import Battlefield, Command, Model, ModelStatus, Unit, UnitStatus
 
 ENGAGEMENT_RANGE = 1.0
@@ -62,10 +63,24 @@ def check_may_shoot(unit: Unit, command: Command | None = None) -> None:
     Rule: core/statuses.md#shaken
     Rule: core/statuses.md#fleeing
     """
-    for status, name in ((UnitStatus.SHAKEN, "Shaken"), (UnitStatus.FLEEING, "Fleeing")):
+    refusals = {
+        UnitStatus.SHAKEN: (
+            N_("unit {unit!r} is Shaken and cannot make a shooting attack (Shaken, core/statuses.md)"),
+            N_(
+                "unit {unit!r} is Shaken and cannot make a shooting attack, so its Assault is refused: a "
+                "Shaken unit cannot Assault at all (Shaken, core/statuses.md)"
+            ),
+        ),
+        UnitStatus.FLEEING: (
+            N_("unit {unit!r} is Fleeing and cannot make a shooting attack (Fleeing, core/statuses.md)"),
+            N_(
+                "unit {unit!r} is Fleeing and cannot make a shooting attack, so its Assault is refused: a "
+                "Fleeing unit cannot Assault at all (Fleeing, core/statuses.md)"
+            ),
+        ),
+    }
+    for status, (shooting, assault) in refusals.items():
         if status not in unit.status:
             continue
-        what = f"unit {unit.id!r} is {name} and cannot make a shooting attack"
-        if command is Command.ASSAULT:
-            what += f", so its Assault is refused: a {name} unit cannot Assault at all"
-        raise IllegalDeclaration(f"core/statuses.md#{status.value}", f"{what} ({name}, core/statuses.md)")
+        what = _(assault if command is Command.ASSAULT else shooting, unit=unit.id)
+        raise IllegalDeclaration(f"core/statuses.md#{status.value}", what)

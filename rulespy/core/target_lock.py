@@ -14,6 +14,7 @@ from rulespy.core.command_rules import CommandRules
 from rulespy.core.cover import cover_modifier
 from rulespy.core.ranged_weapons import Weapon
 from rulespy.frozen import frozen
+from rulespy.i18n import N_
 from rulespy.state import Cover
 
 if TYPE_CHECKING:  # probabilities are only listed for the odds engine: imported there
@@ -64,13 +65,17 @@ def lock_modifiers(
     if command.lock_modifier:
         found.append(Modifier(command.lock_modifier, command.command.value.replace("_", " "), command.rule))
     if firer_pinned:
-        found.append(Modifier(-1, "firing model Pinned", "core/statuses.md#pinned"))
+        found.append(Modifier(-1, N_("firing model Pinned"), "core/statuses.md#pinned"))
     if cover is Cover.LIGHT:
-        found.append(Modifier(cover_modifier(cover), "target in Light cover", "core/cover.md#light-cover"))
+        found.append(
+            Modifier(cover_modifier(cover), N_("target in Light cover"), "core/cover.md#light-cover")
+        )
     elif cover is Cover.HEAVY:
-        found.append(Modifier(cover_modifier(cover), "target in Heavy cover", "core/cover.md#heavy-cover"))
+        found.append(
+            Modifier(cover_modifier(cover), N_("target in Heavy cover"), "core/cover.md#heavy-cover")
+        )
     if weapon.precise:
-        found.append(Modifier(+1, "Precise", "core/ranged_weapons.md#precise"))
+        found.append(Modifier(+1, N_("Precise"), "core/ranged_weapons.md#precise"))
     return tuple(found)
 
 

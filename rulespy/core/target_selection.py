@@ -18,14 +18,15 @@ from rulespy.core.line_of_sight import sees, sees_unit
 from rulespy.core.measuring import EPSILON, distance_between_units
 from rulespy.core.ranged_weapons import Weapon
 from rulespy.errors import IllegalDeclaration
+from rulespy.i18n import _, decimal
 from rulespy.state import Battlefield, Model, Unit
 
 OWNER = "core/target_selection.md"
 
 
 def _inches(value: float) -> str:
-    """A distance as the messages print it: ``6"`` or ``6.5"``."""
-    return f'{round(value, 3):g}"'
+    """A distance as the messages print it: ``6"`` or ``6.5"`` (``6,5"`` in Russian)."""
+    return f'{decimal(round(value, 3))}"'
 
 
 def more_than_half(count: int, total: int) -> bool:
@@ -66,22 +67,35 @@ def check_split(shooter: Unit, targets: Sequence[str], rules: CommandRules) -> N
     if len(targets) <= 1:
         return
     names = ", ".join(repr(t) for t in targets)
-    what = f"unit {shooter.id!r} declared {len(targets)} targets ({names})"
+    values = {"unit": shooter.id, "count": len(targets), "names": names, "owner": OWNER}
     if not rules.split_target:
         owner = rules.rule.split("#", 1)[0]
         raise IllegalDeclaration(
-            rules.rule, f"{what}, but {rules.command.value} does not allow Split Target ({owner})"
+            rules.rule,
+            _(
+                "unit {unit!r} declared {count} targets ({names}), but {command} does not allow Split Target "
+                "({owner})",
+                **{**values, "owner": owner},
+                command=_(rules.command.value),
+            ),
         )
     if shooter.leader is None:
         raise IllegalDeclaration(
             f"{OWNER}#leaders-split-fire",
-            f"{what}, but it has no leader in play and only a unit with a leader may split its fire "
-            f"(Leader's Split Fire, {OWNER})",
+            _(
+                "unit {unit!r} declared {count} targets ({names}), but it has no leader in play and only a "
+                "unit with a leader may split its fire (Leader's Split Fire, {owner})",
+                **values,
+            ),
         )
     if shooter.swarm:
         raise IllegalDeclaration(
             f"{OWNER}#swarm",
-            f"{what}, but it has the Swarm trait and may never split its fire (Swarm, {OWNER})",
+            _(
+                "unit {unit!r} declared {count} targets ({names}), but it has the Swarm trait and may never "
+                "split its fire (Swarm, {owner})",
+                **values,
+            ),
         )
 
 
@@ -96,17 +110,30 @@ def check_target_seen(shooter: Unit, target: Unit, bf: Battlefield) -> None:
         if not sees_unit(leader, target, bf.terrain):
             raise IllegalDeclaration(
                 f"{OWNER}#unit-with-a-leader",
-                f"unit {shooter.id!r} cannot target {target.id!r}: its leader {leader.id!r} sees no model "
-                f"of it (Target Priority, unit with a leader, {OWNER})",
+                _(
+                    "unit {unit!r} cannot target {target!r}: its leader {leader!r} sees no model of it "
+                    "(Target Priority, unit with a leader, {owner})",
+                    unit=shooter.id,
+                    target=target.id,
+                    leader=leader.id,
+                    owner=OWNER,
+                ),
             )
         return
     count = models_seeing(shooter, target, bf)
     if not more_than_half(count, len(shooter.models)):
         raise IllegalDeclaration(
             f"{OWNER}#unit-without-a-leader",
-            f"unit {shooter.id!r} has no leader and cannot target {target.id!r}: only {count} of its "
-            f"{len(shooter.models)} models in play see it, and more than half must "
-            f"(Target Priority, unit without a leader, {OWNER})",
+            _(
+                "unit {unit!r} has no leader and cannot target {target!r}: only {count} of its {models} "
+                "models in play see it, and more than half must (Target Priority, unit without a leader, "
+                "{owner})",
+                unit=shooter.id,
+                target=target.id,
+                count=count,
+                models=len(shooter.models),
+                owner=OWNER,
+            ),
         )
 
 
@@ -147,9 +174,17 @@ def check_closest(
     if own > best + EPSILON:
         raise IllegalDeclaration(
             f"{OWNER}#unit-without-a-leader",
-            f"unit {shooter.id!r} has no leader, so it must target the closest candidate: {target.id!r} is "
-            f"{_inches(own)} away but {nearest.id!r} is {_inches(best)}{'; ' + why(nearest) if why else ''} "
-            f"(Target Priority, unit without a leader, {OWNER})",
+            _(
+                "unit {unit!r} has no leader, so it must target the closest candidate: {target!r} is {own} "
+                "away but {nearest!r} is {best}{why} (Target Priority, unit without a leader, {owner})",
+                unit=shooter.id,
+                target=target.id,
+                own=_inches(own),
+                nearest=nearest.id,
+                best=_inches(best),
+                why="; " + why(nearest) if why else "",
+                owner=OWNER,
+            ),
         )
 
 
@@ -188,20 +223,41 @@ def check_mark(
         if not sees(leader, mark, bf.terrain):
             raise IllegalDeclaration(
                 f"{OWNER}#marked-model",
-                f"unit {shooter.id!r} cannot mark {mark.id!r} of {target.id!r}: its leader {leader.id!r} "
-                f"does not see it (Marked Model, {OWNER})",
+                _(
+                    "unit {unit!r} cannot mark {mark!r} of {target!r}: its leader {leader!r} does not see it "
+                    "(Marked Model, {owner})",
+                    unit=shooter.id,
+                    mark=mark.id,
+                    target=target.id,
+                    leader=leader.id,
+                    owner=OWNER,
+                ),
             )
     elif not majority_sees(shooter, mark, bf):
         count = models_seeing(shooter, mark, bf)
         raise IllegalDeclaration(
             f"{OWNER}#marked-model",
-            f"unit {shooter.id!r} cannot mark {mark.id!r} of {target.id!r}: it has no leader and only "
-            f"{count} of its {len(shooter.models)} models in play see that model (Marked Model, {OWNER})",
+            _(
+                "unit {unit!r} cannot mark {mark!r} of {target!r}: it has no leader and only {count} of its "
+                "{models} models in play see that model (Marked Model, {owner})",
+                unit=shooter.id,
+                mark=mark.id,
+                target=target.id,
+                count=count,
+                models=len(shooter.models),
+                owner=OWNER,
+            ),
         )
     if not _valid_for_a_firing_weapon(mark, firing, bf):
         raise IllegalDeclaration(
             f"{OWNER}#marked-model",
-            f"unit {shooter.id!r} cannot mark {mark.id!r} of {target.id!r}: it is not a valid model for any "
-            f"weapon that fires at {target.id!r} (no model firing such a weapon sees it and has it in range "
-            f"and beyond any Minimum Range) (Marked Model, {OWNER})",
+            _(
+                "unit {unit!r} cannot mark {mark!r} of {target!r}: it is not a valid model for any weapon "
+                "that fires at {target!r} (no model firing such a weapon sees it and has it in range and "
+                "beyond any Minimum Range) (Marked Model, {owner})",
+                unit=shooter.id,
+                mark=mark.id,
+                target=target.id,
+                owner=OWNER,
+            ),
         )

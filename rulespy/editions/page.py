@@ -31,7 +31,9 @@ import hashlib
 import json
 import posixpath
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from rulespy.book.digest import code_digest
@@ -43,10 +45,12 @@ from rulespy.editions.report import markdown
 from rulespy.editions.sections import tree_refs
 from rulespy.editions.summary import summarise
 from rulespy.editions.versions import Release, head, releases
+from rulespy.i18n import LANGUAGES, N_, SOURCE, _, language
+from rulespy.i18n import current as language_code
 
 PAGE = "changes.md"
 COMPARED = 6  # the latest releases the comparison table offers (see the docstring)
-TITLE = "What changed"
+TITLE = N_("What changed")  # the English page's; each edition's in its language: ``_(TITLE)``
 CACHE = Path("build") / "editions-cache"
 _HEADING_ID = re.compile(r"\{#([A-Za-z0-9_.:-]+)[^}]*\}\s*$")
 
@@ -56,6 +60,8 @@ class Changes:
     """The page's markdown and, per rule file, the marks to put under its sections' headings."""
 
     text: str
+    # the page in each language (``ru`` -> its markdown; English is ``text``)
+    texts: dict[str, str] = field(default_factory=dict)
     # path -> anchor -> [(label, id of the entry)], newest first
     marks: dict[str, dict[str, list[tuple[str, str]]]] = field(default_factory=dict)
     latest: Release | None = None  # the latest release the tree holds
@@ -63,6 +69,10 @@ class Changes:
     # whose outcome or odds changed): 0 when HEAD is the latest release as released, None when the
     # entry was not computed (``unreleased=False``)
     unreleased: int | None = None
+
+    def text_in(self, code: str | None) -> str:
+        """The page in language ``code`` (None: English)."""
+        return self.texts.get(code or SOURCE, self.text)
 
     def key(self, path: str) -> str:
         return json.dumps(self.marks.get(path, {}), sort_keys=True)
@@ -104,45 +114,72 @@ def _tree_digest(root: Path) -> str:
     return h.hexdigest()
 
 
+Texts = dict[str, str]
+"""One piece of the page in every language: ``{"en": ..., "ru": ...}``."""
+
+
+def _each(make: Callable[[], str]) -> Texts:
+    """``make()`` in each language the engine speaks (``rulespy.i18n``)."""
+    found = {}
+    for code in LANGUAGES:
+        with language(code):
+            found[code] = make()
+    return found
+
+
 def _entry(
-    root: Path, old: Release, new: Release | None, title: str, prefix: str, current: set[str]
-) -> tuple[str, list[str], int]:
-    """One entry's markdown, the sections it changed and how many changes it lists (changed sections,
-    and scenarios or examples whose outcome or odds changed), from the cache when it holds them."""
+    root: Path, old: Release, new: Release | None, titles: Texts, prefix: str, current: set[str]
+) -> tuple[Texts, list[str], int]:
+    """One entry's markdown in each language (``titles``: its heading in each), the sections it changed
+    and how many changes it lists (changed sections, and scenarios or examples whose outcome or odds
+    changed), from the cache when it holds them: one summary gives every language's text."""
     key = hashlib.sha256(
         json.dumps(
-            [old.commit, new.commit if new else _tree_digest(root), sorted(current), code_digest(), title]
+            [old.commit, new.commit if new else _tree_digest(root), sorted(current), code_digest(), titles]
         ).encode()
     ).hexdigest()
     cached = root / CACHE / f"{key}.json"
     try:
         data = json.loads(cached.read_text(encoding="utf-8"))
-        return str(data["text"]), [str(ref) for ref in data["sections"]], int(data["count"])
-    except (OSError, ValueError, KeyError, TypeError):
+        texts = {str(code): str(text) for code, text in data["texts"].items()}
+        return texts, [str(ref) for ref in data["sections"]], int(data["count"])
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         pass
     try:
         summary = summarise(root, old.commit, new.commit if new else None)
     except CoverageError as error:  # a tree that cannot be read: the page says so, the site still builds
-        return f"## {title}\n\nCannot be compared: {error.located()}\n", [], 0
+        said = error.located()
+        return (
+            _each(
+                lambda: (
+                    f"## {titles[language_code()]}\n\n" + _("Cannot be compared: {error}", error=said) + "\n"
+                )
+            ),
+            [],
+            0,
+        )
     summary.old = old.tag
     summary.new = new.tag if new else summary.new
     nothing = not (summary.sections or summary.outcomes or summary.odds)
-    text = (
-        f"## {title}\n\nNo change.\n"
-        if nothing
-        else markdown(
+
+    def text() -> str:
+        title = titles[language_code()]
+        if nothing:
+            return f"## {title}\n\n" + _("No change.") + "\n"
+        return markdown(
             summary,
             level=2,
             title=title,
             link=lambda ref: ref if ref in current else None,
             anchor=lambda ref: _slug(prefix, ref),
         )
-    )
+
+    texts = _each(text)
     sections = [s.ref for s in summary.sections]
     count = len(sections) + len({o.change.name for o in summary.outcomes} | {o.name for o in summary.odds})
     cached.parent.mkdir(parents=True, exist_ok=True)
-    cached.write_text(json.dumps({"text": text, "sections": sections, "count": count}), encoding="utf-8")
-    return text, sections, count
+    cached.write_text(json.dumps({"texts": texts, "sections": sections, "count": count}), encoding="utf-8")
+    return texts, sections, count
 
 
 def entry_id(old: Release | None, new: Release | None) -> str:
@@ -157,9 +194,9 @@ def comparisons(found: list[Release]) -> list[str]:
     """The table that picks two releases: a row per release, a column per later one, each cell a link
     to the entry of that pair."""
     if len(found) < 2:
-        return ["One release so far: nothing to compare it with yet.", ""]
+        return [_("One release so far: nothing to compare it with yet."), ""]
     lines = [
-        "| From ↓ to → | " + " | ".join(r.tag for r in found[1:]) + " |",
+        "| " + _("From ↓ to →") + " | " + " | ".join(r.tag for r in found[1:]) + " |",
         "|---|" + "---|" * (len(found) - 1),
     ]
     for index, old in enumerate(found[:-1]):
@@ -171,36 +208,73 @@ def comparisons(found: list[Release]) -> list[str]:
     return [*lines, ""]
 
 
+def _release_title(old: Release, new: Release) -> str:
+    return (
+        _("{tag} of {date} (from {old})", tag=new.tag, date=new.date, old=old.tag)
+        + f" {{#{entry_id(None, new)}}}"
+    )
+
+
+def _comparison_title(old: Release, new: Release) -> str:
+    return _("{old} to {new}", old=old.tag, new=new.tag) + f" {{#{entry_id(old, new)}}}"
+
+
 def changes(root: Path, unreleased: bool = True) -> Changes:
-    """The "What changed" page of the repository at ``root`` (a git repository; none: no releases).
+    """The "What changed" page of the repository at ``root`` (a git repository; none: no releases), in
+    English (``text``) and in each translation (``texts``: its generated words in that language, its
+    sections titled and diffed as that translation's pages word them; one summary for all).
     ``unreleased=False`` leaves out the entry of unreleased changes (live reload re-renders quickly)."""
     found = releases(root)
-    intro = [
-        f"# {TITLE} {{#what-changed}}",
-        "",
-        "Each release of the rules, newest first: the rule sections whose words changed (removed words "
-        "~~struck through~~, added words **in bold**), the examples and scenarios that now play out "
-        "differently, with the changed rules they exercise, and the exact odds that moved, in "
-        "percentage points. Generated by `rulespy render` from the releases `CHANGELOG.md` records (the "
-        "commit that added each `## [X.Y.Z] - DATE` heading is that release).",
-        "",
-    ]
+
+    def introduction() -> str:
+        return "\n".join(
+            [
+                f"# {_(TITLE)} {{#what-changed}}",
+                "",
+                _(
+                    "Each release of the rules, newest first: the rule sections whose words changed (removed "
+                    "words ~~struck through~~, added words **in bold**), the examples and scenarios that now "
+                    "play out differently, with the changed rules they exercise, and the exact odds that "
+                    "moved, in percentage points. Generated by `rulespy render` from the releases "
+                    "`CHANGELOG.md` records (the commit that added each `## [X.Y.Z] - DATE` heading is that "
+                    "release)."
+                ),
+                "",
+            ]
+        )
+
     if not found:
-        return Changes("\n".join([*intro, "No edition has been released yet: the first will be v1.0.0.", ""]))
-    intro += [
-        "## Compare two releases {#compare}",
-        "",
-        "Pick the older release on the left and the newer one above: each cell leads to what changed "
-        "between the two.",
-        "",
-        *comparisons(found[-COMPARED:]),
-    ]
+        pages = _each(
+            lambda: (
+                introduction()
+                + "\n"
+                + _("No edition has been released yet: the first will be v1.0.0.")
+                + "\n"
+            )
+        )
+        return Changes(pages[SOURCE], texts=pages)
+
+    def comparing() -> str:
+        return "\n".join(
+            [
+                "## " + _("Compare two releases") + " {#compare}",
+                "",
+                _(
+                    "Pick the older release on the left and the newer one above: each cell leads to what "
+                    "changed between the two."
+                ),
+                "",
+                *comparisons(found[-COMPARED:]),
+            ]
+        )
+
+    intro = [_each(introduction), _each(comparing)]
     try:
         current = tree_refs(root)
     except CoverageError:
         current = set()  # the checker names what is wrong; no marks and no links
     result = Changes("", latest=found[-1])
-    entries: list[str] = []
+    entries: list[Texts] = []
 
     def note(release_label: str, prefix: str, sections: list[str]) -> None:
         for ref in sections:
@@ -214,25 +288,58 @@ def changes(root: Path, unreleased: bool = True) -> Changes:
     if head(root) == latest.commit:  # a release checked out as released (a past edition being built)
         result.unreleased = 0
     elif unreleased:
-        title = f"Unreleased (since {latest.tag}) {{#{entry_id(latest, None)}}}"
-        text, sections, result.unreleased = _entry(root, latest, None, title, "unreleased", current)
+        titles = _each(
+            lambda: _("Unreleased (since {tag})", tag=latest.tag) + f" {{#{entry_id(latest, None)}}}"
+        )
+        text, sections, result.unreleased = _entry(root, latest, None, titles, "unreleased", current)
         entries.append(text)
         note(f"changed since {latest.short}", "unreleased", sections)
     else:
-        entries.append(f"## Unreleased (since {latest.tag}) {{#unreleased}}\n\nListed by `make site`.\n")
+        entries.append(
+            _each(
+                lambda: (
+                    "## "
+                    + _("Unreleased (since {tag})", tag=latest.tag)
+                    + " {#unreleased}\n\n"
+                    + _("Listed by `make site`.")
+                    + "\n"
+                )
+            )
+        )
     for old, new in reversed(list(zip(found, found[1:], strict=False))):
-        title = f"{new.tag} of {new.date} (from {old.tag}) {{#{entry_id(None, new)}}}"
-        text, sections, _ = _entry(root, old, new, title, new.tag, current)
+        titles = _each(partial(_release_title, old, new))
+        text, sections, _count = _entry(root, old, new, titles, new.tag, current)
         entries.append(text)
         note(f"changed in {new.short}", new.tag, sections)
     first = found[0]
-    entries.append(f"## {first.tag} of {first.date} {{#{entry_id(None, first)}}}\n\nThe first edition.\n")
+    entries.append(
+        _each(
+            lambda: (
+                "## "
+                + _("{tag} of {date}", tag=first.tag, date=first.date)
+                + f" {{#{entry_id(None, first)}}}\n\n"
+                + _("The first edition.")
+                + "\n"
+            )
+        )
+    )
     compared = found[-COMPARED:]
     apart = [(old, new) for i, old in enumerate(compared) for new in compared[i + 2 :]]
     if apart:
-        entries.append("## Other comparisons {#other-comparisons}\n\nBetween releases further apart.\n")
+        entries.append(
+            _each(
+                lambda: (
+                    "## "
+                    + _("Other comparisons")
+                    + " {#other-comparisons}\n\n"
+                    + _("Between releases further apart.")
+                    + "\n"
+                )
+            )
+        )
     for old, new in reversed(apart):
-        title = f"{old.tag} to {new.tag} {{#{entry_id(old, new)}}}"
-        entries.append(_entry(root, old, new, title, entry_id(old, new), current)[0])
-    result.text = "\n".join([*intro, *entries])
+        titles = _each(partial(_comparison_title, old, new))
+        entries.append(_entry(root, old, new, titles, entry_id(old, new), current)[0])
+    result.texts = {code: "\n".join(piece[code] for piece in [*intro, *entries]) for code in LANGUAGES}
+    result.text = result.texts[SOURCE]
     return result

@@ -36,7 +36,8 @@ from pathlib import Path
 from typing import Any
 
 from rulespy.coverage.diff import Change, commit_of, jobs, materialise, repository_root, resolve_tree
-from rulespy.editions.sections import Op, SectionText, tree_sections, word_diff
+from rulespy.coverage.rules import rule_paths
+from rulespy.editions.sections import Op, SectionText, section_texts, tree_sections, word_diff
 from rulespy.editions.versions import resolve
 
 
@@ -137,6 +138,10 @@ class Summary:
     odds: list[OddsChange] = field(default_factory=list)
     resolved: int = 0
     notes: list[str] = field(default_factory=list)
+    # each translation's own sections that changed (``ru`` -> its pages' word diffs), by the same refs
+    translated: dict[str, list[SectionChange]] = field(default_factory=dict)
+    # each translation's section titles in the newer tree (``ru`` -> ``PATH#ANCHOR`` -> its heading)
+    titles: dict[str, dict[str, str]] = field(default_factory=dict)
 
     @property
     def release(self) -> str:
@@ -172,6 +177,25 @@ def section_changes(before: dict[str, SectionText], after: dict[str, SectionText
         new_text = "" if new is None else f"{new.title}\n\n{new.text}"
         title = (new or old).title  # type: ignore[union-attr]
         found.append(SectionChange(ref, title, kind, tuple(word_diff(old_text, new_text))))
+    return found
+
+
+TRANSLATIONS = ("ru",)
+"""The translations whose sections a summary compares too (the Russian What changed page shows them)."""
+_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+
+
+def translated_sections(root: Path, language: str) -> dict[str, SectionText]:
+    """Every rule section of the ``language`` translation in the tree at ``root`` (``ru/core/...``), by
+    the English page's ``PATH#ANCHOR`` (the translation keeps the anchors); its stamps
+    (``<!-- translates: ... -->``) are no words of it."""
+    found: dict[str, SectionText] = {}
+    for path in rule_paths(root):
+        try:
+            text = (root / language / path).read_text(encoding="utf-8").replace("\r\n", "\n")
+        except (OSError, UnicodeDecodeError):
+            continue
+        found.update(section_texts(path, _COMMENT.sub("", text)))
     return found
 
 
@@ -232,6 +256,10 @@ def summarise(path: Path, old: str, new: str | None = None) -> Summary:
         before = resolve_tree(before_root, True, after_jobs)
         after = resolve_tree(after_root, True, before_jobs)
         old_sections, new_sections = tree_sections(before_root), tree_sections(after_root)
+        for language in TRANSLATIONS:
+            newer = translated_sections(after_root, language)
+            summary.translated[language] = section_changes(translated_sections(before_root, language), newer)
+            summary.titles[language] = {ref: text.title for ref, text in newer.items()}
     for side, resolved in ((old, before), (summary.new, after)):
         if resolved.error:
             summary.notes.append(f"the engine of {side} could not run: {resolved.error}")

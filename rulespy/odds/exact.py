@@ -50,6 +50,7 @@ from rulespy.core.leadership import LeadershipChance
 from rulespy.core.shooting import TargetPlan
 from rulespy.core.target_lock import LockChance, LockResult, die_probabilities
 from rulespy.errors import InvalidInput
+from rulespy.i18n import _
 from rulespy.odds import joint, pool
 from rulespy.odds.deal import DealId, Round
 from rulespy.sequences.rounds import critical_casualties
@@ -114,16 +115,22 @@ class _Limits:
         """Count ``transitions`` about to be made; refuse first if they pass the limit."""
         if self.transitions + transitions > self.max_transitions:
             raise TooLarge(
-                f"the attack is too large for exact odds: it needs more than {self.max_transitions:,} "
-                "chance transitions (the exact engine's limit; see `rulespy odds --help`)"
+                _(
+                    "the attack is too large for exact odds: it needs more than {limit:,} chance transitions "
+                    "(the exact engine's limit; see `rulespy odds --help`)",
+                    limit=self.max_transitions,
+                )
             )
         self.transitions += transitions
 
     def hold(self, states: int) -> None:
         if self.held + states > self.max_states:
             raise TooLarge(
-                f"the attack is too large for exact odds: more than {self.max_states:,} distinct states "
-                "at once (the exact engine's limit; see `rulespy odds --help`)"
+                _(
+                    "the attack is too large for exact odds: more than {limit:,} distinct states at once "
+                    "(the exact engine's limit; see `rulespy odds --help`)",
+                    limit=self.max_states,
+                )
             )
 
     def make(self, models: int) -> None:
@@ -132,9 +139,13 @@ class _Limits:
         self.deals_left -= models + DEAL_OVERHEAD
         if self.deals_left < 0:
             raise TooLarge(
-                "the attack is too large for exact odds: its allocation rounds need more than "
-                f"{self.max_deals:,} deals, each counted once per model in play and {DEAL_OVERHEAD} more "
-                "(the exact engine's limit; see `rulespy odds --help`)"
+                _(
+                    "the attack is too large for exact odds: its allocation rounds need more than {limit:,} "
+                    "deals, each counted once per model in play and {overhead} more (the exact engine's "
+                    "limit; see `rulespy odds --help`)",
+                    limit=self.max_deals,
+                    overhead=DEAL_OVERHEAD,
+                )
             )
 
 

@@ -27,6 +27,7 @@ Rule: sequences/shooting_sequence.md#shooting-sequence
 
 from __future__ import annotations
 
+from rulespy.i18n import _
 from rulespy.odds.exact import TooLarge
 from rulespy.state import Scenario
 
@@ -69,17 +70,22 @@ def check_size(scenario: Scenario) -> None:
     field = scenario.battlefield
     for unit in field.units:
         if len(unit.models) > MAX_MODELS_PER_UNIT:
-            what = f"unit {unit.id!r} has {len(unit.models):,} models"
-            raise _refuse(what, f"at most {MAX_MODELS_PER_UNIT} a unit", scenario)
+            what = _("unit {unit!r} has {models:,} models", unit=unit.id, models=len(unit.models))
+            raise _refuse(what, _("at most {limit} a unit", limit=MAX_MODELS_PER_UNIT), scenario)
     for weapon in field.weapons:
         if weapon.dice > MAX_DICE_PER_WEAPON:
-            what = f"weapon {weapon.name!r} rolls {weapon.dice:,} dice"
-            raise _refuse(what, f"at most {MAX_DICE_PER_WEAPON} a weapon", scenario)
+            what = _("weapon {weapon!r} rolls {dice:,} dice", weapon=weapon.name, dice=weapon.dice)
+            raise _refuse(what, _("at most {limit} a weapon", limit=MAX_DICE_PER_WEAPON), scenario)
     work = estimate(scenario)
     if work > MAX_WORK:
-        raise _refuse(f"its estimated work is {work:,}", f"at most {MAX_WORK:,}", scenario)
+        what = _("its estimated work is {work:,}", work=work)
+        raise _refuse(what, _("at most {limit:,}", limit=MAX_WORK), scenario)
 
 
 def _refuse(what: str, limit: str, scenario: Scenario) -> TooLarge:
-    message = f"the attack is too large for exact odds: {what} ({limit}; see `rulespy odds --help`)"
+    message = _(
+        "the attack is too large for exact odds: {what} ({limit}; see `rulespy odds --help`)",
+        what=what,
+        limit=limit,
+    )
     return TooLarge(message, None, scenario.path)

@@ -5,13 +5,14 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
+from rulespy.i18n import N_, _, current, n_
 from rulespy.odds.summary import Distribution, Odds
 
 if TYPE_CHECKING:
     from rulespy.odds.sampled import Sampled
 
 BAR = 30
-UNKEPT = "not worked out (the attack is beyond the exact engine's limits once every wound is kept)"
+UNKEPT = N_("not worked out (the attack is beyond the exact engine's limits once every wound is kept)")
 """Said for the expected wounds of exact odds that could not keep each model's wounds (``Odds.wounds``)."""
 
 
@@ -23,10 +24,15 @@ def percent(p: Fraction) -> str:
         return "100%"
     value = float(p) * 100
     if value < 0.1:
-        return "<0.1%"
+        return _decimal("<0.1%")
     if value > 99.9:
-        return ">99.9%"
-    return f"{value:.1f}%"
+        return _decimal(">99.9%")
+    return _decimal(f"{value:.1f}%")
+
+
+def _decimal(text: str) -> str:
+    """A figure with the decimal comma in Russian (``12,5%``), as it is in English otherwise."""
+    return text.replace(".", ",") if current() == "ru" else text
 
 
 def bar_chart(dist: Distribution, fractions: bool = False) -> list[str]:
@@ -49,26 +55,26 @@ def render_text(odds: Odds, fractions: bool = False) -> str:
         return str(p) if fractions else percent(p)
 
     def mean(value: Fraction) -> str:
-        return str(value) if fractions else f"{float(value):.3f}"
+        return str(value) if fractions else _decimal(f"{float(value):.3f}")
 
     lines: list[str] = []
     for unit, dist in odds.targets or ((odds.target_unit, odds.casualties),):
         wounds = odds.expected_wounds(unit)
         lines += [
             *([""] if lines else []),
-            f"Casualties in {unit} (exact, over every die):",
+            _("Casualties in {unit} (exact, over every die):", unit=unit),
             *bar_chart(dist, fractions),
-            f"Expected casualties: {mean(sum((k * p for k, p in dist), Fraction(0)))}",
-            f"Expected wounds: {UNKEPT if wounds is None else mean(wounds)}",
+            _("Expected casualties: {expected}", expected=mean(sum((k * p for k, p in dist), Fraction(0)))),
+            _("Expected wounds: {expected}", expected=_(UNKEPT) if wounds is None else mean(wounds)),
         ]
     if odds.attacker_casualties is not None:
         lines += [
             "",
-            f"Casualties in {odds.attacker_unit} (Snap Fire makes a firefight):",
+            _("Casualties in {unit} (Snap Fire makes a firefight):", unit=odds.attacker_unit),
             *bar_chart(odds.attacker_casualties, fractions),
         ]
-    lines += ["", "Chance that each model becomes a casualty:"]
-    width = max((len(m) for m, _ in odds.models), default=0)
+    lines += ["", _("Chance that each model becomes a casualty:")]
+    width = max((len(m) for m, _x in odds.models), default=0)
     lines += [f"  {m:<{width}}  {number(p)}" for m, p in odds.models]
     return "\n".join(lines) + "\n"
 
@@ -91,24 +97,54 @@ def render_sampled(odds: Sampled) -> str:
 
     def span(hits: int) -> str:
         low, high = wilson(hits, odds.trials)
-        return f"{100 * hits / odds.trials:5.1f}%  ({100 * low:.1f} to {100 * high:.1f}%)"
+        return _decimal(
+            _(
+                "{share:5.1f}%  ({low:.1f} to {high:.1f}%)",
+                share=100 * hits / odds.trials,
+                low=100 * low,
+                high=100 * high,
+            )
+        )
 
+    trials = (
+        f"{odds.trials:,}".replace(",", "\N{NO-BREAK SPACE}") if current() == "ru" else f"{odds.trials:,}"
+    )
     lines = [
-        f"Sampled, not exact: the attack is beyond the exact engine's limits, so it was played"
-        f" {odds.trials:,} times with seeded dice (seed {odds.seed}); 95% intervals in brackets.",
+        n_(
+            "Sampled, not exact: the attack is beyond the exact engine's limits, so it was played {trials} "
+            "time with seeded dice (seed {seed}); 95% intervals in brackets.",
+            "Sampled, not exact: the attack is beyond the exact engine's limits, so it was played {trials} "
+            "times with seeded dice (seed {seed}); 95% intervals in brackets.",
+            odds.trials,
+            trials=trials,
+            seed=odds.seed,
+        ),
     ]
     for unit, counts, wounds in odds.targets:
         mean, low, high = odds.expected(counts)
         top = max(n for _, n in counts) or 1
-        lines += ["", f"Casualties in {unit} (sampled):"]
+        lines += ["", _("Casualties in {unit} (sampled):", unit=unit)]
         lines += [f"  {k:>3}  {span(n)}  {'#' * round(BAR * n / top)}" for k, n in counts]
-        lines.append(f"Expected casualties: {mean:.3f} ({low:.3f} to {high:.3f})")
+        lines.append(
+            _decimal(
+                _("Expected casualties: {mean:.3f} ({low:.3f} to {high:.3f})", mean=mean, low=low, high=high)
+            )
+        )
         w_mean, w_low, w_high = mean_interval(list(wounds))
-        lines.append(f"Expected wounds: {w_mean:.3f} ({w_low:.3f} to {w_high:.3f})")
+        lines.append(
+            _decimal(
+                _(
+                    "Expected wounds: {mean:.3f} ({low:.3f} to {high:.3f})",
+                    mean=w_mean,
+                    low=w_low,
+                    high=w_high,
+                )
+            )
+        )
     if odds.attacker_casualties is not None:
-        lines += ["", f"Casualties in {odds.attacker_unit} (Snap Fire makes a firefight):"]
+        lines += ["", _("Casualties in {unit} (Snap Fire makes a firefight):", unit=odds.attacker_unit)]
         lines += [f"  {k:>3}  {span(n)}" for k, n in odds.attacker_casualties]
-    lines += ["", "Chance that each model becomes a casualty:"]
-    width = max((len(m) for m, _ in odds.models), default=0)
+    lines += ["", _("Chance that each model becomes a casualty:")]
+    width = max((len(m) for m, _x in odds.models), default=0)
     lines += [f"  {m:<{width}}  {span(n)}" for m, n in odds.models]
     return "\n".join(lines) + "\n"

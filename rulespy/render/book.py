@@ -21,7 +21,8 @@ back with these changes, each for a reader of paper:
 - **No test code**: the folded "executable check" of a worked example (a ``<details>`` inside the
   ``vs-example`` block) is left out, and its "Try it" button is replaced by **What happens**: the
   engine's account of the example's scenario (``rulespy.account.steps``, what ``rulespy resolve``
-  prints step by step), each step linked to the rule that decides it. An illegal declaration prints the
+  prints step by step, in the edition's language: ``rulespy resolve --lang ru`` in the Russian book),
+  each step linked to the rule that decides it. An illegal declaration prints the
   rule that forbids it. The scenario is read back from the button's ``data-scenario`` by the scenario
   loader, under its limits, after a decompression bounded by the loader's size limit.
 """
@@ -42,6 +43,7 @@ from rulespy.account import steps
 from rulespy.book.links import resolve as resolve_link
 from rulespy.check.files import page_url
 from rulespy.errors import IllegalDeclaration, RulesError
+from rulespy.i18n import language
 from rulespy.scenario import parse_scenario
 from rulespy.sequences.resolution import resolve
 
@@ -70,8 +72,9 @@ ID_LISTS = ("aria-labelledby", "aria-describedby", "aria-controls", "aria-owns",
 KEPT_SCHEMES = ("http", "https", "mailto")
 SCENARIO_BYTES = 1 << 20
 """The most a "Try it" scenario may inflate to: the scenario loader's own limit on a scenario's text."""
-_CITED = re.compile(r"(?<=see )([\w./-]+\.md#[\w-]+)")
-"""A rule an account line names in passing, such as ``(see commands/command_advance.md#advance)``."""
+_CITED = re.compile(r"(?:(?<=see )|(?<=см\. ))(?:«[^»]*», )?([\w./-]+\.md#[\w-]+)")
+"""A rule an account line names in passing, such as ``(see commands/command_advance.md#advance)`` (in
+Russian ``(см. «Наступление», commands/command_advance.md#advance)``: the title and path become one link)."""
 _URL_REF = re.compile(r"url\(\s*#([^)\s]+)\s*\)")
 
 
@@ -99,6 +102,7 @@ class Book:
     said: dict[str, str]  # languages.words() of the edition
     titles: dict[str, str] = field(default_factory=dict)  # "path#anchor" -> the section's heading
     numbers: dict[str, int] = field(default_factory=dict)  # book id -> the page it printed on
+    language: str = "en"  # the edition's: "What happens" is the engine's account in it (rulespy.i18n)
 
     def see(self, dest: str) -> str | None:
         """The "see p. N" printed after a link to ``dest``: a placeholder until the book is printed,
@@ -281,8 +285,10 @@ class BookPage(HTMLParser):
         if text is None:
             return ""
         try:
-            scenario = parse_scenario(text, "<example>")
-            resolution = resolve(scenario)
+            with language(self.book.language):
+                scenario = parse_scenario(text, "<example>")
+                resolution = resolve(scenario)
+                sections = steps(resolution)
         except IllegalDeclaration as refusal:
             said = escape(self.book.said["book-illegal"])
             body = f"<p>{said}: {self._said(refusal.message)}{self._rule(refusal.rule)}</p>"
@@ -290,7 +296,7 @@ class BookPage(HTMLParser):
             return ""
         else:
             items = []
-            for heading, lines in steps(resolution):
+            for heading, lines in sections:
                 inner = "".join(f"<li>{self._said(line.text)}{self._rule(line.rule)}</li>" for line in lines)
                 head = f"{self._said(heading.text)}{self._rule(heading.rule)}" if heading else ""
                 items.append(f"<li>{head}<ul>{inner}</ul></li>" if inner else f"<li>{head}</li>")

@@ -219,12 +219,19 @@ def bundled_sources() -> dict[str, Path]:
 
 
 def bundle() -> bytes:
-    """The zip the engine imports from in Pyodide: rulespy's and PyYAML's ``.py`` files, byte-identical for
-    the same sources (sorted entries, fixed time stamps)."""
+    """The zip the page unpacks into Pyodide: rulespy's and PyYAML's ``.py`` files and the engine's
+    compiled message catalogues (``rulespy/locale/LANG/LC_MESSAGES/rulespy.mo``), byte-identical for the
+    same sources (sorted entries, fixed time stamps)."""
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w") as archive:
         for name, path in bundled_sources().items():
             _zip_entry(archive, name, path.read_bytes())
+        # The engine's catalogues compiled (Pyodide has no Babel to read the .po: rulespy.i18n).
+        from rulespy import i18n
+
+        for code in i18n.LANGUAGES[1:]:
+            mo = i18n.po_path(code).with_suffix(".mo").relative_to(i18n.LOCALE.parent.parent).as_posix()
+            _zip_entry(archive, mo, i18n.compile_po(i18n.po_path(code), code))
     return out.getvalue()
 
 

@@ -192,7 +192,11 @@ def rulebook(root: Path, language: str | None = None) -> Rulebook:
         names, options = _extensions(config)
         md = markdown.Markdown(extensions=names, extension_configs=options)
         book = Book(
-            frozenset(p for _, p, _ in order), staged, published_site(config, language), words(language)
+            frozenset(p for _, p, _ in order),
+            staged,
+            published_site(config, language),
+            words(language),
+            language=language or "en",
         )
         pages: list[tuple[str | None, str, str, str]] = []
         cover: tuple[str, str] | None = None

@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
 
+from rulespy.errors import BookError
+
 from .registry import Concept
 
 CLASS = "vs-search-words"
@@ -223,7 +225,7 @@ LEFT_OUT = ("404.html", "search/index.html")
 POINTERS = ("", "questions/", "glossary/", "changes/", "rule-writers/")
 
 
-class SearchError(Exception):
+class SearchError(BookError):
     """The search index cannot be written (npm or node missing, Pagefind failed)."""
 
     def __init__(self, message: str, *, no_npm: bool = False) -> None:

@@ -51,10 +51,10 @@ from .linker import PageContext, link_markdown
 from .registry import Concept, Previews
 
 #: The Judge and What changed pages at the end of each edition's navigation, by language (None: English;
-#: the What changed page's text is English in every edition).
+#: each edition's What changed page is generated in its language: ``rulespy.editions.page``).
 EXTRA_TITLES = {
     None: (("Judge", judge.PAGE), (CHANGES_TITLE, CHANGES)),
-    "ru": (("Судья", judge.PAGE), ("Что изменилось (англ.)", CHANGES)),
+    "ru": (("Судья", judge.PAGE), ("Что изменилось", CHANGES)),
 }
 
 OUT = Path("build") / "pages"
@@ -402,10 +402,11 @@ def _render(
         glossary, PageContext(pages.GLOSSARY, site_pages, concepts, previews.tooltip, book.rule_dirs)
     )
     extra = {pages.GLOSSARY: stamped(pages.GLOSSARY, glossary).encode("utf-8")}
-    # every edition's site has the What changed page (in English), the versions and the rules judge (in
-    # its own language, sharing the English site's runtime), so that each generator finds every page its
-    # navigation names
-    extra.update({CHANGES: stamped(CHANGES, changes.text).encode("utf-8"), "versions.json": versions})
+    # every edition's site has the What changed page, the versions and the rules judge (each in its own
+    # language, the judge sharing the English site's runtime), so that each generator finds every page
+    # its navigation names
+    what_changed = changes.text_in(language)
+    extra.update({CHANGES: stamped(CHANGES, what_changed).encode("utf-8"), "versions.json": versions})
     published = [p.relative_to(root).as_posix() for p in scenario_files]
     judge_page = judge.page(root, published, language)
     if language:  # a switcher to the English judge, carrying the words of the version selector

@@ -49,14 +49,15 @@ def warm() -> None:
     import rulespy.sequences.resolution  # noqa: F401
 
 
-def resolve(text: str) -> str:
+def resolve(text: str, language: str = "en") -> str:
     """``rulespy resolve --json`` and ``rulespy resolve`` on ``text``, as one JSON document:
     ``{"exit", "json", "account", "stderr", "start"}`` (``json`` and ``account`` the two standard
     outputs, as ``rulespy.api.resolve`` gives them from one resolution; ``start`` each model's unit,
-    side and wounds before the attack, for the outcome's table)."""
+    side and wounds before the attack, for the outcome's table). ``language``: the words' language
+    (``--lang``; the judge on /ru/ passes ``"ru"``)."""
     from rulespy.api import resolve as answer_to
 
-    answer = answer_to(text, SCENARIO)
+    answer = answer_to(text, SCENARIO, language=language)
     start: dict[str, dict[str, object]] = {}
     if answer.scenario is not None:
         for unit in answer.scenario.battlefield.units:
@@ -73,13 +74,14 @@ def resolve(text: str) -> str:
     )
 
 
-def odds(text: str) -> str:
+def odds(text: str, language: str = "en") -> str:
     """``rulespy odds --json`` and ``rulespy odds`` on ``text``: ``{"exit", "json", "text", "stderr"}``
     (``text`` only for odds computed: "" for an illegal declaration); exact where the exact engine takes
-    the attack on, else sampled once for both (the JSON's ``method`` says which)."""
+    the attack on, else sampled once for both (the JSON's ``method`` says which). ``language`` as for
+    ``resolve``."""
     from rulespy.api import odds as answer_to
 
-    answer = answer_to(text, SCENARIO)
+    answer = answer_to(text, SCENARIO, language=language)
     shown = (answer.text or "") if answer.exit == 0 else ""
     return json.dumps({"exit": answer.exit, "json": answer.json or "", "text": shown, "stderr": answer.error})
 

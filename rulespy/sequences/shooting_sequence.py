@@ -28,6 +28,7 @@ from rulespy.core.statuses import is_pinned
 from rulespy.core.target_lock import LockChance, LockTally, Modifier, lock_modifiers, net_modifier
 from rulespy.core.target_selection import candidates
 from rulespy.errors import IllegalDeclaration
+from rulespy.i18n import _
 from rulespy.sequences import rounds
 from rulespy.sequences.attack_state import AttackPlan, FiringPlan, Item, Run, State
 from rulespy.sequences.records import (
@@ -355,12 +356,16 @@ def _response_refused(
 
     Rule: timing/command_timing.md#responding-command
     """
-    command = reply.command.name_in_rules
-    alone = (
-        f"{error.message}. The {command} of {reply.unit!r} may not be declared ({rules.rule}); the "
-        f"{attack.command.name_in_rules} by {attack.unit!r} alone is legal. At the table {reply.unit!r} "
-        "declares another response or none, and the attack resolves: to resolve it here, delete the "
-        "scenario's 'response'"
+    alone = _(
+        "{message}. The {command} of {unit!r} may not be declared ({rule}); the {attack} by {attacker!r} "
+        "alone is legal. At the table {unit!r} declares another response or none, and the attack resolves: "
+        "to resolve it here, delete the scenario's 'response'",
+        message=error.message,
+        command=_(reply.command.name_in_rules),
+        unit=reply.unit,
+        rule=rules.rule,
+        attack=_(attack.command.name_in_rules),
+        attacker=attack.unit,
     )
     return IllegalDeclaration(error.rule, alone, rules.rule)
 
@@ -371,10 +376,13 @@ def _keeps_watching(attack: AttackDeclaration, error: IllegalDeclaration) -> Ill
     Rule: commands/command_covering_fire.md#covering-fire
     """
     rule = rules_for(Command.COVERING_FIRE).rule
-    watching = (
-        f"{error.message}. The Covering Fire of {attack.unit!r} may not be made at "
-        f"{attack.targets[0].unit!r} ({rule}): the covering unit keeps watching and fires nothing, and "
-        "the enemy's Advance or Assault goes ahead without it"
+    watching = _(
+        "{message}. The Covering Fire of {unit!r} may not be made at {target!r} ({rule}): the covering unit "
+        "keeps watching and fires nothing, and the enemy's Advance or Assault goes ahead without it",
+        message=error.message,
+        unit=attack.unit,
+        target=attack.targets[0].unit,
+        rule=rule,
     )
     return IllegalDeclaration(error.rule, watching, rule)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from rulespy.core.command_rules import CommandRules
 from rulespy.errors import IllegalDeclaration
+from rulespy.i18n import _
 from rulespy.state import Command
 
 
@@ -20,16 +21,22 @@ def check_response(attack: CommandRules, response: Command, shooting: bool = Tru
     if response is not Command.SNAP_FIRE:
         raise IllegalDeclaration(
             "timing/command_timing.md#responding-command",
-            f"'{response.value}' is not a responding command to a shooting attack; only snap_fire is",
+            _(
+                "'{command}' is not a responding command to a shooting attack; only snap_fire is",
+                command=_(response.value),
+            ),
         )
     if attack.command is Command.COVERING_FIRE:
         raise IllegalDeclaration(
             "commands/command_covering_fire.md#covering-fire",
-            "a unit targeted by Covering Fire cannot answer it with Snap Fire",
+            _("a unit targeted by Covering Fire cannot answer it with Snap Fire"),
         )
     if not shooting:
         raise IllegalDeclaration(
             "commands/command_snap_fire.md#snap-fire",
-            f"Snap Fire answers a shooting attack, and this {attack.command.value} makes none: the unit "
-            "assaults without shooting, so there is nothing to answer",
+            _(
+                "Snap Fire answers a shooting attack, and this {command} makes none: the unit assaults "
+                "without shooting, so there is nothing to answer",
+                command=_(attack.command.value),
+            ),
         )

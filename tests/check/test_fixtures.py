@@ -63,6 +63,11 @@ EXPECTED: dict[str, list[tuple[str, int, str]]] = {
     "RS075": [("ru/core/damage.md", 10, "RS075")],
     # 11.5" in the words; the same number in inline code, 1,5 and 0,5 in the prose and table are not reported
     "RS076": [("ru/core/damage.md", 27, "RS076")],
+    # the engine's catalogue: a message with another placeholder than the English, one untranslated
+    "RS090": [
+        ("rulespy/locale/ru/LC_MESSAGES/rulespy.po", 11, "RS090"),
+        ("rulespy/locale/ru/LC_MESSAGES/rulespy.po", 14, "RS090"),
+    ],
 }
 
 

@@ -38,6 +38,8 @@
   const RULE = /\b((?:core|sequences|timing|commands)\/[\w-]+)\.md#([\w-]+)/g;
   const MAX_TEXT = 1000000; // the scenario loader's MAX_BYTES: a permalink may not unpack to more
   const CALL_LIMIT_MS = 60000;
+  // The engine speaks the page's language (rulespy resolve/odds --lang): Russian on /ru/, else English.
+  const LANGUAGE = /^ru\b/.test(document.documentElement.lang || "") ? "ru" : "en";
   const DEBOUNCE_MS = 600;
   const STARTED = "vsJudgeStarted"; // localStorage: the runtime was fetched once (the browser caches it)
   let engine = null;
@@ -485,7 +487,7 @@
       const started = performance.now();
       let answer, drawn;
       try {
-        answer = JSON.parse(await web.resolve(text));
+        answer = JSON.parse(await web.resolve(text, LANGUAGE));
         drawn = await web.board(text, key);
       } catch (error) {
         if (!current()) return;
@@ -542,7 +544,7 @@
       const oddsStarted = performance.now();
       let exact;
       try {
-        exact = JSON.parse(await web.odds(text));
+        exact = JSON.parse(await web.odds(text, LANGUAGE));
       } catch (error) {
         if (!current()) return;
         status.textContent = say("engine-error", { error: error.message });
