@@ -11,7 +11,7 @@ from rulespy.i18n import _
 from rulespy.state import Command
 
 
-def check_response(attack: CommandRules, response: Command, shooting: bool = True) -> None:
+def check_response(attack: CommandRules, response: Command, shooting: bool) -> None:
     """Refuse a response the attack does not allow: Snap Fire answers only a shooting attack, and only
     before its first die; never Covering Fire, nor an Assault that shoots nothing (``shooting`` false).
 
