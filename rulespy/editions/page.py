@@ -34,6 +34,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rulespy.book.book import Book
 from rulespy.book.digest import code_digest
 from rulespy.check.files import Layout
 from rulespy.check.findings import CheckError
@@ -88,13 +89,16 @@ def _slug(*parts: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", "-".join(parts).lower()).strip("-")
 
 
-def _tree_digest(root: Path) -> str:
+def _tree_digest(root: Path, book: Book | None = None) -> str:
     """What the working tree's summary depends on: its rule files, scenarios and engine."""
     h = hashlib.sha256()
-    try:
-        rule_dirs = load_registry(root).layout.rule_dirs  # the ``check: rule_dirs`` setting
-    except CheckError:
-        rule_dirs = Layout().rule_dirs
+    if book is not None:
+        rule_dirs = book.rule_dirs  # the ``check: rule_dirs`` setting
+    else:
+        try:
+            rule_dirs = load_registry(root).layout.rule_dirs
+        except CheckError:
+            rule_dirs = Layout().rule_dirs
     for folder in (*rule_dirs, "examples", "rulespy"):
         base = root / folder
         if not base.is_dir():
@@ -105,15 +109,19 @@ def _tree_digest(root: Path) -> str:
 
 
 def _entry(
-    root: Path, old: Release, new: Release | None, title: str, prefix: str, current: set[str]
+    root: Path,
+    old: Release,
+    new: Release | None,
+    title: str,
+    prefix: str,
+    current: set[str],
+    book: Book | None = None,
 ) -> tuple[str, list[str], int]:
     """One entry's markdown, the sections it changed and how many changes it lists (changed sections,
     and scenarios or examples whose outcome or odds changed), from the cache when it holds them."""
-    key = hashlib.sha256(
-        json.dumps(
-            [old.commit, new.commit if new else _tree_digest(root), sorted(current), code_digest(), title]
-        ).encode()
-    ).hexdigest()
+    tree = new.commit if new else _tree_digest(root, book)
+    parts = [old.commit, tree, sorted(current), code_digest(), title]
+    key = hashlib.sha256(json.dumps(parts).encode()).hexdigest()
     cached = root / CACHE / f"{key}.json"
     try:
         data = json.loads(cached.read_text(encoding="utf-8"))
@@ -171,9 +179,11 @@ def comparisons(found: list[Release]) -> list[str]:
     return [*lines, ""]
 
 
-def changes(root: Path, unreleased: bool = True) -> Changes:
+def changes(root: Path, unreleased: bool = True, book: Book | None = None) -> Changes:
     """The "What changed" page of the repository at ``root`` (a git repository; none: no releases).
-    ``unreleased=False`` leaves out the entry of unreleased changes (live reload re-renders quickly)."""
+    ``unreleased=False`` leaves out the entry of unreleased changes (live reload re-renders quickly).
+    ``book``: the working tree's English edition when the caller has read it (``rulespy render``), so
+    the tree is not walked again."""
     found = releases(root)
     intro = [
         f"# {TITLE} {{#what-changed}}",
@@ -196,7 +206,7 @@ def changes(root: Path, unreleased: bool = True) -> Changes:
         *comparisons(found[-COMPARED:]),
     ]
     try:
-        current = tree_refs(root)
+        current = tree_refs(root, book)
     except CoverageError:
         current = set()  # the checker names what is wrong; no marks and no links
     result = Changes("", latest=found[-1])
@@ -215,7 +225,7 @@ def changes(root: Path, unreleased: bool = True) -> Changes:
         result.unreleased = 0
     elif unreleased:
         title = f"Unreleased (since {latest.tag}) {{#{entry_id(latest, None)}}}"
-        text, sections, result.unreleased = _entry(root, latest, None, title, "unreleased", current)
+        text, sections, result.unreleased = _entry(root, latest, None, title, "unreleased", current, book)
         entries.append(text)
         note(f"changed since {latest.short}", "unreleased", sections)
     else:
