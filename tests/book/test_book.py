@@ -89,6 +89,16 @@ def test_one_link_resolution_reads_root_paths_and_drops_queries() -> None:
     assert resolve("core/shooting.md", "mailto:a@b.c").ref is None
 
 
+def test_a_page_holds_its_links_resolved_its_mentions_and_tables() -> None:
+    text = "# S {#s}\n\nSee [it](/core/damage.md?x#armour) and core/cover.md.\n\n"
+    text += "| a | b |\n|---|---|\n| 1 | `2` |\n"
+    page = page_of("core/s.md", "core/s.md", text)
+    ((link, target),) = page.links
+    assert (link.target, link.line, target.ref) == ("/core/damage.md?x#armour", 3, "core/damage.md#armour")
+    assert [(m.path, m.line) for m in page.mentions] == [("core/cover.md", 3)]
+    assert page.tables == ((5, (("a", "b"), ("1", "`2`"))),)
+
+
 def test_a_page_is_parsed_once_per_text() -> None:
     before = markdown.parses()
     first = page_of("core/once.md", "core/once.md", "# Once {#once}\n\nText about once-only parsing.\n")
