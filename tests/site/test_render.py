@@ -416,7 +416,8 @@ def test_board_legend_names_only_what_is_on_the_board() -> None:
 
 
 @pytest.mark.parametrize(
-    "href", ["/core/damage.md#target-limit", "damage.md?from=shooting#target-limit", "./damage.md#target-limit"]
+    "href",
+    ["/core/damage.md#target-limit", "damage.md?from=shooting#target-limit", "./damage.md#target-limit"],
 )
 def test_a_section_linking_a_concept_by_any_spelling_gets_no_second_link(href: str) -> None:
     # the linker reads links with the checker's resolution (rulespy.book.links): a root path or a query
