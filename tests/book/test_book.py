@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from rulespy.book import markdown
 from rulespy.book.book import Book, page_of
 from rulespy.book.links import resolve
@@ -162,3 +164,14 @@ def test_the_site_notice_marks_the_sections_rs074_warns_about(tmp_path: Path) ->
     lines = noticed.split("\n")
     headings = [i for i, line in enumerate(lines) if line.startswith("## ")]
     assert all(lines[i + 2].startswith("!!! warning") for i in headings)
+
+
+def test_the_cache_keeps_a_bounded_amount_of_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rulespy.book import book
+
+    monkeypatch.setattr(book, "CACHE_TEXT", 1000)
+    for number in range(20):
+        page_of(f"core/c{number}.md", f"core/c{number}.md", f"# C {{#c}}\n\n{'word ' * 40}{number}\n")
+    assert book._CACHE.text == sum(len(text) for _, text in book._CACHE.pages) <= 1000
+    assert ("core/c19.md", f"# C {{#c}}\n\n{'word ' * 40}19\n") in book._CACHE.pages  # the newest is kept
+    assert len(book._CACHE.pages) < 20
