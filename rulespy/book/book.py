@@ -7,8 +7,9 @@ into a frozen ``Page``: headings, sections (``rulespy.book.sections``), links wi
 targets (``rulespy.book.links``), mentions, worked examples and tables, the link graph, the translation
 twins.
 
-The one cache: a page is parsed once per process for each (repository path, text); a second book of the
-same tree (the English twin of a translated page, the What changed page's working tree) finds it parsed.
+The one cache: a page is parsed once per process for each (repository path, text), within
+``CACHE_TEXT``; a second book of the same tree (the English twin of a translated page, the What changed
+page's working tree) finds it parsed.
 ``markdown.parses()`` counts the parses, so a test asserts a render parses each text about once.
 
 >>> book = Book.open(Path("."))                       # doctest: +SKIP
@@ -37,26 +38,48 @@ if TYPE_CHECKING:
 
     from rulespy.check.graph import LinkGraph
 
-#: How many parsed pages the process keeps (two editions of about a hundred pages, and the trees the
-#: What changed page compares, fit many times over).
-CACHE_PAGES = 2048
-_CACHE: OrderedDict[tuple[str, str], tuple[Document, tuple[Token, ...]]] = OrderedDict()
+#: How much text (characters) the parsed pages the process keeps may hold: a page's tokens take about 25
+#: times its text, so this keeps about 100 MB. Both editions of the rules (0.6 MB) fit many times over;
+#: the least recently used page goes first.
+CACHE_TEXT = 4 << 20
+
+
+class _Cache:
+    """The parsed pages, by (repository path, text), least recently used first, and how much text they
+    hold (one object, so the two never disagree)."""
+
+    def __init__(self) -> None:
+        self.pages: OrderedDict[tuple[str, str], tuple[Document, tuple[Token, ...]]] = OrderedDict()
+        self.text = 0
+
+    def get(self, key: tuple[str, str]) -> tuple[Document, tuple[Token, ...]] | None:
+        found = self.pages.get(key)
+        if found is not None:
+            self.pages.move_to_end(key)
+        return found
+
+    def put(self, key: tuple[str, str], value: tuple[Document, tuple[Token, ...]]) -> None:
+        self.pages[key] = value
+        self.text += len(key[1])
+        while self.text > CACHE_TEXT and len(self.pages) > 1:
+            (_, old), _ = self.pages.popitem(last=False)
+            self.text -= len(old)
+
+
+_CACHE = _Cache()
 
 
 def parse_page(path: str, text: str) -> tuple[Document, tuple[Token, ...]]:
     """The checker's ``Document`` of ``text`` (repository file ``path``) and the token stream it was read
-    from: one parse (``rulespy.book.markdown``), remembered for the process (``CACHE_PAGES``)."""
+    from: one parse (``rulespy.book.markdown``), remembered for the process (``CACHE_TEXT``)."""
     from rulespy.check.parse import parse_markdown_tokens
 
     key = (path, text)
     found = _CACHE.get(key)
-    if found is not None:
-        _CACHE.move_to_end(key)
-        return found
-    document, tokens = parse_markdown_tokens(path, text)
-    found = _CACHE[key] = (document, tuple(tokens))
-    if len(_CACHE) > CACHE_PAGES:
-        _CACHE.popitem(last=False)
+    if found is None:
+        document, tokens = parse_markdown_tokens(path, text)
+        found = (document, tuple(tokens))
+        _CACHE.put(key, found)
     return found
 
 

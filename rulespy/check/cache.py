@@ -86,14 +86,17 @@ def safe_load(data: bytes) -> Any:
 
 @lru_cache(maxsize=1)
 def code_key() -> str:
-    """What the cached answers were computed by: this Python, the checker's sources (with
-    ``rulespy/yamlbudget.py``, the one module outside the package it reads configuration through), its
+    """What the cached answers were computed by: this Python, the checker's sources and the rule book's
+    (``rulespy/book/``: the parser configuration, the sections the checker reads with), with
+    ``rulespy/yamlbudget.py``, the one module outside them it reads configuration through, and its
     parsers' versions (their ``*.dist-info`` folder names, found without importing anything). Once a
     process."""
     key = hashlib.blake2b(digest_size=12)
     key.update(sys.version.encode())
     folder = os.path.dirname(os.path.abspath(__file__))
+    book = os.path.join(os.path.dirname(folder), "book")
     sources = [os.path.join(folder, name) for name in sorted(os.listdir(folder)) if name.endswith(".py")]
+    sources += [os.path.join(book, name) for name in sorted(os.listdir(book)) if name.endswith(".py")]
     sources.append(os.path.join(os.path.dirname(folder), "yamlbudget.py"))
     for path in sources:
         with open(path, "rb") as handle:

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
+from rulespy.book.book import Book
 from rulespy.book.digest import code_digest
 from rulespy.check.files import Layout
 from rulespy.check.findings import CheckError
@@ -98,13 +99,16 @@ def _slug(*parts: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", "-".join(parts).lower()).strip("-")
 
 
-def _tree_digest(root: Path) -> str:
+def _tree_digest(root: Path, book: Book | None = None) -> str:
     """What the working tree's summary depends on: its rule files, scenarios and engine."""
     h = hashlib.sha256()
-    try:
-        rule_dirs = load_registry(root).layout.rule_dirs  # the ``check: rule_dirs`` setting
-    except CheckError:
-        rule_dirs = Layout().rule_dirs
+    if book is not None:
+        rule_dirs = book.rule_dirs  # the ``check: rule_dirs`` setting
+    else:
+        try:
+            rule_dirs = load_registry(root).layout.rule_dirs
+        except CheckError:
+            rule_dirs = Layout().rule_dirs
     for folder in (*rule_dirs, "examples", "rulespy"):
         base = root / folder
         if not base.is_dir():
@@ -128,16 +132,20 @@ def _each(make: Callable[[], str]) -> Texts:
 
 
 def _entry(
-    root: Path, old: Release, new: Release | None, titles: Texts, prefix: str, current: set[str]
+    root: Path,
+    old: Release,
+    new: Release | None,
+    titles: Texts,
+    prefix: str,
+    current: set[str],
+    book: Book | None = None,
 ) -> tuple[Texts, list[str], int]:
     """One entry's markdown in each language (``titles``: its heading in each), the sections it changed
     and how many changes it lists (changed sections, and scenarios or examples whose outcome or odds
     changed), from the cache when it holds them: one summary gives every language's text."""
-    key = hashlib.sha256(
-        json.dumps(
-            [old.commit, new.commit if new else _tree_digest(root), sorted(current), code_digest(), titles]
-        ).encode()
-    ).hexdigest()
+    tree = new.commit if new else _tree_digest(root, book)
+    parts = [old.commit, tree, sorted(current), code_digest(), titles]
+    key = hashlib.sha256(json.dumps(parts).encode()).hexdigest()
     cached = root / CACHE / f"{key}.json"
     try:
         data = json.loads(cached.read_text(encoding="utf-8"))
@@ -219,11 +227,13 @@ def _comparison_title(old: Release, new: Release) -> str:
     return _("{old} to {new}", old=old.tag, new=new.tag) + f" {{#{entry_id(old, new)}}}"
 
 
-def changes(root: Path, unreleased: bool = True) -> Changes:
+def changes(root: Path, unreleased: bool = True, book: Book | None = None) -> Changes:
     """The "What changed" page of the repository at ``root`` (a git repository; none: no releases), in
     English (``text``) and in each translation (``texts``: its generated words in that language, its
     sections titled and diffed as that translation's pages word them; one summary for all).
-    ``unreleased=False`` leaves out the entry of unreleased changes (live reload re-renders quickly)."""
+    ``unreleased=False`` leaves out the entry of unreleased changes (live reload re-renders quickly).
+    ``book``: the working tree's English edition when the caller has read it (``rulespy render``), so
+    the tree is not walked again."""
     found = releases(root)
 
     def introduction() -> str:
@@ -270,7 +280,7 @@ def changes(root: Path, unreleased: bool = True) -> Changes:
 
     intro = [_each(introduction), _each(comparing)]
     try:
-        current = tree_refs(root)
+        current = tree_refs(root, book)
     except CoverageError:
         current = set()  # the checker names what is wrong; no marks and no links
     result = Changes("", latest=found[-1])
@@ -291,7 +301,7 @@ def changes(root: Path, unreleased: bool = True) -> Changes:
         titles = _each(
             lambda: _("Unreleased (since {tag})", tag=latest.tag) + f" {{#{entry_id(latest, None)}}}"
         )
-        text, sections, result.unreleased = _entry(root, latest, None, titles, "unreleased", current)
+        text, sections, result.unreleased = _entry(root, latest, None, titles, "unreleased", current, book)
         entries.append(text)
         note(f"changed since {latest.short}", "unreleased", sections)
     else:
@@ -308,7 +318,7 @@ def changes(root: Path, unreleased: bool = True) -> Changes:
         )
     for old, new in reversed(list(zip(found, found[1:], strict=False))):
         titles = _each(partial(_release_title, old, new))
-        text, sections, _count = _entry(root, old, new, titles, new.tag, current)
+        text, sections, _count = _entry(root, old, new, titles, new.tag, current, book)
         entries.append(text)
         note(f"changed in {new.short}", new.tag, sections)
     first = found[0]

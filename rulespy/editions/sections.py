@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from rulespy.book.book import page_of
+from rulespy.book.book import Book, page_of
 from rulespy.coverage.rules import parse_rule_file, rule_paths
 
 _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
@@ -76,12 +76,13 @@ def tree_sections(root: Path, texts: dict[str, str] | None = None) -> dict[str, 
     return found
 
 
-def tree_refs(root: Path) -> set[str]:
+def tree_refs(root: Path, book: Book | None = None) -> set[str]:
     """The ``PATH#ANCHOR`` of every rule section of the tree at ``root``: the keys of ``tree_sections``,
-    from the headings alone (one parse a file, no prose cut out)."""
+    from the headings alone (``book``: the tree's English edition, already read)."""
     found: set[str] = set()
-    for path in rule_paths(root):
-        text = _read(root / path)
+    for path in book.rule_paths() if book is not None else rule_paths(root):
+        page = book.page(path) if book is not None else None
+        text = page.text if page is not None else _read(root / path)
         if text is not None:
             found.update(f"{path}#{anchor}" for anchor in parse_rule_file(path, text).anchors())
     return found

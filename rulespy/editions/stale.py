@@ -22,10 +22,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from rulespy.book.book import page_of
 from rulespy.book.sections import stale_reason
 from rulespy.check.files import LANGUAGES, Tree
-from rulespy.check.parse import parse_bytes
-from rulespy.check.translations import english_twin, read_page, sections
+from rulespy.check.translations import english_twin, read_page
 from rulespy.editions.sections import SectionText, section_texts, show_diff, word_diff
 
 #: How far back the English file's history is searched for the stamped text.
@@ -140,7 +140,7 @@ class _History:
             text = self._git("show", f"{commit}:{path}")
             if text is not None:
                 text = text.replace("\r\n", "\n")
-                hashes = {s.anchor: s.hash for s in sections(text, parse_bytes(path, text.encode("utf-8")))}
+                hashes = {s.anchor: s.hash for s in page_of(path, path, text).sections}
                 yield text, hashes
 
     def stamped(self, path: str, anchor: str, digest: str) -> SectionText | None:

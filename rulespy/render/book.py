@@ -171,7 +171,9 @@ class BookPage(HTMLParser):
             kept = parts.scheme == "mailto" or (parts.scheme in KEPT_SCHEMES and bool(parts.netloc))
             return None, href if kept else None
         target = resolve_link(self.path, href)  # the rule book's one link resolution
-        full, anchor = ("../" if target.path is None else target.path), target.fragment or ""
+        anchor = target.fragment or ""
+        # a link out of the repository keeps its ``../`` and its file name: never a page of the book
+        full = target.path if target.path is not None else "../" + href.split("#")[0].split("?")[0]
         site = self.book.site
         if full in self.book.pages:
             return book_id(full, anchor or None), None

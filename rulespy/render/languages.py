@@ -27,6 +27,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rulespy.book.links import resolve
 from rulespy.book.sections import stale_reason
 from rulespy.check.files import LANGUAGES, page_url
 
@@ -479,8 +480,8 @@ def scenario_links(text: str, path: str, language: str, published: Iterable[str]
 
     def fix(match: re.Match[str]) -> str:
         target = match.group(2)
-        full = posixpath.normpath(posixpath.join(language, posixpath.dirname(path), target))
-        if full in files:
+        full = resolve(f"{language}/{path}", target).path  # the rule book's one link resolution
+        if full is not None and full in files:
             return match.group(1) + posixpath.relpath(full, posixpath.dirname(path) or ".") + match.group(3)
         return match.group(0)
 

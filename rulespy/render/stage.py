@@ -34,7 +34,7 @@ from rulespy.book.book import Book, Page, page_of, parse_page
 from rulespy.book.digest import code_digest
 from rulespy.check import outputs
 from rulespy.check.atomic import WriteError, locked_folder, write_atomic
-from rulespy.check.files import same_url
+from rulespy.check.files import Tree, same_url
 from rulespy.check.findings import CheckError
 from rulespy.check.graph import LinkGraph
 from rulespy.check.publish import publishable
@@ -88,7 +88,7 @@ class Report:
 
 
 def publishable_sources(
-    root: Path, rule_dirs: Sequence[str] = pages.RULE_FOLDERS
+    root: Path, rule_dirs: Sequence[str] = pages.RULE_FOLDERS, tree: Tree | None = None
 ) -> tuple[list[str], list[str]]:
     """The rule files to publish (``index.md`` and the other pages at the root, then each rule folder's
     ``*.md``, sorted) and a warning
@@ -97,7 +97,7 @@ def publishable_sources(
     The list is the checker's own walk (``rulespy.check.publish.publishable``): folder symlinks are never
     followed out, file symlinks are read only when they resolve inside (RS043 in ``rulespy check``).
     """
-    listed = publishable(root)
+    listed = publishable(root, tree=tree)
 
     def published(path: str) -> bool:
         return "/" not in path or path.split("/", 1)[0] in rule_dirs
@@ -309,7 +309,7 @@ def _render(
     except CheckError as error:  # concepts.yml cannot be read
         unread.append(f"{root / 'concepts.yml'}:{error.line or 1}: {error.message}")
         book, concepts = Book.without_registry(root, language), ()
-    sources, skipped = publishable_sources(edition, book.rule_dirs)
+    sources, skipped = publishable_sources(edition, book.rule_dirs, book.tree)
     report.warnings += skipped
     problems = _one_page_per_url(sources)
     texts: dict[str, str] = {}
@@ -335,7 +335,7 @@ def _render(
     previews = Previews({path: read for path in texts if (read := book.page(path)) is not None}, concepts)
     try:  # the releases: a tag that disagrees with CHANGELOG.md, or a shallow clone, stops the render
         if changes is None:  # every edition lists them; English pages carry the marks
-            changes = report.changes = edition_changes(root, unreleased)
+            changes = report.changes = edition_changes(root, unreleased, book.english)
         versions = versions_json(root)
     except ReleaseError as error:
         raise RenderError(str(error).splitlines()) from None

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from rulespy.book import markdown
 from rulespy.book.book import Book, page_of
 from rulespy.book.links import resolve
@@ -89,6 +91,16 @@ def test_one_link_resolution_reads_root_paths_and_drops_queries() -> None:
     assert resolve("core/shooting.md", "mailto:a@b.c").ref is None
 
 
+def test_a_page_holds_its_links_resolved_its_mentions_and_tables() -> None:
+    text = "# S {#s}\n\nSee [it](/core/damage.md?x#armour) and core/cover.md.\n\n"
+    text += "| a | b |\n|---|---|\n| 1 | `2` |\n"
+    page = page_of("core/s.md", "core/s.md", text)
+    ((link, target),) = page.links
+    assert (link.target, link.line, target.ref) == ("/core/damage.md?x#armour", 3, "core/damage.md#armour")
+    assert [(m.path, m.line) for m in page.mentions] == [("core/cover.md", 3)]
+    assert page.tables == ((5, (("a", "b"), ("1", "`2`"))),)
+
+
 def test_a_page_is_parsed_once_per_text() -> None:
     before = markdown.parses()
     first = page_of("core/once.md", "core/once.md", "# Once {#once}\n\nText about once-only parsing.\n")
@@ -125,3 +137,41 @@ def test_the_rule_folders_come_from_the_check_setting(tmp_path: Path) -> None:
     (tmp_path / "rules" / "a.md").write_text("# A {#a}\n", encoding="utf-8")
     (tmp_path / "core" / "b.md").write_text("# B {#b}\n", encoding="utf-8")
     assert Book.open(tmp_path).rule_paths() == ["rules/a.md"]
+
+
+def test_the_site_notice_marks_the_sections_rs074_warns_about(tmp_path: Path) -> None:
+    from rulespy.check.translations import findings
+    from rulespy.render.languages import stale_notices
+
+    english_text = "# D {#d}\n\nText.\n\n## A {#a}\n\nA text.\n\n## B {#b}\n\nB text.\n"
+    english = page_of("core/d.md", "core/d.md", english_text)
+    d, a, _ = english.sections
+    # #d up to date, #a stamped with another section's path (wrong stamp), #b without a stamp
+    ru_text = (
+        f"# Д {{#d}}\n<!-- translates: core/d.md#d sha256:{d.hash} -->\n\nТекст.\n\n"
+        f"## А {{#a}}\n<!-- translates: core/x.md#a sha256:{a.hash} -->\n\nТекст А.\n\n"
+        "## Б {#b}\n\nТекст Б.\n"
+    )
+    translated = page_of("core/d.md", "ru/core/d.md", ru_text)
+    noticed = stale_notices(ru_text, "core/d.md", translated, english, "ru")
+    assert noticed.count("!!! warning") == 2
+    for root_file, text in (("core/d.md", english_text), ("ru/core/d.md", ru_text), ("ru/index.md", "# И\n")):
+        (tmp_path / root_file).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / root_file).write_text(text, encoding="utf-8")
+    (tmp_path / "index.md").write_text("# Home\n", encoding="utf-8")
+    warned = {f.line for f in findings(tmp_path) if f.code == "RS074" and f.path == "ru/core/d.md"}
+    assert warned == {7, 11}  # the wrong stamp's line, the unstamped heading
+    lines = noticed.split("\n")
+    headings = [i for i, line in enumerate(lines) if line.startswith("## ")]
+    assert all(lines[i + 2].startswith("!!! warning") for i in headings)
+
+
+def test_the_cache_keeps_a_bounded_amount_of_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rulespy.book import book
+
+    monkeypatch.setattr(book, "CACHE_TEXT", 1000)
+    for number in range(20):
+        page_of(f"core/c{number}.md", f"core/c{number}.md", f"# C {{#c}}\n\n{'word ' * 40}{number}\n")
+    assert book._CACHE.text == sum(len(text) for _, text in book._CACHE.pages) <= 1000
+    assert ("core/c19.md", f"# C {{#c}}\n\n{'word ' * 40}19\n") in book._CACHE.pages  # the newest is kept
+    assert len(book._CACHE.pages) < 20

@@ -13,16 +13,35 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+import pytest
+
 from rulespy.book import markdown
 from rulespy.book.book import Book
+from rulespy.check import files, registry
 from rulespy.render.stage import render
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_a_render_parses_each_text_about_once() -> None:
-    files = Book.open(ROOT).tree.markdown
-    with_admonitions = sum(1 for path in files if "!!!" in (ROOT / path).read_text(encoding="utf-8"))
+def test_a_render_parses_each_text_about_once_and_walks_the_tree_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    texts = Book.open(ROOT).tree.markdown
+    with_admonitions = sum(1 for path in texts if "!!!" in (ROOT / path).read_text(encoding="utf-8"))
+    walks: list[Path] = []
+    reads: list[str] = []
+    walk, read = files.Tree.walk, registry.read_config
+
+    def counted_walk(tree: files.Tree) -> files.Tree:
+        walks.append(tree.root)
+        return walk(tree)
+
+    def counted_read(root: Path, name: str) -> bytes | None:
+        reads.append(name)
+        return read(root, name)
+
+    monkeypatch.setattr(files.Tree, "walk", counted_walk)
+    monkeypatch.setattr(registry, "read_config", counted_read)
     (ROOT / "build").mkdir(exist_ok=True)
     with tempfile.TemporaryDirectory(dir=ROOT / "build") as folder:
         before = markdown.parses()
@@ -30,5 +49,7 @@ def test_a_render_parses_each_text_about_once() -> None:
         parses = markdown.parses() - before
     assert len(report.rendered) >= 20
     # every file once, each rendered page's markdown and the glossary once, the admonition reads
-    assert parses <= len(files) + len(report.rendered) + 1 + with_admonitions
+    assert parses <= len(texts) + len(report.rendered) + 1 + with_admonitions
     assert parses >= len(report.rendered)  # the counter counts
+    assert walks == [ROOT]  # the edition's tree, walked once
+    assert reads == ["concepts.yml"]  # and concepts.yml read once

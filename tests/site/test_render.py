@@ -413,3 +413,21 @@ def test_board_legend_names_only_what_is_on_the_board() -> None:
     legend = board().findtext("figcaption") or ""
     assert "leader" in legend and "heavy cover" in legend and "blocking" in legend and "fire arc" in legend
     assert "light cover" not in legend
+
+
+@pytest.mark.parametrize(
+    "href",
+    ["/core/damage.md#target-limit", "damage.md?from=shooting#target-limit", "./damage.md#target-limit"],
+)
+def test_a_section_linking_a_concept_by_any_spelling_gets_no_second_link(href: str) -> None:
+    # the linker reads links with the checker's resolution (rulespy.book.links): a root path or a query
+    # names the same section, so the concept counts as linked already
+    html = render(f"## Fire {{#fire}}\n\nSee [the limit]({href}). The Target Limit applies.\n")
+    assert html.count('class="vs-concept"') == 0
+
+
+def test_the_linker_links_mentions_of_the_configured_rule_folders() -> None:
+    context = PageContext("index.md", FILES | {"rules/a.md"}, (), rule_dirs=("rules",))
+    assert link_markdown("See rules/a.md and core/damage.md.", context) == (
+        "See [rules/a.md](rules/a.md) and core/damage.md."
+    )
