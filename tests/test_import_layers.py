@@ -58,8 +58,9 @@ CHECKER = ("rulespy.check", "rulespy.book")
 #: The rule book, which ``check``, ``render``, ``coverage`` and ``editions`` read.
 BOOK = "rulespy.book"
 #: Tools both sides share: they import nothing of rulespy but each other, so the checker and the book may
-#: import them too (the one exception family, and the YAML budget whose refusal is one of its errors).
-SHARED = ("rulespy.errors", "rulespy.yamlbudget")
+#: import them too (the one exception family, the YAML budget whose refusal is one of its errors, and the
+#: message catalogues, whose translations the checker verifies: RS090).
+SHARED = ("rulespy.errors", "rulespy.i18n", "rulespy.yamlbudget")
 READERS = 4  # the index of the lowest layer that may import the checker
 
 
