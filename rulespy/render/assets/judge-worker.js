@@ -24,6 +24,7 @@ let snapshotLater = null; // after the first answer: save the started engine for
 const SNAPSHOTS = "vs-judge-engine"; // Cache Storage: the engine as it stood, started and warmed
 const BUNDLE_FOLDER = "/judge";
 const BUNDLE_FILE = BUNDLE_FOLDER + "/rulespy.zip";
+const SNAPSHOT_LIMIT_MS = 60000; // a saved engine that has not started by then is forgotten
 
 /* The started engine is kept between page loads as a Pyodide memory snapshot (Pyodide 0.29's
  * loadPyodide({_makeSnapshot}) and makeMemorySnapshot(), then loadPyodide({_loadSnapshot})): Python's
@@ -40,11 +41,25 @@ async function snapshotKey(runtime, bundle, version) {
   return new URL(`engine-snapshot/${version}/${hex}`, runtime).href;
 }
 
+/* Whether BYTES can be a Pyodide memory snapshot: a header (its first words: a magic number, then where
+ * Python's memory starts, at least 48 bytes in) followed by whole 64 KiB WebAssembly pages. Pyodide
+ * checks the magic number and its build itself, and throws; a snapshot too short or cut off would make
+ * it size the module's memory from the bytes and never start, so it is refused here. */
+function looksLikeSnapshot(bytes) {
+  if (bytes.byteLength < 48 + 65536) return false;
+  const start = new Uint32Array(bytes.buffer, bytes.byteOffset, 2)[1];
+  return start >= 48 && start < bytes.byteLength && (bytes.byteLength - start) % 65536 === 0;
+}
+
 async function savedSnapshot(key) {
   if (typeof caches === "undefined") return null;
   try {
     const found = await (await caches.open(SNAPSHOTS)).match(key);
-    return found ? new Uint8Array(await found.arrayBuffer()) : null;
+    if (!found) return null;
+    const bytes = new Uint8Array(await found.arrayBuffer());
+    if (looksLikeSnapshot(bytes)) return bytes;
+    await forget(key);
+    return null;
   } catch (error) {
     return null;
   }
@@ -85,7 +100,10 @@ async function start(runtime, version) {
   if (snapshot) {
     try {
       say(2, "saved");
-      const py = await loadPyodide({ indexURL, _loadSnapshot: snapshot });
+      const late = new Promise((resolve, reject) => {
+        setTimeout(() => reject(new Error("the saved engine did not start")), SNAPSHOT_LIMIT_MS);
+      });
+      const py = await Promise.race([loadPyodide({ indexURL, _loadSnapshot: snapshot }), late]);
       placeBundle(py, bundle); // for any module the snapshot has not imported yet
       web = py.pyimport("rulespy.render.web");
       say(4, "ready");
