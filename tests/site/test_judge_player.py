@@ -4,7 +4,9 @@ the outcome, the steps with rule titles and the command line's text one click aw
 "exactly" and "at least"; a comparison and its permalink; sampled odds beyond the exact limit; broken and
 hostile permalinks (issue 29); a phone-sized window with a finger dragging a model; axe-core with no
 serious or critical violation on the Judge page and on a Try it box, light and dark; the focus kept after
-a form's change, typing judged once the reader stops, the outcome announced.
+a form's change, typing judged once the reader stops, the outcome announced; a new page load started
+from the engine's saved snapshot (and a spoilt one forgotten); the main thread's CPU time over a re-run
+after an edit (counted work, where a long task's wall-clock length would grow with the machine's load).
 
 Material's instant navigation takes a link for one of the site's pages only when the link's port is the
 port of ``site_url`` in its sitemap (``mkdocs.yml`` says 8000, whose value is not this module's to

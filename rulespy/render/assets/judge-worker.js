@@ -20,10 +20,11 @@
 "use strict";
 let web = null;
 let queue = Promise.resolve();
-let snapshotLater = null; // after the first answer: save the started engine for the next page load
+let snapshotLater = null; // after the first odds: save the started engine for the next page load
 const SNAPSHOTS = "vs-judge-engine"; // Cache Storage: the engine as it stood, started and warmed
 const BUNDLE_FOLDER = "/judge";
 const BUNDLE_FILE = BUNDLE_FOLDER + "/rulespy.zip";
+const SNAPSHOT_LIMIT_MS = 60000; // a saved engine that has not started by then is forgotten
 
 /* The started engine is kept between page loads as a Pyodide memory snapshot (Pyodide 0.29's
  * loadPyodide({_makeSnapshot}) and makeMemorySnapshot(), then loadPyodide({_loadSnapshot})): Python's
@@ -34,28 +35,47 @@ const BUNDLE_FILE = BUNDLE_FOLDER + "/rulespy.zip";
  * rulespy again (about a tenth of the time; bench/README.md). Without Cache Storage (a page not served
  * from a secure origin), or when the snapshot cannot be read, made or loaded, the engine starts as
  * before: a snapshot is only ever a shortcut. The snapshot is about 25 MB of this browser's storage. */
+const CAN_KEEP = typeof caches !== "undefined" && typeof crypto !== "undefined" && !!crypto.subtle;
+
 async function snapshotKey(runtime, bundle, version) {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bundle));
   const hex = [...digest].map((b) => b.toString(16).padStart(2, "0")).join("");
   return new URL(`engine-snapshot/${version}/${hex}`, runtime).href;
 }
 
+/* Whether BYTES can be a Pyodide memory snapshot: a header (its first words: a magic number, then where
+ * Python's memory starts, at least 48 bytes in) followed by whole 64 KiB WebAssembly pages. Pyodide
+ * checks the magic number and its build itself, and throws; a snapshot too short or cut off would make
+ * it size the module's memory from the bytes and never start, so it is refused here. */
+function looksLikeSnapshot(bytes) {
+  if (bytes.byteLength < 48 + 65536) return false;
+  const start = new Uint32Array(bytes.buffer, bytes.byteOffset, 2)[1];
+  return start >= 48 && start < bytes.byteLength && (bytes.byteLength - start) % 65536 === 0;
+}
+
 async function savedSnapshot(key) {
-  if (typeof caches === "undefined") return null;
+  if (!key) return null;
   try {
     const found = await (await caches.open(SNAPSHOTS)).match(key);
-    return found ? new Uint8Array(await found.arrayBuffer()) : null;
+    if (!found) return null;
+    const bytes = new Uint8Array(await found.arrayBuffer());
+    if (looksLikeSnapshot(bytes)) return bytes;
+    await forget(key);
+    return null;
   } catch (error) {
     return null;
   }
 }
 
-/* Save the engine as it stands (between two requests) under KEY, and forget older snapshots. */
-async function saveSnapshot(py, key) {
-  if (typeof caches === "undefined") return;
+/* Save the engine as it stands (between two requests) under KEY, and forget the older snapshots of
+ * the same runtime folder (an older edition served beside this one, v1.0/judge/, keeps its own). */
+async function saveSnapshot(py, key, runtime) {
   try {
     const cache = await caches.open(SNAPSHOTS);
-    for (const old of await cache.keys()) if (old.url !== key) await cache.delete(old);
+    const mine = new URL("engine-snapshot/", runtime).href;
+    for (const old of await cache.keys()) {
+      if (old.url !== key && old.url.startsWith(mine)) await cache.delete(old);
+    }
     await cache.put(key, new Response(py.makeMemorySnapshot()));
   } catch (error) { /* storage full or refused: the next page load starts Python again */ }
 }
@@ -80,12 +100,16 @@ async function start(runtime, version) {
   if (!fetched.ok) throw new Error("cannot load rulespy.zip: HTTP " + fetched.status);
   const bundle = new Uint8Array(await fetched.arrayBuffer());
   const indexURL = new URL("pyodide/", runtime).href;
-  const key = await snapshotKey(runtime, bundle, version || "unknown");
+  // no Cache Storage or no digest outside a secure origin: no snapshot, the engine starts afresh
+  const key = CAN_KEEP ? await snapshotKey(runtime, bundle, version || "unknown").catch(() => null) : null;
   const snapshot = await savedSnapshot(key);
   if (snapshot) {
     try {
       say(2, "saved");
-      const py = await loadPyodide({ indexURL, _loadSnapshot: snapshot });
+      const late = new Promise((resolve, reject) => {
+        setTimeout(() => reject(new Error("the saved engine did not start")), SNAPSHOT_LIMIT_MS);
+      });
+      const py = await Promise.race([loadPyodide({ indexURL, _loadSnapshot: snapshot }), late]);
       placeBundle(py, bundle); // for any module the snapshot has not imported yet
       web = py.pyimport("rulespy.render.web");
       say(4, "ready");
@@ -94,14 +118,14 @@ async function start(runtime, version) {
       await forget(key); // unreadable or of another build: start afresh, and make a new one
     }
   }
-  const py = await loadPyodide({ indexURL, _makeSnapshot: typeof caches !== "undefined" });
+  const py = await loadPyodide({ indexURL, _makeSnapshot: key !== null });
   say(2, "python");
   placeBundle(py, bundle);
   say(3, "rulespy");
   py.runPython(`import sys; sys.path.insert(0, ${JSON.stringify(BUNDLE_FILE)})`);
   web = py.pyimport("rulespy.render.web");
   web.warm();
-  if (typeof caches !== "undefined") snapshotLater = () => saveSnapshot(py, key);
+  if (key) snapshotLater = () => saveSnapshot(py, key, runtime);
   say(4, "ready");
   return "fresh";
 }
