@@ -18,7 +18,10 @@ PACKAGE = Path(__file__).resolve().parents[1] / "rulespy"
 
 #: Bottom to top. A module may import its own layer and the layers below it, never one above.
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    # The weapon profile is data the state holds (core/ranged_weapons.md only defines its fields).
+    # The one exception to "a folder is one layer", kept on purpose (CONTRIBUTING, "Layers"): the weapon
+    # profile is data the state holds (a battlefield's weapons, a model's by name), while its module stays
+    # where the mirror puts it, beside core/ranged_weapons.md, which defines the profile's fields and
+    # traits. Being here, it may import nothing above the lowest layer (it imports rulespy.frozen alone).
     (
         "state, dice and errors",
         (
