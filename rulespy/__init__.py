@@ -53,10 +53,12 @@ version without ``rulespy.book``.
 from __future__ import annotations
 
 import importlib
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rulespy.errors import BookError, IllegalDeclaration, InvalidInput, RulesError
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 __version__ = "0.1.0"
 
@@ -95,6 +97,8 @@ def open_book(root: str | Path, language: str | None = None) -> Any:
         if error.name not in ("rulespy.book", "rulespy.book.book"):
             raise
         raise BookError("this version of rulespy has no rule book reader (rulespy.book)") from None
+    from pathlib import Path
+
     return book.Book.open(Path(root), language)
 
 

@@ -443,26 +443,24 @@ def _compose(text: str) -> Any:
 
 
 def _mapping(text: str) -> dict[str, Any] | str:
-    """The scenario in ``text`` as plain data, or the loader's kind of message when it is not a mapping
-    (or is beyond the loader's budgets: then the loader's own message, which Run shows too)."""
-    import yaml
+    """The scenario in ``text`` as plain data, read by the scenario loader's YAML reader
+    (``rulespy.scenario.yamlnodes``: its budgets, plain data only, no duplicate key), or the loader's
+    ``scenario.yaml:LINE: message`` when it refuses the text or the text is not a mapping. Only the form
+    is judged here: whether the values make a valid scenario is the loader's question at Run."""
+    from rulespy.errors import InvalidInput
+    from rulespy.scenario.yamlnodes import Map, parse, plain
 
-    if _compose(text) is False:
-        from rulespy.errors import RulesError
-        from rulespy.scenario import parse_scenario
-
-        try:
-            parse_scenario(text, SCENARIO)
-        except (RulesError, ValueError, RecursionError) as error:
-            line = getattr(error, "line", None) or 1
-            return f"{SCENARIO}:{line}: {getattr(error, 'message', None) or error}"
-        return f"{SCENARIO}:1: the scenario cannot be read"
     try:
-        data = yaml.safe_load(text) or {}
-    except yaml.YAMLError as error:
-        return f"{SCENARIO}: {error}"
-    if not isinstance(data, dict):
+        root = parse(text, SCENARIO)
+    except InvalidInput as error:
+        if error.message == "the scenario is empty":  # nothing but comments: the forms start it
+            return {}
+        return error.located()
+    except RecursionError:
+        return f"{SCENARIO}:1: the scenario is too deeply nested to be read"
+    if not isinstance(root, Map):
         return f"{SCENARIO}:1: a scenario is a mapping of weapons, units, attack and dice"
+    data: dict[str, Any] = plain(root)
     return data
 
 
