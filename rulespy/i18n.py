@@ -89,8 +89,13 @@ def translations(code: str) -> gettext.NullTranslations:
     try:
         import babel.messages.pofile  # noqa: F401  (Babel installed: the .po is read)
     except ImportError:
-        with po.with_suffix(".mo").open("rb") as compiled:
-            return gettext.GNUTranslations(compiled)
+        compiled = po.with_suffix(".mo")
+        if compiled.is_file():  # the judge's bundle unpacked (Pyodide)
+            return gettext.GNUTranslations(io.BytesIO(compiled.read_bytes()))
+        from importlib.resources import files  # the bundle imported as a zip
+
+        name = compiled.relative_to(LOCALE.parent).as_posix()
+        return gettext.GNUTranslations(io.BytesIO(files("rulespy").joinpath(name).read_bytes()))
     return gettext.GNUTranslations(io.BytesIO(compile_po(po, code)))
 
 

@@ -183,6 +183,8 @@ def section_changes(before: dict[str, SectionText], after: dict[str, SectionText
 TRANSLATIONS = ("ru",)
 """The translations whose sections a summary compares too (the Russian What changed page shows them)."""
 _COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+# an admonition's marker (``!!! tip "At the table"``, ``??? note``): its title is words, its type markup
+_ADMONITION = re.compile(r'^([ \t]*)(?:!!!|\?\?\?\+?)[ \t]+[\w-]+(?:[ \t]+"([^"]*)")?', re.MULTILINE)
 
 
 def translated_sections(root: Path, language: str) -> dict[str, SectionText]:
@@ -195,7 +197,7 @@ def translated_sections(root: Path, language: str) -> dict[str, SectionText]:
             text = (root / language / path).read_text(encoding="utf-8").replace("\r\n", "\n")
         except (OSError, UnicodeDecodeError):
             continue
-        found.update(section_texts(path, _COMMENT.sub("", text)))
+        found.update(section_texts(path, _ADMONITION.sub(r"\1\2", _COMMENT.sub("", text))))
     return found
 
 

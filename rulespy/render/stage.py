@@ -406,6 +406,8 @@ def _render(
     # language, the judge sharing the English site's runtime), so that each generator finds every page
     # its navigation names
     what_changed = changes.text_in(language)
+    if language:  # a switcher to the English page, carrying the words of the version selector
+        what_changed = languages.with_switchers(what_changed, CHANGES, language, [None])
     extra.update({CHANGES: stamped(CHANGES, what_changed).encode("utf-8"), "versions.json": versions})
     published = [p.relative_to(root).as_posix() for p in scenario_files]
     judge_page = judge.page(root, published, language)

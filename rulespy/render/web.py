@@ -86,21 +86,25 @@ def odds(text: str, language: str = "en") -> str:
     return json.dumps({"exit": answer.exit, "json": answer.json or "", "text": shown, "stderr": answer.error})
 
 
-def board(text: str, key: str = "vs-judge") -> str:
+def board(text: str, key: str = "vs-judge", language: str = "en") -> str:
     """The board of the scenario in ``text`` as the site draws it (inline SVG), or "" when the loader
     refuses the scenario (the page then shows the loader's message from ``resolve``). ``key`` starts
     every id of the drawing: each editor on a page gives its own, so that two open boards never share a
-    pattern or clip path."""
+    pattern or clip path. ``language``: the words of the note that replaces a board too wide to draw."""
     import xml.etree.ElementTree as ET
 
     from rulespy.errors import RulesError
+    from rulespy.i18n import _
+    from rulespy.i18n import language as speaking
     from rulespy.render.board import BOARD_INCHES, render, too_wide
     from rulespy.scenario import parse_scenario
 
     try:
         scenario = parse_scenario(text, SCENARIO)
         if too_wide(scenario):
-            return f'<p class="vs-judge-note">The board is wider than {BOARD_INCHES:g} inches: not drawn.</p>'
+            with speaking(language):
+                note = _("The board is wider than {inches:g} inches: not drawn.", inches=BOARD_INCHES)
+            return f'<p class="vs-judge-note">{note}</p>'
         return ET.tostring(render(scenario, key), encoding="unicode")
     except (RulesError, ValueError, RecursionError):
         return ""

@@ -178,3 +178,45 @@ def test_the_judge_passes_the_language_to_the_command_line() -> None:
     odds_ru = json.loads(web.odds(text, "ru"))
     assert odds_ru["exit"] == 0 and "Ожидаемые потери" in odds_ru["text"]
     assert odds_ru["json"] == json.loads(web.odds(text))["json"]
+
+
+#: The judge's bundle as Pyodide runs it: no site-packages (so no Babel: the .mo the bundle carries).
+BUNDLE_PAGE = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+try:
+    import babel
+    raise SystemExit("babel is importable: " + babel.__file__)
+except ImportError:
+    pass
+from rulespy.render import web
+assert web.__file__.startswith(sys.argv[1]), web.__file__
+texts = json.load(sys.stdin)
+print(json.dumps([[json.loads(web.resolve(t, "ru")), json.loads(web.odds(t, "ru"))] for t in texts]))
+"""
+
+
+def test_the_judges_bundle_speaks_russian_without_babel(tmp_path: Path) -> None:
+    """In the judge (Pyodide has no Babel) the engine reads the ``.mo`` the bundle carries: the same
+    Russian account and odds as the command line's."""
+    import subprocess
+    import sys
+
+    from rulespy.render import judge, web
+
+    bundle = tmp_path / judge.BUNDLE
+    bundle.write_bytes(judge.bundle())
+    names = ["advance.yaml", "snap_fire_firefight.yaml", "illegal_friendly_target.yaml"]
+    texts = [(ROOT / "examples" / "scenarios" / name).read_text(encoding="utf-8") for name in names]
+    done = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", BUNDLE_PAGE, str(bundle)],
+        input=json.dumps(texts),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    for text, (resolved, odds) in zip(texts, json.loads(done.stdout), strict=True):
+        assert resolved == json.loads(web.resolve(text, "ru"))
+        assert odds == json.loads(web.odds(text, "ru"))
+    assert "Шаг за шагом" in json.loads(done.stdout)[0][0]["account"]

@@ -305,7 +305,7 @@ def test_the_russian_site_shows_try_it_and_the_judge_page_in_russian_and_resolve
 ) -> None:
     """Issue 17 on the Russian site: "Try it" and the Judge page's labels, buttons and statuses read in
     Russian (``languages.WORDS``), the runtime is the English site's (one copy, cached), and the engine's
-    account is the command line's, as the engine prints it."""
+    account is the command line's in Russian (``rulespy resolve --lang ru``: issue 28), as it prints it."""
     said = WORDS["ru"]
     url, code, _ = _die_that_matters(staged)
     judged.get(f"{base_url}ru/{url}")
@@ -321,8 +321,11 @@ def test_the_russian_site_shows_try_it_and_the_judge_page_in_russian_and_resolve
     assert _content(judged, panel, ".vs-judge-status") == said["judge-done"]
     legends = [e.text for e in judged.find_elements("css selector", ".vs-judge-tools legend")]
     assert legends == [said[f"judge-{k}-legend"] for k in ("declare", "move", "add", "roll")]
-    expected = json.loads(web.resolve(judge.STARTER))
+    expected = json.loads(web.resolve(judge.STARTER, "ru"))
     assert _content(judged, panel, ".vs-judge-account") == expected["account"]
+    assert "Шаг за шагом" in expected["account"] and "Step by step" not in expected["account"]
     assert panel.get_attribute("data-json") == expected["json"]
+    steps = _content(judged, panel, ".vs-judge-account-steps")
+    assert steps and not re.search(r"\b(declares?|fires|loses|success)\b", steps), steps
     fetched = judged.execute_async_script(_FETCHED)
     assert f"{base_url}judge/rulespy.zip" in fetched and not [n for n in fetched if "/ru/judge/pyodide" in n]

@@ -488,7 +488,7 @@
       let answer, drawn;
       try {
         answer = JSON.parse(await web.resolve(text, LANGUAGE));
-        drawn = await web.board(text, key);
+        drawn = await web.board(text, key, LANGUAGE);
       } catch (error) {
         if (!current()) return;
         status.className = "vs-judge-status vs-judge-error";
