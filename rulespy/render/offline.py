@@ -54,7 +54,9 @@ class OfflineError(Exception):
 
 def npm_ci(package: Path, target: Path, wanted: Path) -> Path:
     """``target/node_modules``, running ``npm ci`` of ``package``'s package.json and lock into ``target``
-    first when ``wanted`` (a path under ``node_modules``) is missing or the lock changed."""
+    first when ``wanted`` (a path under ``node_modules``) is missing or the lock changed. The ``npm ci``
+    itself is ``judge.npm_ci``'s, as for the judge's Pyodide; this adds the lock's copy and check, for
+    Workbox, Pagefind (``rulespy.render.search``) and the tests' axe-core (``tests/axe/``)."""
     lock = (package / "package-lock.json").read_bytes()
     installed = target / "package-lock.json"
     modules = target / "node_modules"
@@ -63,18 +65,11 @@ def npm_ci(package: Path, target: Path, wanted: Path) -> Path:
     target.mkdir(parents=True, exist_ok=True)
     for name in ("package.json", "package-lock.json"):
         shutil.copyfile(package / name, target / name)
-    npm = shutil.which("npm")
-    if npm is None:
+    done = judge.npm_ci(target)  # the one npm step: ``npm ci`` with no install scripts
+    if done is None:
         raise OfflineError(
             f"{package.name} needs npm, which is not installed (apt-get install npm)", no_npm=True
         )
-    done = subprocess.run(
-        [npm, "ci", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"],
-        cwd=target,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
     if done.returncode != 0 or not (modules / wanted).exists():
         installed.unlink(missing_ok=True)
         detail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]

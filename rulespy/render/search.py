@@ -88,10 +88,22 @@ SKIPPED_TAGS = frozenset({"svg", "script", "style", "pre", "nav", "button", "for
 #: elements of a built page whose text is not the rules' text: the permalink mark, the edition line,
 #: "Defined on this page", a board drawn as text, Try it, a worked example's code
 SKIPPED_CLASSES = frozenset(
-    {"headerlink", "vs-language", "vs-edition", "abstract", "vs-board-text", "vs-try", "vs-referenced-by",
-     "highlight", "vs-odds", "vs-changed"}
+    {
+        "headerlink",
+        "vs-language",
+        "vs-edition",
+        "abstract",
+        "vs-board-text",
+        "vs-try",
+        "vs-referenced-by",
+        "highlight",
+        "vs-odds",
+        "vs-changed",
+    }
 )
-_VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"})
+_VOID = frozenset(
+    {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
+)
 
 
 @dataclass
@@ -198,7 +210,7 @@ def document(section: Section, language: str) -> str:
         f'<html lang="{language}"><head><title>{esc(section.title)}</title></head><body>'
         f"<h1>{esc(section.title)}</h1>"
         + (f'<p data-pagefind-weight="{WORDS_WEIGHT}">{esc(words)}</p>' if words else "")
-        + (f'<p data-pagefind-meta="page" data-pagefind-weight="{PAGE_WEIGHT}">{esc(page)}</p>' if page else "")
+        + (f'<p data-pagefind-meta="page" data-pagefind-weight="{PAGE_WEIGHT}">{esc(page)}</p>' * bool(page))
         + f"<p>{esc(text)}</p></body></html>"
     )
 
