@@ -118,7 +118,8 @@
   const known = sessionStorage.getItem(key);
   if (known === "yes") start();
   else if (known !== "no") {
-    fetch(new URL("pagefind/pagefind-entry.json", root), { method: "HEAD" }).then(
+    // a GET, not a HEAD: offline, the service worker answers GET requests only
+    fetch(new URL("pagefind/pagefind-entry.json", root)).then(
       (answer) => {
         sessionStorage.setItem(key, answer.ok ? "yes" : "no");
         if (answer.ok) start();
