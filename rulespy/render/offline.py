@@ -150,8 +150,9 @@ def config(folder: Path, others: list[str]) -> dict[str, object]:
         "clientsClaim": True,  # the first visit's pages are served offline without a reload
         "skipWaiting": False,  # a new build waits until the reader presses Reload (assets/offline.js)
         "directoryIndex": "index.html",
-        # search results link with ?h=words (Material's highlight), the search box with ?q=
-        "ignoreURLParametersMatching": [r"^h$", r"^q$", r"^utm_"],
+        # search results link with ?h=words (Material's highlight), the search box with ?q=, and Pagefind
+        # asks for its pagefind-entry.json with ?ts=TIME (rulespy.render.search)
+        "ignoreURLParametersMatching": [r"^h$", r"^q$", r"^ts$", r"^utm_"],
         "maximumFileSizeToCacheInBytes": 8 << 20,
         "sourcemap": False,
         "mode": "production",
