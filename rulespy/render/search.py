@@ -200,21 +200,25 @@ def sections(html_text: str, page: str) -> list[Section]:
 
 def document(section: Section, language: str) -> str:
     """``section`` as the small HTML page Pagefind indexes: its title (Pagefind weighs a heading above
-    the text), its concepts' other names and players' phrasings weighed like a title, the page it is on
-    (shown under the result) and its text."""
+    the text), its text, the page it is on (shown under the result, "Page: Damage and Casualties") and
+    its concepts' other names and players' phrasings, weighed like its title; last, so that a result
+    quotes the section's own words first."""
     esc = html.escape
     words = " · ".join(section.words)
     text = " ".join(" ".join(section.text).split())
     page = "" if section.anchor is None else section.page_title
+    key = esc(PAGE_META.get(language, PAGE_META["en"]), quote=True)
     return (
         f'<html lang="{language}"><head><title>{esc(section.title)}</title></head><body>'
-        f"<h1>{esc(section.title)}</h1>"
+        f"<h1>{esc(section.title)}</h1><p>{esc(text)}</p>"
+        + (f'<p data-pagefind-meta="{key}" data-pagefind-weight="{PAGE_WEIGHT}">{esc(page)}</p>' * bool(page))
         + (f'<p data-pagefind-weight="{WORDS_WEIGHT}">{esc(words)}</p>' if words else "")
-        + (f'<p data-pagefind-meta="page" data-pagefind-weight="{PAGE_WEIGHT}">{esc(page)}</p>' * bool(page))
-        + f"<p>{esc(text)}</p></body></html>"
+        + "</body></html>"
     )
 
 
+#: the name under which a result shows the page its section is on, in each edition's language
+PAGE_META = {"en": "Page", "ru": "Страница"}
 #: Pagefind's weight of a section's search words: its title's (a heading weighs 7; the text 1). Measured
 #: with the table questions (bench/README.md, "Search at the table"): 7 answers two more than 3 or 5,
 #: and 10 no more than 7. The page's title, shown under each result, weighs half a word of the text.

@@ -100,6 +100,28 @@ def test_no_serious_or_critical_axe_violation_on_any_page_type(
     assert not found, "\n".join(found)
 
 
+@pytest.mark.parametrize("scheme", ["light", "dark"], indirect=True)
+def test_the_search_dialog_with_its_results_has_no_serious_or_critical_axe_violation(
+    browser: Any, base_url: str, axe_source: str, scheme: str
+) -> None:
+    """The site's search (Pagefind's UI in ``assets/search.js``'s dialog) open, with results, in both
+    editions, at desktop and phone size: axe-core checks the dialog alone (the page behind it is inert)."""
+    from tests.browser import search
+
+    browser.set_script_timeout(120)
+    found: list[str] = []
+    for size in ((1280, 1000), PHONE):
+        browser.set_window_size(*size)
+        for page, words in (("core/damage/", "overkill damage"), ("ru/core/damage/", "лишний урон")):
+            url = urljoin(base_url, page)
+            _violations(browser, axe_source, url, scheme)  # the page and palette, as a reader has them
+            assert search(browser, words, "/core/damage/")
+            violations = browser.execute_async_script(_RUN.replace("[document]", "['dialog.vs-search']"), [])
+            found += [f"{size[0]}px {url} search ({scheme}): {v}" for v in violations]
+    browser.set_window_size(1280, 1000)
+    assert not found, "\n".join(found)
+
+
 def test_links_in_the_text_are_underlined_not_told_apart_by_colour_alone(browser: Any, base_url: str) -> None:
     browser.get(urljoin(base_url, "glossary/"))
     decorations = browser.execute_script(

@@ -55,7 +55,9 @@ def test_a_section_document_weighs_its_words_like_its_title_and_escapes_them() -
     assert page.startswith('<html lang="en">')
     assert "<h1>Target Limit</h1>" in page
     assert f'<p data-pagefind-weight="{WORDS_WEIGHT}">overkill · excess damage · wasted &lt;b&gt;</p>' in page
-    assert '<p data-pagefind-meta="page" data-pagefind-weight="0.5">Damage and Casualties</p>' in page
+    assert '<p data-pagefind-meta="Page" data-pagefind-weight="0.5">Damage and Casualties</p>' in page
+    assert page.index("Whatever that model") < page.index("overkill")  # a result quotes the text first
+    assert 'data-pagefind-meta="Страница"' in document(limit, "ru")
     assert "<b>" not in page
 
 
