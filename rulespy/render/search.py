@@ -151,7 +151,8 @@ class _Sections(HTMLParser):
         if self.skip_at is not None or self.words_at is not None:
             return
         heading = re.fullmatch(r"h[1-6]", tag) is not None
-        if tag in SKIPPED_TAGS or classes & SKIPPED_CLASSES:
+        code = tag == "details" and "example" in classes  # a worked example's "Executable check"
+        if tag in SKIPPED_TAGS or classes & SKIPPED_CLASSES or code:
             self.skip_at = self.depth
             self.dropping = self.dropping or heading  # "Referenced by": left out up to the next heading
         elif CLASS in classes:
