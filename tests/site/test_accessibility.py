@@ -5,8 +5,9 @@ axe-core comes from npm at the version locked in ``tests/axe/package-lock.json``
 ``build/axe/`` the first time, ``rulespy.render.offline.npm_ci``) and is injected into each page by
 selenium. Dark mode is the reader's system preference (Chromium's emulated ``prefers-color-scheme``)
 and the theme's palette toggle set to it. The page types: home, Questions at the table, a rule page, the
-glossary, the Judge page, What changed, a Russian page, and each past edition's home page built into
-the site (``vX.Y/``), when there is one. On the Judge page the judge's own forms and editor
+glossary, the Judge page, What changed, a Russian page, and each past edition (``vX.Y/``: its home, a
+rule page and its Russian home), built into the test site by the ``past_editions`` fixture as ``make
+site`` builds it. On the Judge page the judge's own forms and editor
 (``.vs-judge-page``) are left to that page's tests; the theme and text around them are checked here.
 
 Also here: tooltips open on keyboard focus and on a tap, and show the owner's first paragraph whole.
@@ -58,9 +59,22 @@ def scheme(browser: Any, request: pytest.FixtureRequest) -> Iterator[str]:
     browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
 
 
+@pytest.fixture(scope="module")
+def past_editions(built: Path, request: pytest.FixtureRequest) -> list[str]:
+    """Each past edition (``vX.Y/``, a release of CHANGELOG.md) built into the test site as ``make site``
+    builds it (``rulespy.editions.site``: from its release commit, by its own render step, with the
+    current site's styles and accessibility script carried over); their folders."""
+    from rulespy.editions.site import build_editions
+
+    generator = request.node.callspec.params["built"]
+    return [f"{release.edition}/" for release in build_editions(ROOT, generator, built)]
+
+
 def _pages(built: Path) -> list[str]:
-    past = sorted(p.parent.name + "/" for p in built.glob("v[0-9]*/index.html"))
-    return [*PAGES, *past]
+    """Every page type; of each past edition built into the site, its home, a rule page and its
+    Russian home."""
+    past = sorted(p.parent.name for p in built.glob("v[0-9]*/index.html"))
+    return [*PAGES, *(f"{v}/{page}" for v in past for page in ("", "core/damage/", "ru/"))]
 
 
 def _violations(browser: Any, axe_source: str, url: str, scheme: str) -> list[str]:
@@ -86,8 +100,9 @@ def _violations(browser: Any, axe_source: str, url: str, scheme: str) -> list[st
 
 @pytest.mark.parametrize("scheme", ["light", "dark"], indirect=True)
 def test_no_serious_or_critical_axe_violation_on_any_page_type(
-    browser: Any, base_url: str, built: Path, axe_source: str, scheme: str
+    browser: Any, base_url: str, built: Path, axe_source: str, scheme: str, past_editions: list[str]
 ) -> None:
+    assert past_editions, "no past edition was built into the test site: CHANGELOG.md has a release (v1.0)"
     browser.set_script_timeout(120)
     found: list[str] = []
     for size in ((1280, 1000), PHONE):
