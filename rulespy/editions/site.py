@@ -131,6 +131,8 @@ def _edition_address(tree: Path, release: Release) -> str | None:
         raise EditionError(f"SITE_URL={site!r} is not an http(s) address such as https://example.org/rules/")
     address = f"{site.rstrip('/')}/{release.edition}/"
     config = tree / "mkdocs.yml"
+    if not config.is_file():
+        return
     text = config.read_text(encoding="utf-8")
     config.write_text(re.sub(r"(?m)^site_url:.*$", f"site_url: {address}", text, count=1), encoding="utf-8")
     return address
@@ -209,6 +211,8 @@ def carry_presentation(tree: Path) -> None:
             for name in PRESENTATION:
                 shutil.copyfile(ASSETS / name, pages / "assets" / name)
     config = tree / "mkdocs.yml"
+    if not config.is_file():
+        return
     text = config.read_text(encoding="utf-8")
     if "assets/accessibility.js" not in text and "\nextra_javascript:\n" in text:
         text = text.replace("\nextra_javascript:\n", "\nextra_javascript:\n  - assets/accessibility.js\n", 1)
