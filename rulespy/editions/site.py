@@ -131,8 +131,6 @@ def _edition_address(tree: Path, release: Release) -> str | None:
         raise EditionError(f"SITE_URL={site!r} is not an http(s) address such as https://example.org/rules/")
     address = f"{site.rstrip('/')}/{release.edition}/"
     config = tree / "mkdocs.yml"
-    if not config.is_file():
-        return
     text = config.read_text(encoding="utf-8")
     config.write_text(re.sub(r"(?m)^site_url:.*$", f"site_url: {address}", text, count=1), encoding="utf-8")
     return address
