@@ -60,13 +60,13 @@ def scheme(browser: Any, request: pytest.FixtureRequest) -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def past_editions(built: Path, request: pytest.FixtureRequest) -> list[str]:
+def past_editions(built: Path) -> list[str]:
     """Each past edition (``vX.Y/``, a release of CHANGELOG.md) built into the test site as ``make site``
     builds it (``rulespy.editions.site``: from its release commit, by its own render step, with the
     current site's styles and accessibility script carried over); their folders."""
     from rulespy.editions.site import build_editions
 
-    generator = request.node.callspec.params["built"]
+    generator = built.name  # the test site of each generator is built into a folder of its name
     return [f"{release.edition}/" for release in build_editions(ROOT, generator, built)]
 
 
