@@ -130,7 +130,15 @@ def severe(driver: Any) -> list[str]:
 #: the search dialog Zensical draws in a shadow root (Material has a plain search box in its header)
 SEARCH_HOST = """return [...document.querySelectorAll('*')].find(
     e => e.shadowRoot && e.shadowRoot.querySelector('dialog[aria-label=Search]')) || null;"""
-_RESULTS = """const host = [...document.querySelectorAll('*')].find(
+#: "button" when the site's search (Pagefind) put its button in the header, "theme" when the page found
+#: no index (``assets/search.js`` asked once per visit), null while it is still asking
+PAGEFIND = """if (document.querySelector('.vs-search-open')) return 'button';
+if (!document.querySelector('script[src*="assets/search.js"]')) return 'theme';
+const asked = Object.keys(sessionStorage).find(k => k.startsWith('vs-pagefind:'));
+return asked && sessionStorage.getItem(asked) === 'no' ? 'theme' : null;"""
+_RESULTS = """const pagefind = document.querySelector('dialog.vs-search');
+if (pagefind) return [...pagefind.querySelectorAll('.pagefind-ui__result-link')].map(a => a.href);
+const host = [...document.querySelectorAll('*')].find(
     e => e.shadowRoot && e.shadowRoot.querySelector('dialog[aria-label=Search]'));
 const links = host ? host.shadowRoot.querySelectorAll('a')
                    : document.querySelectorAll('.md-search-result__list a');
@@ -138,21 +146,29 @@ return [...links].map(a => a.href);"""
 
 
 def search(driver: Any, words: str, wanted: str) -> list[str]:
-    """Type ``words`` into the open page's search (Material's box in the header, or the button opening
-    Zensical's dialog) and wait until a result's address contains ``wanted``: those addresses. Each
-    step finds its element again; the result list, redrawn as results arrive, is read in one script."""
+    """Type ``words`` into the open page's search and wait until a result's address contains ``wanted``:
+    those addresses. The site's search is Pagefind's, in the dialog the header's search button opens
+    (``assets/search.js``); a site built without its index has the theme's (Material's box in the
+    header, or the button opening Zensical's dialog). Each step finds its element again; the result
+    list, redrawn as results arrive, is read in one script."""
     from selenium.webdriver.common.by import By
 
+    pagefind = wait(driver, lambda d: d.execute_script(PAGEFIND) or None)
     material = bool(driver.find_elements(By.CSS_SELECTOR, "input.md-search__input"))
 
     def box(d: Any) -> Any:
+        if pagefind == "button":
+            found = d.find_elements(By.CSS_SELECTOR, "dialog.vs-search[open] input")
+            return found[0] if found and found[0].is_displayed() else None
         if material:
             found = d.find_element(By.CSS_SELECTOR, "input.md-search__input")
             return found if found.is_displayed() else None
         host = d.execute_script(SEARCH_HOST)
         return host.shadow_root.find_element(By.CSS_SELECTOR, "input") if host else None
 
-    if not material:
+    if pagefind == "button":
+        click(driver, ".vs-search-open")
+    elif not material:
         click(driver, ".md-search__button")
     elif not box(driver):  # a narrow window: the search box opens from the header's icon
         click(driver, "label.md-header__button[for='__search']")

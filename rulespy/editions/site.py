@@ -181,6 +181,7 @@ def build_edition(
         for language, pages in translations.items():
             if (tree / "build" / language / "pages").is_dir():
                 add_banners(tree / "build" / language / "pages", release, latest, pages, generator, language)
+        carry_presentation(tree)
         _run(
             [sys.executable, "-m", "rulespy.render.build", generator, "--pdf"],  # the edition's own rulebook
             tree,
@@ -191,6 +192,30 @@ def build_edition(
         if into.exists():
             shutil.rmtree(into)
         shutil.copytree(tree / "site", into)
+
+
+#: the current site's styles and accessibility script, laid over a past edition's own: its rules, words
+#: and pages stay its release's, but what axe-core found in the presentation since (links told apart by
+#: colour alone, contrast, the theme's unnamed search dialog and version selector) is mended in every
+#: edition a reader can open (tests/site/test_accessibility.py checks each past edition)
+PRESENTATION = ("voidsiege.css", "accessibility.js")
+ASSETS = Path(__file__).resolve().parents[1] / "render" / "assets"
+
+
+def carry_presentation(tree: Path) -> None:
+    """Copy ``PRESENTATION`` into the staged pages of the edition cloned at ``tree`` (each language's),
+    and list ``assets/accessibility.js`` in its ``mkdocs.yml`` when its release did not."""
+    for pages in [tree / "build" / "pages", *(tree / "build" / language / "pages" for language in LANGUAGES)]:
+        if (pages / "assets").is_dir():
+            for name in PRESENTATION:
+                shutil.copyfile(ASSETS / name, pages / "assets" / name)
+    config = tree / "mkdocs.yml"
+    if not config.is_file():
+        return
+    text = config.read_text(encoding="utf-8")
+    if "assets/accessibility.js" not in text and "\nextra_javascript:\n" in text:
+        text = text.replace("\nextra_javascript:\n", "\nextra_javascript:\n  - assets/accessibility.js\n", 1)
+        config.write_text(text, encoding="utf-8")
 
 
 def versions(built: list[Release]) -> list[dict[str, object]]:

@@ -56,7 +56,9 @@ class OfflineError(BookError):
 
 def npm_ci(package: Path, target: Path, wanted: Path) -> Path:
     """``target/node_modules``, running ``npm ci`` of ``package``'s package.json and lock into ``target``
-    first when ``wanted`` (a path under ``node_modules``) is missing or the lock changed."""
+    first when ``wanted`` (a path under ``node_modules``) is missing or the lock changed. The ``npm ci``
+    itself is ``judge.npm_ci``'s, as for the judge's Pyodide; this adds the lock's copy and check, for
+    Workbox, Pagefind (``rulespy.render.search``) and the tests' axe-core (``tests/axe/``)."""
     lock = (package / "package-lock.json").read_bytes()
     installed = target / "package-lock.json"
     modules = target / "node_modules"
@@ -65,18 +67,11 @@ def npm_ci(package: Path, target: Path, wanted: Path) -> Path:
     target.mkdir(parents=True, exist_ok=True)
     for name in ("package.json", "package-lock.json"):
         shutil.copyfile(package / name, target / name)
-    npm = shutil.which("npm")
-    if npm is None:
+    done = judge.npm_ci(target)  # the one npm step: ``npm ci`` with no install scripts
+    if done is None:
         raise OfflineError(
             f"{package.name} needs npm, which is not installed (apt-get install npm)", no_npm=True
         )
-    done = subprocess.run(
-        [npm, "ci", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"],
-        cwd=target,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
     if done.returncode != 0 or not (modules / wanted).exists():
         installed.unlink(missing_ok=True)
         detail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
@@ -157,8 +152,9 @@ def config(folder: Path, others: list[str]) -> dict[str, object]:
         "clientsClaim": True,  # the first visit's pages are served offline without a reload
         "skipWaiting": False,  # a new build waits until the reader presses Reload (assets/offline.js)
         "directoryIndex": "index.html",
-        # search results link with ?h=words (Material's highlight), the search box with ?q=
-        "ignoreURLParametersMatching": [r"^h$", r"^q$", r"^utm_"],
+        # search results link with ?h=words (Material's highlight), the search box with ?q=, and Pagefind
+        # asks for its pagefind-entry.json with ?ts=TIME (rulespy.render.search)
+        "ignoreURLParametersMatching": [r"^h$", r"^q$", r"^ts$", r"^utm_"],
         "maximumFileSizeToCacheInBytes": 8 << 20,
         "sourcemap": False,
         "mode": "production",

@@ -90,10 +90,22 @@ SKIPPED_TAGS = frozenset({"svg", "script", "style", "pre", "nav", "button", "for
 #: elements of a built page whose text is not the rules' text: the permalink mark, the edition line,
 #: "Defined on this page", a board drawn as text, Try it, a worked example's code
 SKIPPED_CLASSES = frozenset(
-    {"headerlink", "vs-language", "vs-edition", "abstract", "vs-board-text", "vs-try", "vs-referenced-by",
-     "highlight", "vs-odds", "vs-changed"}
+    {
+        "headerlink",
+        "vs-language",
+        "vs-edition",
+        "abstract",
+        "vs-board-text",
+        "vs-try",
+        "vs-referenced-by",
+        "highlight",
+        "vs-odds",
+        "vs-changed",
+    }
 )
-_VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"})
+_VOID = frozenset(
+    {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
+)
 
 
 @dataclass
@@ -141,7 +153,8 @@ class _Sections(HTMLParser):
         if self.skip_at is not None or self.words_at is not None:
             return
         heading = re.fullmatch(r"h[1-6]", tag) is not None
-        if tag in SKIPPED_TAGS or classes & SKIPPED_CLASSES:
+        code = tag == "details" and "example" in classes  # a worked example's "Executable check"
+        if tag in SKIPPED_TAGS or classes & SKIPPED_CLASSES or code:
             self.skip_at = self.depth
             self.dropping = self.dropping or heading  # "Referenced by": left out up to the next heading
         elif CLASS in classes:
@@ -190,21 +203,25 @@ def sections(html_text: str, page: str) -> list[Section]:
 
 def document(section: Section, language: str) -> str:
     """``section`` as the small HTML page Pagefind indexes: its title (Pagefind weighs a heading above
-    the text), its concepts' other names and players' phrasings weighed like a title, the page it is on
-    (shown under the result) and its text."""
+    the text), its text, the page it is on (shown under the result, "Page: Damage and Casualties") and
+    its concepts' other names and players' phrasings, weighed like its title; last, so that a result
+    quotes the section's own words first."""
     esc = html.escape
     words = " · ".join(section.words)
     text = " ".join(" ".join(section.text).split())
     page = "" if section.anchor is None else section.page_title
+    key = esc(PAGE_META.get(language, PAGE_META["en"]), quote=True)
     return (
         f'<html lang="{language}"><head><title>{esc(section.title)}</title></head><body>'
-        f"<h1>{esc(section.title)}</h1>"
+        f"<h1>{esc(section.title)}</h1><p>{esc(text)}</p>"
+        + (f'<p data-pagefind-meta="{key}" data-pagefind-weight="{PAGE_WEIGHT}">{esc(page)}</p>' * bool(page))
         + (f'<p data-pagefind-weight="{WORDS_WEIGHT}">{esc(words)}</p>' if words else "")
-        + (f'<p data-pagefind-meta="page" data-pagefind-weight="{PAGE_WEIGHT}">{esc(page)}</p>' if page else "")
-        + f"<p>{esc(text)}</p></body></html>"
+        + "</body></html>"
     )
 
 
+#: the name under which a result shows the page its section is on, in each edition's language
+PAGE_META = {"en": "Page", "ru": "Страница"}
 #: Pagefind's weight of a section's search words: its title's (a heading weighs 7; the text 1). Measured
 #: with the table questions (bench/README.md, "Search at the table"): 7 answers two more than 3 or 5,
 #: and 10 no more than 7. The page's title, shown under each result, weighs half a word of the text.

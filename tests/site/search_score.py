@@ -53,14 +53,6 @@ for (const kind of ['input', 'keyup', 'change']) input.dispatchEvent(new Event(k
 return true;"""
 
 
-#: "button" once the site's search (Pagefind, assets/search.js) has put its button in the header; "theme"
-#: when the page has said it has none (the theme's own search stays: a site built without npm)
-_PAGEFIND_READY = """
-if (document.querySelector('.vs-search-open')) return 'button';
-const asked = Object.keys(sessionStorage).find(k => k.startsWith('vs-pagefind:'));
-return asked && sessionStorage.getItem(asked) === 'no' ? 'theme' : null;"""
-
-
 @dataclass(frozen=True)
 class Asked:
     question: str
@@ -92,9 +84,9 @@ def _answers(url: str, answers: tuple[str, ...]) -> bool:
 def _open_search(driver: Any) -> None:
     from selenium.webdriver.common.by import By
 
-    from tests.browser import wait
+    from tests.browser import PAGEFIND, wait
 
-    if wait(driver, lambda d: d.execute_script(_PAGEFIND_READY), 5.0) == "button":
+    if wait(driver, lambda d: d.execute_script(PAGEFIND)) == "button":
         driver.execute_script("document.querySelector('.vs-search-open').click();")
         wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "dialog.vs-search[open] input"))
     elif driver.find_elements(By.CSS_SELECTOR, "input.md-search__input"):

@@ -5,8 +5,9 @@ axe-core comes from npm at the version locked in ``tests/axe/package-lock.json``
 ``build/axe/`` the first time, ``rulespy.render.offline.npm_ci``) and is injected into each page by
 selenium. Dark mode is the reader's system preference (Chromium's emulated ``prefers-color-scheme``)
 and the theme's palette toggle set to it. The page types: home, Questions at the table, a rule page, the
-glossary, the Judge page, What changed, a Russian page, and each past edition's home page built into
-the site (``vX.Y/``), when there is one. On the Judge page the judge's own forms and editor
+glossary, the Judge page, What changed, a Russian page, and each past edition (``vX.Y/``: its home, a
+rule page and its Russian home), built into the test site by the ``past_editions`` fixture as ``make
+site`` builds it. On the Judge page the judge's own forms and editor
 (``.vs-judge-page``) are left to that page's tests; the theme and text around them are checked here.
 
 Also here: tooltips open on keyboard focus and on a tap, and show the owner's first paragraph whole.
@@ -58,9 +59,22 @@ def scheme(browser: Any, request: pytest.FixtureRequest) -> Iterator[str]:
     browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
 
 
+@pytest.fixture(scope="module")
+def past_editions(built: Path) -> list[str]:
+    """Each past edition (``vX.Y/``, a release of CHANGELOG.md) built into the test site as ``make site``
+    builds it (``rulespy.editions.site``: from its release commit, by its own render step, with the
+    current site's styles and accessibility script carried over); their folders."""
+    from rulespy.editions.site import build_editions
+
+    generator = built.name  # the test site of each generator is built into a folder of its name
+    return [f"{release.edition}/" for release in build_editions(ROOT, generator, built)]
+
+
 def _pages(built: Path) -> list[str]:
-    past = sorted(p.parent.name + "/" for p in built.glob("v[0-9]*/index.html"))
-    return [*PAGES, *past]
+    """Every page type; of each past edition built into the site, its home, a rule page and its
+    Russian home."""
+    past = sorted(p.parent.name for p in built.glob("v[0-9]*/index.html"))
+    return [*PAGES, *(f"{v}/{page}" for v in past for page in ("", "core/damage/", "ru/"))]
 
 
 def _violations(browser: Any, axe_source: str, url: str, scheme: str) -> list[str]:
@@ -86,8 +100,9 @@ def _violations(browser: Any, axe_source: str, url: str, scheme: str) -> list[st
 
 @pytest.mark.parametrize("scheme", ["light", "dark"], indirect=True)
 def test_no_serious_or_critical_axe_violation_on_any_page_type(
-    browser: Any, base_url: str, built: Path, axe_source: str, scheme: str
+    browser: Any, base_url: str, built: Path, axe_source: str, scheme: str, past_editions: list[str]
 ) -> None:
+    assert past_editions, "no past edition was built into the test site: CHANGELOG.md has a release (v1.0)"
     browser.set_script_timeout(120)
     found: list[str] = []
     for size in ((1280, 1000), PHONE):
@@ -96,6 +111,28 @@ def test_no_serious_or_critical_axe_violation_on_any_page_type(
             found += [
                 f"{size[0]}px {v}" for v in _violations(browser, axe_source, urljoin(base_url, page), scheme)
             ]
+    browser.set_window_size(1280, 1000)
+    assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"], indirect=True)
+def test_the_search_dialog_with_its_results_has_no_serious_or_critical_axe_violation(
+    browser: Any, base_url: str, axe_source: str, scheme: str
+) -> None:
+    """The site's search (Pagefind's UI in ``assets/search.js``'s dialog) open, with results, in both
+    editions, at desktop and phone size: axe-core checks the dialog alone (the page behind it is inert)."""
+    from tests.browser import search
+
+    browser.set_script_timeout(120)
+    found: list[str] = []
+    for size in ((1280, 1000), PHONE):
+        browser.set_window_size(*size)
+        for page, words in (("core/damage/", "overkill damage"), ("ru/core/damage/", "лишний урон")):
+            url = urljoin(base_url, page)
+            _violations(browser, axe_source, url, scheme)  # the page and palette, as a reader has them
+            assert search(browser, words, "/core/damage/")
+            violations = browser.execute_async_script(_RUN.replace("[document]", "['dialog.vs-search']"), [])
+            found += [f"{size[0]}px {url} search ({scheme}): {v}" for v in violations]
     browser.set_window_size(1280, 1000)
     assert not found, "\n".join(found)
 

@@ -12,13 +12,12 @@ Material's instant navigation takes a link for one of the site's pages only when
 port of ``site_url`` in its sitemap (``mkdocs.yml`` says 8000, whose value is not this module's to
 change), so the server here answers ``sitemap.xml`` with the test server's own address: what setting
 ``site_url`` to it would have built. axe-core comes from its npm package, pinned in
-``tests/site/axe/package-lock.json`` and installed by ``npm ci`` into ``build/axe/``.
+``tests/axe/package-lock.json`` and installed by ``npm ci`` into ``build/axe/``.
 """
 
 from __future__ import annotations
 
 import json
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -27,11 +26,12 @@ import pytest
 
 from rulespy.render import judge, web
 from rulespy.render.languages import WORDS
+from rulespy.render.offline import npm_ci
 from tests.browser import Quiet, require_browser, serving, wait
 from tests.odds.test_sampled import BEYOND
 
 ROOT = Path(__file__).resolve().parents[2]
-AXE = Path(__file__).resolve().parent / "axe"
+AXE = ROOT / "tests" / "axe"
 LOAD_SECONDS = 180  # a cold Pyodide start on a busy 2-core machine
 PHONE = {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True}
 ARMOUR = (ROOT / "examples/scenarios/armour.yaml").read_text(encoding="utf-8")
@@ -77,18 +77,10 @@ def site(built: Path) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def axe_source() -> str:
-    """axe-core's ``axe.min.js``, from the npm package the lock file pins (``npm ci`` into build/axe/)."""
-    target = ROOT / "build" / "axe"
-    script = target / "node_modules" / "axe-core" / "axe.min.js"
-    lock = (AXE / "package-lock.json").read_bytes()
-    if not script.is_file() or (target / "package-lock.json").read_bytes() != lock:
-        target.mkdir(parents=True, exist_ok=True)
-        for name in ("package.json", "package-lock.json"):
-            shutil.copyfile(AXE / name, target / name)
-        done = judge.npm_ci(target)
-        assert done is not None, "the accessibility test needs npm (apt-get install npm) to install axe-core"
-        assert done.returncode == 0 and script.is_file(), f"npm ci of axe-core failed: {done.stderr}"
-    return script.read_text(encoding="utf-8")
+    """axe-core's ``axe.min.js``, from the npm package ``tests/axe/package-lock.json`` pins (the one lock
+    of every accessibility test; ``npm ci`` into build/axe/)."""
+    modules = npm_ci(AXE, ROOT / "build" / "axe", Path("axe-core") / "axe.min.js")
+    return (modules / "axe-core" / "axe.min.js").read_text(encoding="utf-8")
 
 
 def _said(language: str | None, key: str, **values: object) -> str:

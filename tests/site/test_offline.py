@@ -15,7 +15,7 @@ from urllib.parse import urljoin
 import pytest
 
 from rulespy.render import offline
-from tests.browser import require_browser, search, serving, wait
+from tests.browser import Quiet, require_browser, search, serving, wait
 
 pytestmark = pytest.mark.timeout(900)
 LOAD_SECONDS = 180  # a cold Pyodide start on a busy 2-core machine
@@ -88,3 +88,68 @@ def test_after_one_visit_an_unvisited_page_opens_search_answers_and_the_kept_jud
         lambda d: panel.get_attribute("data-state") in ("resolved", "done")
     )
     assert "Outcome" in panel.text or "Исход" in panel.text
+
+
+class _Publishing(Quiet):
+    """The built site, whose ``sw.js`` (each edition's) becomes a new build's once ``published`` is set:
+    the same worker with one more line, as a new ``make site`` writes a new precache manifest."""
+
+    published = False
+
+    def do_GET(self) -> None:  # noqa: N802 - the base class's name
+        path = self.path.split("?", 1)[0]
+        if not (self.published and path.endswith("/sw.js")):
+            return super().do_GET()
+        body = (Path(self.directory) / path.lstrip("/")).read_bytes() + b"\n// a new edition\n"
+        self.send_response(200)
+        self.send_header("Content-Type", "text/javascript")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-cache")
+        self.end_headers()
+        self.wfile.write(body)
+        return None
+
+
+_CONTROLLED = "return !!navigator.serviceWorker.controller;"
+_WORKERS = """const done = arguments[arguments.length - 1];
+navigator.serviceWorker.getRegistration().then((r) => done(r ? {
+  waiting: !!r.waiting, installing: !!r.installing,
+  active: r.active ? r.active.state : null} : null), () => done(null));"""
+
+
+@pytest.mark.parametrize("language", [None, "ru"])
+def test_a_new_build_says_new_rules_are_available_and_reload_brings_it_in(
+    browser: Any, built: Path, language: str | None
+) -> None:
+    """The "new rules available, reload" notice (``assets/offline.js``): a reader whose page is served by
+    one build's worker sees it once a new build's worker has installed, and its Reload button lets the
+    new worker take over and reloads the page, which then shows no notice."""
+    from selenium.webdriver.common.by import By
+
+    require_browser()
+    browser.set_script_timeout(LOAD_SECONDS)
+    _Publishing.published = False
+    try:
+        with serving(built, _Publishing) as url:
+            home = urljoin(url, f"{language}/" if language else "")
+            browser.get(home)
+            wait(browser, lambda d: d.execute_script(_CONTROLLED), LOAD_SECONDS)
+            assert not browser.find_elements(By.CSS_SELECTOR, ".vs-update")  # one build: no notice
+            _Publishing.published = True  # a new edition is published
+            browser.get(urljoin(home, "core/cover/"))  # the next page the reader opens checks for it
+            notice = wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, ".vs-update"), LOAD_SECONDS)
+            assert ("New rules are available." if language is None else "Вышла новая редакция правил.") in (
+                notice.text
+            )
+            assert notice.get_attribute("role") == "status"
+            assert browser.execute_async_script(_WORKERS)["waiting"]
+            browser.execute_script("document.querySelector('.vs-update button').click();")
+            # the new worker takes over and the page reloads: no notice, nothing waiting any more
+            wait(browser, lambda d: not d.execute_async_script(_WORKERS)["waiting"], LOAD_SECONDS)
+            wait(browser, lambda d: d.execute_script("return document.readyState") == "complete")
+            assert wait(browser, lambda d: d.execute_script(_CONTROLLED))
+            assert not browser.find_elements(By.CSS_SELECTOR, ".vs-update")
+            heading = wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, ".md-content h1").text)
+            assert heading in ("Cover", "Укрытие")
+    finally:
+        _Publishing.published = False

@@ -23,7 +23,8 @@ PAGE = """<html><body><nav><a>Home</a></nav>
 <p>Whatever that model cannot absorb is <strong>lost</strong>.<br>Never carried over.</p>
 <svg><text>Alpha 1</text></svg>
 <details class="vs-board-text"><summary>The board as text</summary><p>alpha at (0, 0)</p></details>
-<div class="highlight"><pre><code>assert outcome.removed == 1</code></pre></div>
+<details class="example"><summary>Executable check (run by the test suite)</summary>
+<div class="highlight"><pre><code>assert outcome.removed == 1</code></pre></div></details>
 <div class="vs-search-words" hidden>overkill · excess damage · wasted &lt;b&gt;</div>
 <h3>A heading without an id</h3><p>Still the target limit's text.</p>
 <h2 class="vs-referenced-by" id="referenced-by">Referenced by</h2>
@@ -42,7 +43,17 @@ def test_a_page_is_cut_into_its_top_and_each_section_with_an_id() -> None:
     text = " ".join(" ".join(limit.text).split())
     assert text.startswith("Whatever that model cannot absorb is lost . Never carried over.")
     assert "Still the target limit's text." in text  # a heading without an id stays in its section
-    for left_out in ("¶", "changed since", "Alpha 1", "alpha at", "assert", "Edition", "Defined", "Русский"):
+    for left_out in (
+        "¶",
+        "changed",
+        "Alpha 1",
+        "alpha at",
+        "assert",
+        "Executable",
+        "Edition",
+        "Defined",
+        "Русский",
+    ):
         assert left_out not in text + " ".join(top.text), left_out
     assert limit.words == ["overkill", "excess damage", "wasted <b>"]
     assert limit.page_title == "Damage and Casualties"
@@ -55,7 +66,9 @@ def test_a_section_document_weighs_its_words_like_its_title_and_escapes_them() -
     assert page.startswith('<html lang="en">')
     assert "<h1>Target Limit</h1>" in page
     assert f'<p data-pagefind-weight="{WORDS_WEIGHT}">overkill · excess damage · wasted &lt;b&gt;</p>' in page
-    assert '<p data-pagefind-meta="page" data-pagefind-weight="0.5">Damage and Casualties</p>' in page
+    assert '<p data-pagefind-meta="Page" data-pagefind-weight="0.5">Damage and Casualties</p>' in page
+    assert page.index("Whatever that model") < page.index("overkill")  # a result quotes the text first
+    assert 'data-pagefind-meta="Страница"' in document(limit, "ru")
     assert "<b>" not in page
 
 

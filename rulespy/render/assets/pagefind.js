@@ -33,7 +33,9 @@ const STOP = {
       "may might must i me my mine we us our you your he him his she her it its they them their this that " +
       "these those what which who whom whose when where why how if then than so of in on at to from by " +
       "for with about into onto or and but there here any some just only also very too as get gets got " +
-      "have has had let lets still ever even").split(" "),
+      "have has had let lets still ever even " +
+      // the words of asking, on a site where every page is a rule
+      "happen happens mean means need needs rule rules work works").split(" "),
   ),
   ru: new Set(
     ("и в во не что он на я с со как а то все всё она так его но да ты к у же вы за бы по только ее её " +
@@ -42,7 +44,8 @@ const STOP = {
       "чтоб без будто чего раз тоже себе под будет ж тогда кто этот того потому этого какой какая какие " +
       "какое ним здесь этом мой моя моё мое мои моего моих моим моей тем чтобы нее сейчас были куда " +
       "зачем всех при об хоть над нас про всего них разве эту свою этой перед том им между это эти " +
-      "меня мной мою можно ли").split(" "),
+      "меня мной мою можно ли " +
+      "нужен нужна нужно нужны значит значат бывает происходит правило правила работает").split(" "),
   ),
 };
 

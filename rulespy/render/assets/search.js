@@ -74,7 +74,10 @@
     }
     await ui;
     const input = box.querySelector("input");
-    if (input) input.focus();
+    if (!input) return;
+    // Pagefind's box has only a title, which axe-core finds too weak a name for a form field
+    if (!input.hasAttribute("aria-label")) input.setAttribute("aria-label", said.open);
+    input.focus();
   }
 
   function button() {
@@ -118,7 +121,8 @@
   const known = sessionStorage.getItem(key);
   if (known === "yes") start();
   else if (known !== "no") {
-    fetch(new URL("pagefind/pagefind-entry.json", root), { method: "HEAD" }).then(
+    // a GET, not a HEAD: offline, the service worker answers GET requests only
+    fetch(new URL("pagefind/pagefind-entry.json", root)).then(
       (answer) => {
         sessionStorage.setItem(key, answer.ok ? "yes" : "no");
         if (answer.ok) start();
