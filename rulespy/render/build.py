@@ -21,6 +21,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -293,36 +294,51 @@ def build_all(generator: str, root: Path, site_dir: Path) -> list[subprocess.Com
 def search_index(root: Path, site_dir: Path, languages: list[str]) -> subprocess.CompletedProcess[str]:
     """Write each edition's search index (Pagefind, ``rulespy.render.search``); without npm the theme's
     own search is left in its place and the build says so (under ``CI=true`` that is a failure)."""
-    from rulespy.render.search import SearchError, publish
+    from rulespy.render import search
 
-    done = subprocess.CompletedProcess(["pagefind"], 0, "", "")
-    try:
-        done.stdout = "\n".join(publish(root, site_dir, languages)) + "\n"
-    except SearchError as error:
-        if error.no_npm and os.environ.get("CI") != "true":
-            done.stdout = f"The search index is left out (the theme's own search stays): {error}.\n"
-        else:
-            done.stderr, done.returncode = f"the search index: {error}\n", 1
-    except OSError as error:
-        done.stderr, done.returncode = f"the search index: {error}\n", 1
-    return done
+    return _npm_step(
+        "pagefind",
+        "the search index",
+        "The search index is left out (the theme's own search stays)",
+        lambda: search.publish(root, site_dir, languages),
+        search.SearchError,
+    )
 
 
 def offline_copy(root: Path, site_dir: Path, languages: list[str]) -> subprocess.CompletedProcess[str]:
     """Write each edition's service worker and manifest; without npm the site is left online-only and
     says so (under ``CI=true`` that is a failure, as for the judge)."""
-    from rulespy.render.offline import OfflineError, publish
+    from rulespy.render import offline
 
-    done = subprocess.CompletedProcess(["workbox-build"], 0, "", "")
+    return _npm_step(
+        "workbox-build",
+        "the offline copy",
+        "The offline copy is left out",
+        lambda: offline.publish(root, site_dir, languages),
+        offline.OfflineError,
+    )
+
+
+def _npm_step(
+    program: str,
+    what: str,
+    left_out: str,
+    publish: Callable[[], list[str]],
+    failure: type[Exception],
+) -> subprocess.CompletedProcess[str]:
+    """One build step that needs an npm package (``program``): ``publish()``'s lines as its output; when
+    npm is missing (``failure`` with ``no_npm``) the step is skipped with the ``left_out`` sentence, except
+    under ``CI=true``; any other failure fails the step naming ``what``."""
+    done = subprocess.CompletedProcess([program], 0, "", "")
     try:
-        done.stdout = "\n".join(publish(root, site_dir, languages)) + "\n"
-    except OfflineError as error:
-        if error.no_npm and os.environ.get("CI") != "true":
-            done.stdout = f"The offline copy is left out: {error}.\n"
+        done.stdout = "\n".join(publish()) + "\n"
+    except failure as error:
+        if getattr(error, "no_npm", False) and os.environ.get("CI") != "true":
+            done.stdout = f"{left_out}: {error}.\n"
         else:
-            done.stderr, done.returncode = f"the offline copy: {error}\n", 1
+            done.stderr, done.returncode = f"{what}: {error}\n", 1
     except OSError as error:
-        done.stderr, done.returncode = f"the offline copy: {error}\n", 1
+        done.stderr, done.returncode = f"{what}: {error}\n", 1
     return done
 
 
