@@ -9,7 +9,7 @@ export NO_MKDOCS_2_WARNING := 1
 GENERATOR ?= mkdocs
 SITE_DIR ?= $(CURDIR)/site
 
-.PHONY: site pages serve test lint clean mutants messages messages-check
+.PHONY: site pages serve test test-fast lint clean mutants messages messages-check
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -61,11 +61,23 @@ lint: $(STAMP)
 # (--dist loadfile: a module's fixtures are made once), the slowest modules first (tests/conftest.py);
 # the render, the rulebooks and each generator's build are made once for all workers (a lock and a
 # stamp in build/, tests/site/conftest.py).
+# Test copies of the repository and each edition's clone share the repository's npm installs (Pyodide,
+# Workbox: hard-linked, tests/installs.py and rulespy.editions.site.share_installs) instead of npm ci
+# per tree. No test passes or fails on a measured duration: pytest-timeout (pyproject.toml) is only a
+# hang guard, and speed is measured in bench/ (bench/README.md "The test suite" has the figures).
 TEST_WORKERS ?= 2
 test: lint
 	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 	$(BIN)/rulespy check . --warnings-ok
 	$(BIN)/rulespy coverage .
+
+# Everything but the site builds and the browser (tests/site, tests/editions): the engine, the checker,
+# coverage, the command line, hostile inputs and every worked example, in a few minutes of CPU. One
+# part alone: `.venv/bin/pytest tests/core` (or any folder, file or `file::test`), or `make test-fast
+# TEST_ARGS='-k odds'`. `make test` runs all of it before a push, as CI does.
+TEST_ARGS ?=
+test-fast: $(STAMP)
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile --ignore=tests/site --ignore=tests/editions $(TEST_ARGS)
 
 # Mutation testing of the engine against the rulebook (rulespy/coverage/mutation.py), not part of make test:
 # mutmut changes rulespy/core, sequences, timing, commands, scenario and odds one edit at a time, and only the

@@ -148,6 +148,43 @@ def _run(command: list[str], cwd: Path, what: str, release: Release, address: st
         raise EditionError(f"{release.tag}: {what} failed:\n{tail}")
 
 
+def share_installs(root: Path, tree: Path, pinned: Path | None = None) -> list[str]:
+    """Give ``tree`` (a clone of ``root``) ``root``'s npm installs instead of running ``npm ci`` again:
+    each ``root/build/NAME/`` holding a ``package-lock.json`` and its ``node_modules`` (the judge's
+    Pyodide, ``build/pyodide``; Workbox for the offline copy, ``build/offline``) whose lock is byte for
+    byte the one ``tree``'s code pins (``PINNED/NAME/package-lock.json``, ``pinned`` by default
+    ``tree/rulespy/render``: a tree built by another rulespy names that one's) is copied to
+    ``tree/build/NAME/``, its files hard-linked where the file system allows (no data copied; never a
+    symbolic link, which ``rulespy render`` refuses in ``build/``). The installers then find it
+    installed and never run npm for it; an edition whose release pinned another version installs its
+    own. The names shared, for the curious. (Two editions and the current site each installed 90 MB
+    from the npm registry before: about 15 s of CPU and up to minutes of wall time each.)"""
+
+    def link(source: str, target: str) -> None:
+        try:
+            os.link(source, target)
+        except OSError:  # another file system, or links refused: a copy
+            shutil.copy2(source, target)
+
+    shared = []
+    for installed in sorted(p for p in (root / "build").glob("*/package-lock.json") if p.is_file()):
+        folder = installed.parent
+        lock = (pinned or tree / "rulespy" / "render") / folder.name / "package-lock.json"
+        modules = folder / "node_modules"
+        if not (modules.is_dir() and lock.is_file() and lock.read_bytes() == installed.read_bytes()):
+            continue
+        target = tree / "build" / folder.name
+        if target.exists() or target.is_symlink():
+            continue
+        target.mkdir(parents=True)
+        shutil.copytree(modules, target / "node_modules", symlinks=True, copy_function=link)
+        for name in ("package.json", "package-lock.json"):  # the lock last: it says "installed"
+            if (folder / name).is_file():
+                shutil.copyfile(folder / name, target / name)
+        shared.append(folder.name)
+    return shared
+
+
 def build_edition(
     root: Path,
     release: Release,
@@ -176,6 +213,7 @@ def build_edition(
         if not (tree / "rulespy/render/build.py").is_file():
             raise EditionError(f"{release.tag}: its tree has no `rulespy render` (issue 16) to build it with")
         address = _edition_address(tree, release)
+        share_installs(root, tree)
         _run([sys.executable, "-c", RENDER], tree, "rulespy render", release)
         add_banners(tree / "build/pages", release, latest, current, generator)
         for language, pages in translations.items():

@@ -13,14 +13,13 @@ import pytest
 from rulespy.check.runner import CheckOptions, check_tree
 
 REPO = Path(__file__).resolve().parents[2]
+Findings = set[tuple[str, int, str]]
 COPIED = ("index.md", "concepts.yml", "mkdocs.yml", "core", "sequences", "timing", "commands", "rulespy")
 
 pytestmark = pytest.mark.skipif(not (REPO / "core" / "damage.md").is_file(), reason="no rule files yet")
 
 
-@pytest.fixture()
-def copy(tmp_path: Path) -> Path:
-    root = tmp_path / "repo"
+def _copied(root: Path) -> Path:
     root.mkdir()
     for name in COPIED:
         source = REPO / name
@@ -29,6 +28,18 @@ def copy(tmp_path: Path) -> Path:
         elif source.is_file():
             shutil.copy2(source, root / name)
     return root
+
+
+@pytest.fixture()
+def copy(tmp_path: Path) -> Path:
+    return _copied(tmp_path / "repo")
+
+
+@pytest.fixture(scope="module")
+def before(tmp_path_factory: pytest.TempPathFactory) -> Findings:
+    """The findings of an unchanged copy, checked once for the module (every copy holds the same files,
+    and a finding names its path relative to the copy): each test checks only its planted copy."""
+    return _findings(_copied(tmp_path_factory.mktemp("pristine") / "repo"))
 
 
 def _findings(root: Path) -> set[tuple[str, int, str]]:
@@ -53,29 +64,27 @@ PLANTS = {
 
 
 @pytest.mark.parametrize("kind", sorted(PLANTS))
-def test_a_planted_fault_is_reported_at_its_line(copy: Path, kind: str) -> None:
+def test_a_planted_fault_is_reported_at_its_line(
+    copy: Path, before: Findings, kind: str
+) -> None:
     name, text, code = PLANTS[kind]
-    before = _findings(copy)
     line = _append(copy, name, text)
     assert _findings(copy) - before == {(name, line, code)}
 
 
-def test_a_restated_concept_is_reported(copy: Path) -> None:
-    before = _findings(copy)
+def test_a_restated_concept_is_reported(copy: Path, before: Findings) -> None:
     section = "## Target Limit {#cover-target-limit}\n\nOnly one model per success."
     line = _append(copy, "core/cover.md", section)
     assert _findings(copy) - before == {("core/cover.md", line, "RS013")}
 
 
-def test_an_orphan_page_and_a_non_utf8_file_are_reported(copy: Path) -> None:
-    before = _findings(copy)
+def test_an_orphan_page_and_a_non_utf8_file_are_reported(copy: Path, before: Findings) -> None:
     (copy / "core" / "orphan.md").write_text("# Orphan {#orphan}\n", encoding="utf-8")
     (copy / "core" / "latin.md").write_bytes(b"# Latin {#latin}\n\nCaf\xe9\n")
     _append(copy, "index.md", "[latin](core/latin.md)")
     assert _findings(copy) - before == {("core/orphan.md", 1, "RS020"), ("core/latin.md", 3, "RS040")}
 
 
-def test_a_link_in_a_code_block_is_never_reported(copy: Path) -> None:
-    before = _findings(copy)
+def test_a_link_in_a_code_block_is_never_reported(copy: Path, before: Findings) -> None:
     _append(copy, "core/cover.md", "```\n[nothing](no_such_rule.md)\n```\n\n    [nothing](no_such_rule.md)")
     assert _findings(copy) == before

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.coverage.conftest import MAIN, _copy_engine, _git
+from tests.installs import share_installs
 
 SCENARIO = """\
 weapons:
@@ -107,6 +108,7 @@ def make_repository(root: Path) -> Path:
         changelog(("1.1.0", "2026-12-01"), ("1.0.0", "2026-11-30")), encoding="utf-8"
     )
     _git(root, "commit", "-q", "-am", "heavy cover -1")
+    share_installs(root)  # build/ (never committed): the repository's npm installs, not npm ci again
     return root
 
 

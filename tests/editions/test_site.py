@@ -28,7 +28,7 @@ _CLI = "import sys; from rulespy.cli import main; sys.exit(main(sys.argv[1:]))"
 OUT = Path(__file__).resolve().parents[1] / "out"
 SEARCH = {"mkdocs": "search/search_index.json", "zensical": "search.json"}
 # two editions rendered, built and printed per generator: a minute and more on a busy 2-core machine
-pytestmark = pytest.mark.timeout(300)
+pytestmark = pytest.mark.timeout(600)  # a hang guard: two editions built per generator, under load
 
 
 @pytest.fixture(scope="module", params=["mkdocs", "zensical"])

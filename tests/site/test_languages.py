@@ -21,6 +21,7 @@ import pytest
 from rulespy.render.build import GENERATORS, build_all
 from rulespy.render.stage import render_all
 from tests.browser import click, loaded, require_browser, search, serving, wait
+from tests.installs import share_installs
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests" / "check" / "fixtures" / "translated"
@@ -41,6 +42,7 @@ def _tree(where: Path) -> Path:
     (root / "concepts.yml").write_text(CONCEPTS, encoding="utf-8")
     index = root / "ru" / "index.md"
     index.write_text(index.read_text(encoding="utf-8") + "\nМодель теряет раны до предела цели.\n", "utf-8")
+    share_installs(root)  # the repository's npm installs (tests/installs.py), not npm ci per tree
     return root
 
 
