@@ -88,6 +88,12 @@ def _said(language: str | None, key: str, **values: object) -> str:
     return str(word).format(**values) if values else str(word)
 
 
+def _number(language: str | None, value: float, spec: str = ".2f") -> str:
+    """``value`` as the page in ``language`` writes it: the Russian page with the decimal comma."""
+    text = format(value, spec)
+    return text.replace(".", ",") if language == "ru" else text
+
+
 def _prefix(language: str | None) -> str:
     return f"{language}/" if language else ""
 
@@ -270,8 +276,9 @@ def test_the_chart_shows_exactly_and_at_least_n_as_rulespy_odds_computes_them(
     unit = next(iter(exact["targets"]))
     wounds = exact["targets"][unit]["expected_wounds"]  # exact expected wounds (issue 26)
     assert isinstance(wounds, float) and wounds > exact["expected_casualties"]  # a two-wound model's too
-    assert caption == _said(language, "expected", unit=unit, value=f"{exact['expected_casualties']:.2f}") + (
-        "; " + _said(language, "expected-wounds", value=f"{wounds:.2f}")
+    mean = _number(language, exact["expected_casualties"])
+    assert caption == _said(language, "expected", unit=unit, value=mean) + (
+        "; " + _said(language, "expected-wounds", value=_number(language, wounds))
     )
     legend = panel.find_element("css selector", ".vs-judge-modes legend").text
     assert legend == _said(language, "show")
@@ -293,7 +300,7 @@ def test_the_chart_shows_exactly_and_at_least_n_as_rulespy_odds_computes_them(
     assert [c.get_attribute("data-unit") for c in charts] == list(split)
     for chart, odds in zip(charts, split.values(), strict=True):
         said = chart.find_element("css selector", "figcaption").text
-        assert _said(language, "expected-wounds", value=f"{odds['expected_wounds']:.2f}") in said
+        assert _said(language, "expected-wounds", value=_number(language, odds["expected_wounds"])) in said
     printed = player.execute_script("return arguments[0].querySelector('.vs-judge-odds').textContent", panel)
     assert printed == answer["text"] and all(f"Casualties in {unit} (exact" in printed for unit in split)
 
@@ -319,7 +326,7 @@ def test_compare_puts_two_situations_side_by_side_and_the_permalink_keeps_both(
     delta = second[unit]["expected_casualties"] - first[unit]["expected_casualties"]
     assert delta > 0.1  # a difference the page must show, not a tie
     difference = player.find_element("css selector", ".vs-judge-difference")
-    wanted = _said(language, "difference", unit=unit, value=f"{delta:+.2f}")
+    wanted = _said(language, "difference", unit=unit, value=_number(language, delta, "+.2f"))
     wait(player, lambda d: difference.text == wanted)
     link = pair[0].find_element("css selector", ".vs-judge-permalink").get_attribute("href")
     assert link == f"{site}{prefix}judge/#s={_packed(player, ARMOUR)}&c={_packed(player, covered)}"

@@ -252,13 +252,21 @@
     return list;
   }
 
+  // A number with `digits` decimals as the page's language writes it (Russian: the decimal comma, as
+  // the engine's own Russian text does).
+  function fixed(value, digits) {
+    return value.toLocaleString(document.documentElement.lang || "en", {
+      minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false,
+    });
+  }
+
   function percent(p) {
     if (p === 0) return "0%";
     if (p === 1) return "100%";
     const value = p * 100;
-    if (value < 0.1) return "<0.1%";
-    if (value > 99.9) return ">99.9%";
-    return value.toFixed(1) + "%";
+    if (value < 0.1) return "<" + fixed(0.1, 1) + "%";
+    if (value > 99.9) return ">" + fixed(99.9, 1) + "%";
+    return fixed(value, 1) + "%";
   }
 
   const SVG = "http://www.w3.org/2000/svg";
@@ -311,7 +319,7 @@
     holder.replaceChildren();
     const sampled = data.method === "sampled";
     const what = element("p", "vs-judge-method", sampled
-      ? say("sampled", { trials: data.trials.toLocaleString(), seed: data.seed })
+      ? say("sampled", { trials: data.trials.toLocaleString(document.documentElement.lang || "en"), seed: data.seed })
       : say("exact"));
     holder.append(what);
     const targets = data.targets && Object.keys(data.targets).length ? data.targets : { "": data };
@@ -321,16 +329,16 @@
       const spans = sampled ? odds.intervals.casualties : null;
       figure.append(chart(unit, odds.casualties, spans, modeOf()));
       const caption = element("figcaption");
-      let text = say("expected", { unit, value: odds.expected_casualties.toFixed(2) });
+      let text = say("expected", { unit, value: fixed(odds.expected_casualties, 2) });
       if (sampled) {
         const [low, high] = odds.intervals.expected_casualties;
-        text += " " + say("interval", { low: low.toFixed(2), high: high.toFixed(2) });
+        text += " " + say("interval", { low: fixed(low, 2), high: fixed(high, 2) });
       }
       if (typeof odds.expected_wounds === "number") {  // exact ones too, unless beyond the wounds' limits
-        text += "; " + say("expected-wounds", { value: odds.expected_wounds.toFixed(2) });
+        text += "; " + say("expected-wounds", { value: fixed(odds.expected_wounds, 2) });
         if (sampled) {
           const [wl, wh] = odds.intervals.expected_wounds;
-          text += " " + say("interval", { low: wl.toFixed(2), high: wh.toFixed(2) });
+          text += " " + say("interval", { low: fixed(wl, 2), high: fixed(wh, 2) });
         }
       }
       caption.textContent = text;
@@ -603,7 +611,7 @@
       if (!one || !two) { difference.textContent = ""; return; }
       const parts = Object.keys(one).filter((u) => u in two).map((unit) => {
         const delta = two[unit].expected_casualties - one[unit].expected_casualties;
-        return say("difference", { unit, value: (delta >= 0 ? "+" : "") + delta.toFixed(2) });
+        return say("difference", { unit, value: (delta >= 0 ? "+" : "") + fixed(delta, 2) });
       });
       difference.textContent = parts.join(" ");
     };
