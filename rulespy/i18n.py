@@ -8,7 +8,7 @@ is part of the placeholder). English prints the message itself, so the English o
 the code says and needs no catalogue. Each other language has one ``.po`` file,
 ``rulespy/locale/LANG/LC_MESSAGES/rulespy.po``, shipped as package data.
 
-Decision (issue 28): no compiled ``.mo`` is committed. The command line reads the ``.po`` with Babel's
+Decision: no compiled ``.mo`` is committed. The command line reads the ``.po`` with Babel's
 ``read_po`` and compiles it in memory (``write_mo``) into the standard library's ``GNUTranslations``;
 the judge runs in Pyodide, which ships no Babel, so the site build (``rulespy.render.judge.bundle``)
 compiles the ``.mo`` into the judge's ``rulespy.zip`` the same way, and without Babel the engine reads

@@ -160,7 +160,7 @@ def test_try_it_runs_in_one_worker_that_survives_instant_navigation_and_speaks_a
 
     # the outcome first (sentence and table), then the steps citing rules by title; the command line's
     # text one click away, word for word
-    expected = json.loads(web.resolve(web.decode(code)))
+    expected = json.loads(web.resolve(web.decode(code), language or "en"))
     data = json.loads(expected["json"])
     order = player.execute_script(
         "return [...arguments[0].children].map(c => c.className.split(' ')[0]);", panel
@@ -243,11 +243,12 @@ def test_a_new_page_load_starts_the_engine_from_its_saved_snapshot_and_judges_al
     panel = _try_first(player, url)
     assert player.execute_script("return window.vsJudgeBoot") == "snapshot"
     code = player.find_element("css selector", ".vs-try").get_attribute("data-scenario")
-    expected = json.loads(web.resolve(web.decode(code)))
+    expected = json.loads(web.resolve(web.decode(code), language or "en"))
     text = "return arguments[0].querySelector('.vs-judge-account').textContent"
     assert player.execute_script(text, panel) == expected["account"]
     odds = player.execute_script("return arguments[0].querySelector('.vs-judge-odds').textContent", panel)
-    assert odds == json.loads(web.odds(web.decode(code)))["text"]  # a lazily imported module works too
+    # a lazily imported module works too
+    assert odds == json.loads(web.odds(web.decode(code), language or "en"))["text"]
 
     assert player.execute_async_script(SNAPSHOTS, True)[0][1] == len("not a snapshot")  # spoilt
     panel = _try_first(player, url)
@@ -293,7 +294,7 @@ def test_the_chart_shows_exactly_and_at_least_n_as_rulespy_odds_computes_them(
     # a split: a chart, a mean and the wounds for every target, and the command line's text lists them all
     _set(player, panel, SPLIT)
     _done(player, panel)
-    answer = json.loads(web.odds(SPLIT))
+    answer = json.loads(web.odds(SPLIT, language or "en"))
     split = json.loads(answer["json"])["targets"]
     assert len(split) == 3
     charts = panel.find_elements("css selector", ".vs-judge-chart")
@@ -302,7 +303,8 @@ def test_the_chart_shows_exactly_and_at_least_n_as_rulespy_odds_computes_them(
         said = chart.find_element("css selector", "figcaption").text
         assert _said(language, "expected-wounds", value=_number(language, odds["expected_wounds"])) in said
     printed = player.execute_script("return arguments[0].querySelector('.vs-judge-odds').textContent", panel)
-    assert printed == answer["text"] and all(f"Casualties in {unit} (exact" in printed for unit in split)
+    heading = "Потери в отряде {unit} (точно" if language == "ru" else "Casualties in {unit} (exact"
+    assert printed == answer["text"] and all(heading.format(unit=unit) in printed for unit in split)
 
 
 @pytest.mark.parametrize("language", [None, "ru"])

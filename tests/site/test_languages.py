@@ -106,12 +106,12 @@ def test_stale_translation_a_changed_english_section_puts_a_notice_on_exactly_it
 @pytest.fixture(scope="module", params=GENERATORS)
 def bilingual_built(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The bilingual tree rendered and built by ``request.param`` (both editions, strictly) into its
-    ``site/`` (with the offline copy, ``build_all``'s third step), once for this module's build test
-    and browser tests."""
+    ``site/`` (with the search index and the offline copy, ``build_all``'s last steps), once for this
+    module's build test and browser tests."""
     root = _tree(tmp_path_factory.mktemp("bilingual"))
     render_all(root)
     done = build_all(request.param, root, root / "site")
-    assert [d.returncode for d in done] == [0, 0, 0], "\n".join(d.stdout + d.stderr for d in done)
+    assert [d.returncode for d in done] == [0, 0, 0, 0], "\n".join(d.stdout + d.stderr for d in done)
     return root / "site"
 
 
