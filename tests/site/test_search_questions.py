@@ -21,14 +21,15 @@ pytestmark = pytest.mark.timeout(900)
 
 GOAL = 0.90
 #: the share of questions each (generator, edition) answers today with the site's search (Pagefind, the
-#: same under both generators): it may only go up (measured on 2026-12-04: 42, 41, 42 and 41 of 48; the
-#: floors allow one answer lost to a slow machine). Before Pagefind, the themes' own searches answered
-#: 8, 5, 10 and 2.
+#: same under both generators): it may only go up (measured on 2026-12-04: 47 of 48 in each of the four,
+#: after players' words for Swarm, Fleeing, Which Weapons Fire and six other concepts joined
+#: concepts.yml; 42, 41, 42 and 41 before them; the floors allow one answer lost to a slow machine).
+#: Before Pagefind, the themes' own searches answered 8, 5, 10 and 2.
 FLOOR = {
-    ("mkdocs", None): 41 / 48,
-    ("mkdocs", "ru"): 40 / 48,
-    ("zensical", None): 41 / 48,
-    ("zensical", "ru"): 40 / 48,
+    ("mkdocs", None): 46 / 48,
+    ("mkdocs", "ru"): 46 / 48,
+    ("zensical", None): 46 / 48,
+    ("zensical", "ru"): 46 / 48,
 }
 
 
