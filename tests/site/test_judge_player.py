@@ -449,6 +449,21 @@ axe.run(arguments[0] ? document.querySelector(arguments[0]) : document, {resultT
 """
 
 
+def _set_scheme(player: Any, scheme: str) -> None:
+    """Switch the page to the colour ``scheme`` as the reader sees it once switched: the theme's colour
+    transitions are turned off first, so that axe reads the final colours, not ones mid-fade (a button
+    caught half-way between the light and dark palettes failed contrast on a busy machine)."""
+    player.execute_script(
+        "const off = document.createElement('style');"
+        "off.textContent = '*, *::before, *::after {"
+        " transition: none !important; animation: none !important; }';"
+        "document.head.append(off);"
+        "document.body.setAttribute('data-md-color-scheme', arguments[0]);"
+        "document.body.getBoundingClientRect();",  # the new colours computed before axe reads them
+        scheme,
+    )
+
+
 @pytest.mark.parametrize("scheme", ["default", "slate"])
 @pytest.mark.parametrize("language", [None, "ru"])
 def test_axe_finds_no_serious_violation_in_the_judge_and_a_try_it_box(
@@ -459,7 +474,7 @@ def test_axe_finds_no_serious_violation_in_the_judge_and_a_try_it_box(
     prefix = _prefix(language)
     panel = _open_judge(player, f"{site}{prefix}judge/#s={web.encode(ARMOUR)}")[0]
     _done(player, panel)
-    player.execute_script("document.body.setAttribute('data-md-color-scheme', arguments[0]);", scheme)
+    _set_scheme(player, scheme)
     player.execute_script(axe_source)
     assert player.execute_async_script(AXE_RUN, ".vs-judge-page") == []
 
@@ -468,7 +483,7 @@ def test_axe_finds_no_serious_violation_in_the_judge_and_a_try_it_box(
     player.execute_script("document.querySelector('.vs-try-button').click();")
     panel = wait(player, lambda d: d.find_elements("css selector", ".vs-try .vs-judge"), LOAD_SECONDS)[0]
     _done(player, panel)
-    player.execute_script("document.body.setAttribute('data-md-color-scheme', arguments[0]);", scheme)
+    _set_scheme(player, scheme)
     player.execute_script(axe_source)
     player.execute_script("arguments[0].closest('.vs-try').id = 'vs-axe-box';", panel)
     assert player.execute_async_script(AXE_RUN, "#vs-axe-box") == []
