@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulespy.check import drift
 from rulespy.coverage.code import Citation, anchor_index, anchors_named, citations, unit_tests
-from rulespy.coverage.rules import Concept, CoverageError, Example, RuleFile, load_concepts, load_rule_files
+from rulespy.coverage.rules import Concept, CoverageError, Example, RuleFile, load_rule_files, open_book
 
 if TYPE_CHECKING:
     from rulespy.coverage.sandbox import Sandbox
@@ -216,8 +216,9 @@ def build_report(root: Path, run: bool = True) -> Report:
 
 
 def _build(root: Path, sandbox: Sandbox | None) -> Report:
-    files = load_rule_files(root)
-    concepts = load_concepts(root)
+    book = open_book(root)  # concepts.yml read once, for the rule files and the concepts
+    files = load_rule_files(root, book)
+    concepts = book.concepts
     entries = _entries(files, concepts)
     examples = [e for rule in files.values() for e in rule.examples]
     with ThreadPoolExecutor(1) as pool:  # the examples run (in the sandbox) while the code is read here

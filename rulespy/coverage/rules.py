@@ -20,7 +20,7 @@ from rulespy.book.book import Book, page_of
 from rulespy.book.sections import Section
 from rulespy.check.examples import WorkedExample
 from rulespy.check.findings import CheckError
-from rulespy.check.registry import REGISTRY, Concept, load_registry
+from rulespy.check.registry import REGISTRY, Concept
 from rulespy.check.slugs import split_attr_list
 
 _MARKER_RE = re.compile(r"^\s*#\s*exercises:\s*(.+?)\s*$", re.IGNORECASE)
@@ -110,14 +110,31 @@ def rule_paths(root: Path) -> list[str]:
     """Every rule file, repository-relative with ``/``, sorted: the rule book's (``Book.rule_paths``:
     the ``check: rule_dirs`` folders, listed by the checker's walk), so a symlink resolving outside the
     repository (RS043) is never read, run or published."""
+    return _any_book(root).rule_paths()
+
+
+def _any_book(root: Path) -> Book:
+    """The book of ``root``; with the default rule folders and no concepts when ``concepts.yml`` cannot be
+    read (an old release's tree, read by What changed)."""
     try:
         try:
-            book = Book.open(root)
+            return Book.open(root)
         except CheckError:  # concepts.yml unreadable (an old release's tree): the default rule folders
-            book = Book.without_registry(root)
+            return Book.without_registry(root)
     except CheckError as error:
         raise CoverageError(error.message, error.path, error.line) from None
-    return book.rule_paths()
+
+
+def open_book(root: Path) -> Book:
+    """The rule book coverage reports on, ``concepts.yml`` read once (``Book.open``): its rule files
+    (``load_rule_files(root, book)``) and its concepts (``book.concepts``). ``CoverageError`` with the
+    registry's file and line when there is no ``concepts.yml`` or it cannot be read."""
+    if not (root / REGISTRY).is_file():
+        raise CoverageError("no concepts.yml: is this the rules repository?", REGISTRY, 1)
+    try:
+        return Book.open(root)
+    except CheckError as error:
+        raise CoverageError(error.message, error.path or REGISTRY, error.line) from None
 
 
 #: The home page: not a rule file, but a worked example written there runs under pytest (``testpaths``)
@@ -125,8 +142,11 @@ def rule_paths(root: Path) -> list[str]:
 HOME = "index.md"
 
 
-def load_rule_files(root: Path) -> dict[str, RuleFile]:
-    files = {path: parse_rule_file(path, _read(root, path)) for path in rule_paths(root)}
+def load_rule_files(root: Path, book: Book | None = None) -> dict[str, RuleFile]:
+    """Every rule file of ``book`` (opened here when not given), and the home page when it holds a
+    worked example."""
+    paths = (book or _any_book(root)).rule_paths()
+    files = {path: parse_rule_file(path, _read(root, path)) for path in paths}
     home = root / HOME
     if home.is_file() and not home.is_symlink():
         parsed = parse_rule_file(HOME, _read(root, HOME))
@@ -136,10 +156,5 @@ def load_rule_files(root: Path) -> dict[str, RuleFile]:
 
 
 def load_concepts(root: Path) -> tuple[Concept, ...]:
-    """The owned concepts of ``concepts.yml``, read by the checker's registry reader."""
-    if not (root / REGISTRY).is_file():
-        raise CoverageError("no concepts.yml: is this the rules repository?", REGISTRY, 1)
-    try:
-        return load_registry(root).concepts
-    except CheckError as error:
-        raise CoverageError(error.message, error.path or REGISTRY, error.line) from None
+    """The owned concepts of ``concepts.yml`` (``open_book(root).concepts``)."""
+    return open_book(root).concepts

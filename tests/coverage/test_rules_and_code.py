@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from rulespy.coverage.code import citations, named_anchors, unit_tests
 from rulespy.coverage.rules import heading_id, load_concepts, parse_rule_file
 
@@ -73,3 +75,24 @@ def test_concepts_come_with_their_registry_line(tiny: Path) -> None:
         ("beta-rule", False, 4),
         ("gamma-words", True, 5),
     ]
+
+
+def test_a_coverage_report_reads_concepts_yml_once(tiny: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One ``Book`` gives coverage its rule files and its concepts: ``concepts.yml`` is read once."""
+    from rulespy.check import registry
+    from rulespy.coverage.report import build_report
+
+    reads: list[str] = []
+    real = registry.read_config
+
+    def counted(root: Path, name: str) -> bytes | None:
+        reads.append(name)
+        return real(root, name)
+
+    monkeypatch.setattr(registry, "read_config", counted)
+    report = build_report(tiny, run=False)
+    assert [e.ref for e in report.concepts()] == [
+        "core/alpha.md#alpha-rule",
+        "core/alpha.md#beta-rule",
+    ]
+    assert reads == ["concepts.yml"]
