@@ -35,8 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rulespy.check.examples import worked_examples
-from rulespy.check.files import RULE_DIRS
+from rulespy.book.book import Book
 from rulespy.coverage.mutants import FOLDER, load_mutation_report, render
 from rulespy.coverage.mutmut_cache import forget, is_killed, metas, mutants_of, untested, write_report
 from rulespy.coverage.rules import CoverageError
@@ -51,12 +50,15 @@ _SCENARIO_ID = KILLERS + "::test_scenario_resolves_to_its_expected_outcome[{}]"
 
 def rule_examples(root: Path) -> list[tuple[str, str]]:
     """``(PATH:LINE, code)`` of every worked example of the English rule files, in file order: the examples
-    that may kill a mutant (the Russian fences are the same code, RS073)."""
+    that may kill a mutant (the Russian fences are the same code, RS073). The rule files are the book's
+    (``Book.rule_paths``: the folders of ``check: rule_dirs``, in that order, each sorted)."""
+    book = Book.open(root)
+    paths = book.rule_paths()
     found: list[tuple[str, str]] = []
-    for folder in RULE_DIRS:
-        for page in sorted((root / folder).rglob("*.md")):
-            name = page.relative_to(root).as_posix()
-            for example in worked_examples(page.read_text(encoding="utf-8")):
+    for folder in book.rule_dirs:
+        for name in (path for path in paths if path.startswith(folder + "/")):
+            page = book.page(name)
+            for example in page.examples if page is not None else ():
                 found.append((f"{name}:{example.line}", example.code))
     return found
 
@@ -234,9 +236,19 @@ def mark_unreached_lines(root: Path) -> int:
     return marked
 
 
-#: What mutmut copies beside the engine on every run (``also_copy`` and its own ``tests/``): emptied first,
-#: so that a rule file, scenario or test deleted from the repository is deleted from the copy too.
-COPIED = ("core", "sequences", "timing", "commands", "examples", "tests")
+#: What mutmut copies beside the engine and the rule folders on every run (``also_copy`` and its own
+#: ``tests/``): emptied first (``copied``), so that a rule file, scenario or test deleted from the
+#: repository is deleted from the copy too.
+COPIED_BESIDE_RULES = ("examples", "tests")
+
+
+def copied(root: Path) -> tuple[str, ...]:
+    """The folders mutmut copies into ``mutants/``: the rule folders (``check: rule_dirs``, which
+    pyproject.toml's ``also_copy`` lists for mutmut, as tests/book/test_rule_folders.py checks)
+    and ``COPIED_BESIDE_RULES``."""
+    from rulespy.check.registry import load_registry
+
+    return (*load_registry(root).layout.rule_dirs, *COPIED_BESIDE_RULES)
 
 
 #: mutmut's own first step of ``mutmut run`` (copy the tree, write the mutants of changed files, keep the
@@ -258,7 +270,7 @@ def run_mutmut(root: Path, jobs: int, generate_only: bool = False, only: tuple[s
     if not mutmut.exists():
         print("make mutants: mutmut is not installed (pip install -e '.[mutants]')", file=sys.stderr)
         return 2
-    for name in COPIED:
+    for name in copied(root):
         shutil.rmtree(root / FOLDER / name, ignore_errors=True)
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
     if generate_only:

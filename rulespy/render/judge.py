@@ -42,7 +42,7 @@ import json
 import shutil
 import subprocess
 import zipfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -368,11 +368,12 @@ def words(language: str | None) -> dict[str, str]:
     return found
 
 
-def rule_titles(graph: LinkGraph, site_pages: Iterable[str]) -> dict[str, str]:
-    """Every rule section's heading by ``PATH#ANCHOR``, as ``graph`` (one edition's) reads them."""
+def rule_titles(graph: LinkGraph, site_pages: Iterable[str], rule_dirs: Sequence[str]) -> dict[str, str]:
+    """Every rule section's heading by ``PATH#ANCHOR``, as ``graph`` (one edition's) reads them; the rule
+    files are those of the ``rule_dirs`` folders (the book's ``check: rule_dirs``)."""
     from .pages import is_rule_file
 
-    rules = [p for p in sorted(site_pages) if is_rule_file(p)]
+    rules = [p for p in sorted(site_pages) if is_rule_file(p, rule_dirs)]
     return {f"{p}#{h.anchor}": h.text for p in rules for h in graph.headings(p)}
 
 
@@ -390,13 +391,18 @@ def download_size() -> int | None:
 
 
 def words_script(
-    language: str | None, titles: dict[str, str] | None = None, size: int | None = None
+    language: str | None,
+    titles: dict[str, str] | None = None,
+    size: int | None = None,
+    rule_dirs: Sequence[str] = (),
 ) -> bytes:
     """``assets/judge-words.js`` for edition ``language``: ``window.vsJudgeSite``, the words ``judge.js``
     shows, the runtime's folder from the edition's root, the ``titles`` of the rule sections by
     ``PATH#ANCHOR`` (the account's steps cite rules by their title, linking to the section) and the
     ``size`` of the first download (``download_size``), said before it starts, and the pinned Pyodide
-    version (part of the key of the engine's snapshot, ``assets/judge-worker.js``). A translation (``/ru/``)
+    version (part of the key of the engine's snapshot, ``assets/judge-worker.js``), and the rule folders
+    ``rule_dirs`` (the book's ``check: rule_dirs``: ``judge.js`` links the rules an account cites in them,
+    ``core/damage.md#target-limit``, and knows no folder of its own). A translation (``/ru/``)
     shares the English site's runtime (``../judge/``): one copy of Pyodide in the site, cached once for
     both editions."""
     site = {
@@ -405,6 +411,7 @@ def words_script(
         "titles": titles or {},
         "download": size,
         "pyodide": pinned_version(),
+        "rules": list(rule_dirs),
     }
     text = json.dumps(site, ensure_ascii=False, sort_keys=True)
     header = "// Written by rulespy render (rulespy/render/judge.py): never edit.\n"

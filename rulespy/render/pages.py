@@ -12,14 +12,11 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from rulespy.book.links import resolve  # the book's one link resolution, the checker's too
-from rulespy.check.files import RULE_DIRS
 from rulespy.check.graph import LinkGraph as Graph
 
 from .languages import words
 from .registry import Concept, Previews, first_sentence
 
-#: the rule folders when ``concepts.yml`` does not set them; a render reads the setting (``Book.rule_dirs``)
-RULE_FOLDERS = RULE_DIRS
 GLOSSARY = "glossary.md"
 QUESTIONS = "questions.md"  # "Questions at the table": right after the home page in the navigation
 RULEBOOK = "voidsiege-rules.pdf"
@@ -38,7 +35,7 @@ def rulebook_link(language: str | None = None) -> str:
     )
 
 
-def is_rule_file(path: str, rule_dirs: Sequence[str] = RULE_FOLDERS) -> bool:
+def is_rule_file(path: str, rule_dirs: Sequence[str]) -> bool:
     """A markdown file in one of the rule folders (``rule_dirs``: the book's ``check: rule_dirs``)."""
     return path.endswith(".md") and path.split("/", 1)[0] in rule_dirs and "/" in path
 
@@ -52,7 +49,7 @@ def title_of(graph: Graph, path: str) -> str:
 
 
 def navigation(
-    pages: Iterable[str], graph: Graph, language: str | None = None, rule_dirs: Sequence[str] = RULE_FOLDERS
+    pages: Iterable[str], graph: Graph, language: str | None, rule_dirs: Sequence[str]
 ) -> list[Any]:
     """Home, Questions at the table, one section per rule folder, Glossary, the other pages at the root
     (the page for rule writers). Pages keep the order in which the home page links them (the reading

@@ -36,12 +36,12 @@ import subprocess
 import sys
 import threading
 import time
+from functools import lru_cache
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from . import judge
 from .build import GENERATORS, UnsafeBuild, refuse_unsafe
-from .pages import RULE_FOLDERS
 from .stage import OUT, SCENARIOS, RenderError, render
 
 POLL_SECONDS = 0.5
@@ -57,10 +57,36 @@ ADDRESS = "127.0.0.1:8000"
 
 
 def sources_state(root: Path) -> dict[str, tuple[int, int]]:
-    """(mtime, size) of every file a render reads, by path."""
+    """(mtime, size) of every file a render reads, by path: the home page, ``concepts.yml``, the rule
+    folders it sets (``check: rule_dirs``, ``rule_folders``) and the scenarios."""
     tops = [root / "index.md", root / "concepts.yml"]
-    folders = [root / name for name in (*RULE_FOLDERS, str(SCENARIOS))]
+    folders = [root / name for name in (*rule_folders(root), str(SCENARIOS))]
     return _state(tops + [p for folder in folders if folder.is_dir() for p in sorted(folder.rglob("*"))])
+
+
+def rule_folders(root: Path) -> tuple[str, ...]:
+    """The rule folders of ``root``'s ``check: rule_dirs`` setting (``load_registry(root).layout``), read
+    again only when ``concepts.yml`` changes (the watch polls twice a second); the default folders while
+    it cannot be read (the render says why)."""
+    try:
+        info = (root / "concepts.yml").stat()
+        key = (info.st_mtime_ns, info.st_size)
+    except OSError:
+        key = (0, -1)
+    return _rule_folders(root, key)
+
+
+@lru_cache(maxsize=4)
+def _rule_folders(root: Path, key: tuple[int, int]) -> tuple[str, ...]:
+    from rulespy.check.findings import CheckError
+    from rulespy.check.registry import load_registry
+
+    try:
+        return load_registry(root).layout.rule_dirs
+    except CheckError:
+        from rulespy.check.files import Layout
+
+        return Layout().rule_dirs
 
 
 def engine_state() -> dict[str, tuple[int, int]]:

@@ -88,7 +88,7 @@ class Report:
 
 
 def publishable_sources(
-    root: Path, rule_dirs: Sequence[str] = pages.RULE_FOLDERS, tree: Tree | None = None
+    root: Path, rule_dirs: Sequence[str], tree: Tree | None = None
 ) -> tuple[list[str], list[str]]:
     """The rule files to publish (``index.md`` and the other pages at the root, then each rule folder's
     ``*.md``, sorted) and a warning
@@ -203,7 +203,8 @@ def render_page(
     warnings: list[str],
     language: str | None = None,
     book_page: Page | None = None,
-    rule_dirs: Sequence[str] = pages.RULE_FOLDERS,
+    *,
+    rule_dirs: Sequence[str],
 ) -> str:
     """One rule page as the generators build it: examples as Example blocks with boards, mentions and
     concepts linked, and (on rule files) the owned concepts under the title and "Referenced by" below."""
@@ -380,7 +381,7 @@ def _render(
             page_warnings: list[str] = []
             page = render_page(
                 edition, path, texts[path], site_pages, concepts, previews, graph, page_warnings, language,
-                book_page, book.rule_dirs,
+                book_page, rule_dirs=book.rule_dirs,
             )
             page = search.with_search_words(page, path, concepts, language)
             if language:
@@ -414,8 +415,8 @@ def _render(
     if language:  # a switcher to the English judge, carrying the words of the version selector
         judge_page = languages.with_switchers(judge_page, judge.PAGE, language, [None])
     extra[judge.PAGE] = stamped(judge.PAGE, judge_page).encode("utf-8")
-    titles = judge.rule_titles(graph, site_pages)
-    extra[judge.WORDS_SCRIPT] = judge.words_script(language, titles, judge.download_size())
+    titles = judge.rule_titles(graph, site_pages, book.rule_dirs)
+    extra[judge.WORDS_SCRIPT] = judge.words_script(language, titles, judge.download_size(), book.rule_dirs)
     extra.update({f"assets/{p.name}": p.read_bytes() for p in sorted(ASSETS.iterdir()) if p.is_file()})
     extra.update({p.relative_to(root).as_posix(): p.read_bytes() for p in scenario_files})
     for rel, data in extra.items():

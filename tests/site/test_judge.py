@@ -288,7 +288,7 @@ def test_judge_words_cover_every_word_the_page_says_in_every_language() -> None:
     assert all(russian[k] != english[k] for k in ru_keys if k not in ("x", "y"))
     loaded = judge.words_script("ru").decode("utf-8")
     site = json.loads(loaded.split("window.vsJudgeSite = ", 1)[1].rstrip().removesuffix(";"))
-    wanted = {"runtime": "../judge/", "words": russian, "titles": {}, "download": None}
+    wanted = {"runtime": "../judge/", "words": russian, "titles": {}, "download": None, "rules": []}
     assert site == {**wanted, "pyodide": judge.pinned_version()}
     english_site = judge.words_script(None).decode().split(" = ", 1)[1].rstrip()[:-1]
     assert json.loads(english_site)["runtime"] == "judge/"

@@ -11,6 +11,7 @@ from pathlib import Path
 import brotli
 import pytest
 
+from rulespy.check.files import Layout
 from rulespy.check.graph import build_graph
 from rulespy.render import judge
 
@@ -84,10 +85,10 @@ def test_an_installed_runtime_that_differs_from_its_pins_is_refused(
 
 
 def test_rule_titles_name_each_section_by_its_heading_in_each_language() -> None:
-    english = judge.rule_titles(build_graph(ROOT), ["core/damage.md", "index.md"])
+    english = judge.rule_titles(build_graph(ROOT), ["core/damage.md", "index.md"], Layout().rule_dirs)
     assert english["core/damage.md#target-limit"] == "Target Limit"
     assert not [k for k in english if not k.startswith("core/damage.md#")]  # rule files only
-    russian = judge.rule_titles(build_graph(ROOT / "ru"), ["core/damage.md"])
+    russian = judge.rule_titles(build_graph(ROOT / "ru"), ["core/damage.md"], Layout().rule_dirs)
     assert russian["core/damage.md#target-limit"] == "Предел цели"
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import markdown
 import pytest
 
+from rulespy.check.files import Layout
 from rulespy.render import board as diagram
 from rulespy.render import examples, pages
 from rulespy.render.linker import PageContext, link_markdown
@@ -375,7 +376,7 @@ class FakeGraph:
 
 
 def test_navigation_mirrors_the_folders() -> None:
-    nav = pages.navigation(FILES, FakeGraph())  # type: ignore[arg-type]
+    nav = pages.navigation(FILES, FakeGraph(), None, Layout().rule_dirs)  # type: ignore[arg-type]
     assert [next(iter(entry)) for entry in nav] == ["Home", "Core", "Commands", "Glossary"]
     assert nav[1] == {"Core": ["core/damage.md", "core/shooting.md"]}
 

@@ -35,7 +35,7 @@
   const SITE = window.vsJudgeSite || { runtime: "judge/", words: {}, titles: {}, download: null };
   const RUNTIME = new URL(SITE.runtime, ROOT);
   const WORKER = new URL("assets/judge-worker.js", ROOT);
-  const RULE = /\b((?:core|sequences|timing|commands)\/[\w-]+)\.md#([\w-]+)/g;
+  const RULE = rulePattern(SITE.rules || []);
   const MAX_TEXT = 1000000; // the scenario loader's MAX_BYTES: a permalink may not unpack to more
   const CALL_LIMIT_MS = 60000;
   // The engine speaks the page's language (rulespy resolve/odds --lang): Russian on /ru/, else English.
@@ -139,6 +139,14 @@
     const word = SITE.words[key] === undefined ? key : SITE.words[key];
     return word.replace(/\{(\w+)\}/g, (all, name) =>
       (values && values[name] !== undefined ? String(values[name]) : all));
+  }
+
+  /* A cited rule (core/damage.md#target-limit) in one of FOLDERS, the rule book's check: rule_dirs as
+   * rulespy render writes them into judge-words.js (SITE.rules): the page knows no folder of its own. */
+  function rulePattern(folders) {
+    if (!folders.length) return /(?!)/g; // no rule folder: nothing is a cited rule
+    const names = folders.map((f) => f.replace(/[.*+?^${}()|[\]\\\/]/g, "\\$&")).join("|");
+    return new RegExp(String.raw`\b((?:${names})\/[\w-]+)\.md#([\w-]+)`, "g");
   }
 
   function escapeHtml(text) {
