@@ -7,9 +7,12 @@ into a frozen ``Page``: headings, sections (``rulespy.book.sections``), links wi
 targets (``rulespy.book.links``), mentions, worked examples and tables, the link graph, the translation
 twins.
 
-The one cache: a page is parsed once per process for each (repository path, text), within
+The one cache: a page is parsed once per process for each (repository path, text, terms), within
 ``CACHE_TEXT``; a second book of the same tree (the English twin of a translated page, the What changed
-page's working tree) finds it parsed.
+page's working tree) finds it parsed. ``rulespy check`` is a reader too: ``Book.walked`` is its walk (the
+registry read only when something must be checked), its per-file checks parse each changed page through
+``Book.document`` with the registry's words (``terms``), and its translation pass compares the book's
+pages and sections (``rulespy.check.translations``), so a page both passes read is parsed once.
 ``markdown.parses()`` counts the parses, so a test asserts a render parses each text about once.
 
 >>> book = Book.open(Path("."))                       # doctest: +SKIP
@@ -19,6 +22,7 @@ page's working tree) finds it parsed.
 
 from __future__ import annotations
 
+import hashlib
 from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -29,14 +33,15 @@ from typing import TYPE_CHECKING, Any
 from rulespy.book.links import Target, resolve
 from rulespy.book.sections import Section, cut, first_paragraphs, heads_of
 from rulespy.check.doc import Document
-from rulespy.check.examples import WorkedExample, worked_examples
 from rulespy.check.files import LANGUAGES, Layout, Tree
 from rulespy.check.registry import Concept, Registry, load_registry
 
 if TYPE_CHECKING:
     from markdown_it.token import Token
 
+    from rulespy.check.examples import WorkedExample
     from rulespy.check.graph import LinkGraph
+    from rulespy.check.parse import Terms
 
 #: How much text (characters) the parsed pages the process keeps may hold: a page's tokens take about 25
 #: times its text, so this keeps about 100 MB. Both editions of the rules (0.6 MB) fit many times over;
@@ -44,50 +49,84 @@ if TYPE_CHECKING:
 CACHE_TEXT = 4 << 20
 
 
+#: (repository path, text, the terms' key: ``""`` for none)
+_Key = tuple[str, str, str]
+
+
 class _Cache:
-    """The parsed pages, by (repository path, text), least recently used first, and how much text they
-    hold (one object, so the two never disagree)."""
+    """The parsed pages, by (repository path, text, terms' key), least recently used first, and how much
+    text they hold (one object, so the two never disagree)."""
 
     def __init__(self) -> None:
-        self.pages: OrderedDict[tuple[str, str], tuple[Document, tuple[Token, ...]]] = OrderedDict()
+        self.pages: OrderedDict[_Key, tuple[Document, tuple[Token, ...]]] = OrderedDict()
         self.text = 0
 
-    def get(self, key: tuple[str, str]) -> tuple[Document, tuple[Token, ...]] | None:
+    def get(self, key: _Key) -> tuple[Document, tuple[Token, ...]] | None:
         found = self.pages.get(key)
         if found is not None:
             self.pages.move_to_end(key)
         return found
 
-    def put(self, key: tuple[str, str], value: tuple[Document, tuple[Token, ...]]) -> None:
+    def put(self, key: _Key, value: tuple[Document, tuple[Token, ...]]) -> None:
         self.pages[key] = value
         self.text += len(key[1])
         while self.text > CACHE_TEXT and len(self.pages) > 1:
-            (_, old), _ = self.pages.popitem(last=False)
+            (_, old, _), _ = self.pages.popitem(last=False)
             self.text -= len(old)
 
 
 _CACHE = _Cache()
 
 
-def parse_page(path: str, text: str) -> tuple[Document, tuple[Token, ...]]:
-    """The checker's ``Document`` of ``text`` (repository file ``path``) and the token stream it was read
-    from: one parse (``rulespy.book.markdown``), remembered for the process (``CACHE_TEXT``)."""
-    from rulespy.check.parse import parse_markdown_tokens
+def parse_page(path: str, text: str, terms: Terms | None = None) -> tuple[Document, tuple[Token, ...]]:
+    """The checker's ``Document`` of ``text`` (repository file ``path``; ``terms``: the registry words it
+    looks for, none by default) and the token stream it was read from: one parse
+    (``rulespy.book.markdown``), remembered for the process (``CACHE_TEXT``)."""
+    from rulespy.check.parse import NO_TERMS, parse_markdown_tokens
 
-    key = (path, text)
+    key = (path, text, terms_key(terms))
     found = _CACHE.get(key)
     if found is None:
-        document, tokens = parse_markdown_tokens(path, text)
+        document, tokens = parse_markdown_tokens(path, text, terms or NO_TERMS)
         found = (document, tuple(tokens))
         _CACHE.put(key, found)
     return found
 
 
-def page_of(path: str, source: str, text: str) -> Page:
+def terms_key(terms: Terms | None) -> str:
+    """What tells two ``Terms`` apart in the cache (a digest of their words; ``""`` for none), made once
+    for the same object."""
+    if terms is None or not (terms.retired or terms.concepts or terms.forbidden):
+        return ""
+    known = _TERMS_KEY
+    if known and known[0] is terms:
+        return known[1]
+    key = hashlib.sha256(repr(terms).encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    _TERMS_KEY[:] = [terms, key]
+    return key
+
+
+_TERMS_KEY: list[Any] = []
+
+
+def page_of(path: str, source: str, text: str, terms: Terms | None = None) -> Page:
     """The ``Page`` of ``text`` at edition path ``path``, repository path ``source`` (parsed once)."""
     text = text.replace("\r\n", "\n")
-    document, tokens = parse_page(source, text)
+    document, tokens = parse_page(source, text, terms)
     return Page(path, source, text, document, tokens)
+
+
+def readable(data: bytes, max_bytes: int) -> str | None:
+    """The text of a page's bytes (a leading byte order mark dropped), or ``None`` when they are no page:
+    larger than ``max_bytes``, holding a NUL byte (UTF-16 without a byte order mark, binary) or not
+    UTF-8. The checker reports those (RS042, RS040: ``rulespy.check.parse.parse_bytes``) and no reader
+    reads them."""
+    if len(data) > max_bytes or b"\0" in data:
+        return None
+    try:
+        return data.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError:
+        return None
 
 
 @dataclass(frozen=True, eq=False)
@@ -129,6 +168,8 @@ class Page:
     @cached_property
     def examples(self) -> tuple[WorkedExample, ...]:
         """Its worked examples (``rulespy.check.examples``), found in the page's one token stream."""
+        from rulespy.check.examples import worked_examples  # markdown-it: a check from stamps has none
+
         return tuple(worked_examples(self.text, self.tokens))
 
     @cached_property
@@ -156,13 +197,42 @@ class Page:
 class Book:
     """One edition of the rule book (see the module docstring). Open it with ``Book.open``."""
 
-    def __init__(self, root: Path, language: str | None, registry: Registry, tree: Tree) -> None:
+    def __init__(
+        self,
+        root: Path,
+        language: str | None,
+        registry: Registry | None,
+        tree: Tree,
+        terms: Terms | None = None,
+    ) -> None:
+        """``registry``: ``concepts.yml`` read (``None``: read on first use); ``tree``: the edition's walk;
+        ``terms``: the registry words its pages' documents note (``rulespy check``'s), none by default."""
         self.root = root
         self.language = language
-        self.registry = registry
-        self.layout: Layout = registry.layout
+        self._registry = registry
+        self.layout: Layout = tree.layout
         self.tree = tree
+        self.terms = terms
         self._pages: dict[str, Page | None] = {}
+
+    @property
+    def registry(self) -> Registry:
+        """``concepts.yml`` (``CheckError`` with its file and line when it cannot be read), read once."""
+        if self._registry is None:
+            self._registry = load_registry(self.root)
+        return self._registry
+
+    @classmethod
+    def walked(cls, root: Path, layout: Layout, registry: Registry | None = None) -> Book:
+        """The English edition of the repository at ``root`` as ``rulespy check`` reads it: the tree walked
+        once with ``layout`` (the ``check:`` setting, or one given), ``concepts.yml`` read only when
+        asked (``registry``: already read). The checker's findings for a tree it remembers come from its
+        stamps without reading the registry at all."""
+        return cls(Path(root), None, registry, Tree(Path(root), layout).walk())
+
+    def with_terms(self, terms: Terms) -> Book:
+        """This book (the same walk and registry) whose pages note the registry words ``terms``."""
+        return Book(self.root, self.language, self._registry, self.tree, terms)
 
     @classmethod
     def open(cls, root: Path, language: str | None = None) -> Book:
@@ -215,15 +285,23 @@ class Book:
             return self._pages[path]
         if text is None:
             data = self.tree.read(path)
-            try:
-                text = None if data is None else data.decode("utf-8").removeprefix("\ufeff")
-            except UnicodeDecodeError:
-                text = None
-            if text is not None and len(data or b"") > self.layout.max_bytes:
-                text = None
-        found = None if text is None else page_of(path, self.source(path), text)
+            text = None if data is None else readable(data, self.layout.max_bytes)
+        found = None if text is None else page_of(path, self.source(path), text, self.terms)
         self._pages[path] = found
         return found
+
+    def document(self, path: str, data: bytes) -> Document:
+        """The checker's ``Document`` of page ``path`` whose content is ``data``: the page's (parsed once,
+        with the book's ``terms``), or, for bytes that are no page (``readable``), the finding that says
+        why (RS040, RS042)."""
+        text = readable(data, self.layout.max_bytes)
+        if text is None:
+            from rulespy.check.parse import NO_TERMS, parse_bytes
+
+            return parse_bytes(path, data, self.terms or NO_TERMS, self.layout.max_bytes)
+        page = self.page(path, text)
+        assert page is not None  # readable text is a page
+        return page.document
 
     def pages(self) -> Iterator[Page]:
         """Every markdown page of the edition that could be read, in path order."""
@@ -243,7 +321,7 @@ class Book:
         """The English edition beside a translation (this book itself for English)."""
         if self.language is None:
             return self
-        return Book(self.root, None, self.registry, Tree(self.root, self.layout).walk())
+        return Book(self.root, None, self._registry, Tree(self.root, self.layout).walk(), self.terms)
 
     def translations(self) -> tuple[str, ...]:
         """The languages with a translated home page (``ru``)."""

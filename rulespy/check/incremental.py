@@ -23,12 +23,16 @@ now; otherwise the file is checked again from its cached ``Document`` (or parsed
 the few places the checks ask anything beyond their own file (``Tree.kind``, ``Tree.same_but_case``,
 ``Anchors.missing``), so a new check that asks the tree or another file's anchors is tracked without
 changes here. ``--no-cache`` runs the very same code with nothing remembered.
+
+The run reads the rule book (``rulespy.book``): its tree is the book's walk (``Book.walked``), and a file
+that must be parsed is the book's page (``Book.document``: one parse, with the registry's words, that
+the translation pass after it reads again without parsing).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rulespy.book.links import Target, resolve
 from rulespy.check import checks_code, checks_links, checks_owner, parallel
@@ -38,9 +42,12 @@ from rulespy.check.doc import Document
 from rulespy.check.findings import Finding
 from rulespy.check.graph import LinkGraph, anchor_signature, linked_paths
 from rulespy.check.nav import Nav
-from rulespy.check.parse import Terms, parse_bytes
+from rulespy.check.parse import Terms
 from rulespy.check.registry import Registry
 from rulespy.check.translations import language_of
+
+if TYPE_CHECKING:
+    from rulespy.book.book import Book
 
 Blobs = dict[str, tuple[bytes | None, bytes]]
 #: (content hash, could not be read, anchors in order, paths the links point to, ``anchor_signature``)
@@ -94,7 +101,7 @@ class Incremental:
 
     def __init__(
         self,
-        tree: Any,
+        book: Book,
         terms: Terms,
         registry: Registry,
         registry_key: bytes,
@@ -103,8 +110,11 @@ class Incremental:
         read: Callable[[str], bytes] | None = None,
     ) -> None:
         """``blobs``: each checked file's ``(content, content hash)``; the hash is ``b""`` when the file
-        cannot be read, the content ``None`` when it was not read (``read(path)`` then gives it)."""
-        self.tree, self.terms, self.registry, self.registry_key = tree, terms, registry, registry_key
+        cannot be read, the content ``None`` when it was not read (``read(path)`` then gives it). ``book``:
+        the run's book (its walk, its pages read with ``terms``: ``Book.with_terms``)."""
+        self.book = book
+        tree = self.tree = book.tree
+        self.terms, self.registry, self.registry_key = terms, registry, registry_key
         self.cache, self.blobs, self._read = cache, blobs, read
         stored, changes = cache.load_journaled(cache.state_file, "state")
         stored = stored or ({}, {}, None)
@@ -217,7 +227,7 @@ class Incremental:
     def _parse(self, path: str, data: bytes) -> Document:
         if path.endswith(".py"):
             return checks_code.citations(path, data)
-        return parse_bytes(path, data, self.terms, self.tree.layout.max_bytes)
+        return self.book.document(path, data)
 
     def spans(self) -> checks_owner.Spans:
         if self._spans is None:

@@ -13,6 +13,7 @@ from rulespy.check.findings import CheckError, Finding
 from rulespy.check.stamps import ChangedWhileRead, Stamps, read_checked
 
 if TYPE_CHECKING:
+    from rulespy.book.book import Book
     from rulespy.check.nav import Nav
     from rulespy.check.registry import Registry
 
@@ -54,9 +55,13 @@ class _Run:
     """What the per-file run leaves for the passes after it: its walk, each markdown file's content hash
     (``b""`` when unreadable), its cache."""
 
-    tree: Tree
+    book: Book
     keys: dict[str, bytes]
     cache: DocumentCache
+
+    @property
+    def tree(self) -> Tree:
+        return self.book.tree
 
 
 def _translations(root: Path, run: _Run) -> list[Finding]:
@@ -69,7 +74,7 @@ def _translations(root: Path, run: _Run) -> list[Finding]:
         return []
     from rulespy.check import translations
 
-    return list(translations.findings(root, run.tree.layout, run.tree, run.keys, run.cache))
+    return list(translations.findings(root, run.tree.layout, run.book, run.keys, run.cache))
 
 
 def _catalogue(root: Path, cache: DocumentCache | None = None) -> list[Finding]:
@@ -128,7 +133,10 @@ def _run_documents(root: Path, options: CheckOptions, trust_stamps: bool = True)
     if registry_layout is None or terms is None:
         registry, nav = _configuration(root, cache, keys)
         registry_layout, terms = registry.layout, repr(_terms(registry))
-    tree = Tree(root, options.layout or registry_layout).walk()
+    from rulespy.book.book import Book  # the rule book: its walk is the run's
+
+    book = Book.walked(root, options.layout or registry_layout, registry)
+    tree = book.tree
     cache.salt = _salt(terms, tree.layout)
     fingerprint = hashlib.sha256(tree.fingerprint().encode("utf-8", "surrogateescape"))
     fingerprint.update(keys[0] + keys[1])
@@ -136,7 +144,7 @@ def _run_documents(root: Path, options: CheckOptions, trust_stamps: bool = True)
     for _, key in blobs.values():
         fingerprint.update(key)
     memo = fingerprint.hexdigest()
-    run_left = _Run(tree, {path: blobs[path][1] for path in tree.markdown}, cache)
+    run_left = _Run(book, {path: blobs[path][1] for path in tree.markdown}, cache)
     remembered = cache.load_blob(cache.result_file, memo)
     if remembered is not None and len(remembered) == 4 and _still_outside(tree, remembered[2], remembered[3]):
         stamps.save(registry_layout, terms)
@@ -150,7 +158,9 @@ def _run_documents(root: Path, options: CheckOptions, trust_stamps: bool = True)
         return read_checked(tree, path, blobs[path][1])
 
     try:
-        run = Incremental(tree, _terms(registry), registry, keys[0], cache, blobs, read)
+        words = _terms(registry)
+        book = book.with_terms(words)  # the pages the checks parse, the translation pass reads them too
+        run = Incremental(book, words, registry, keys[0], cache, blobs, read)
         code = [path for path in tree.python if blobs[path][1]]
         findings = set(run.file_findings((*tree.markdown, *code)))
         findings.update(run.cross_file_findings(nav))
@@ -164,7 +174,7 @@ def _run_documents(root: Path, options: CheckOptions, trust_stamps: bool = True)
     # every answer came from the fingerprinted inputs or from the outside ones remembered with it
     outside = (tuple(tree.outside_kinds.items()), tuple(tree.outside_reads.items()))
     cache.save_blob(cache.result_file, memo, (report.findings, report.files, *outside))
-    return report, run_left
+    return report, _Run(book, run_left.keys, cache)
 
 
 def _site_configuration(root: Path, tree: Tree) -> list[Finding]:

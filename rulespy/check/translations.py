@@ -44,20 +44,16 @@ import contextlib
 import re
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
-from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rulespy.book import markdown as book_markdown
-from rulespy.book.sections import Head, Section, cut, stale_reason
-from rulespy.check.doc import Document
+from rulespy.book.sections import Section, stale_reason
 from rulespy.check.files import LANGUAGES, NOT_PAGES, Layout, Tree
 from rulespy.check.findings import Finding
 from rulespy.errors import BookError
 
 if TYPE_CHECKING:
-
+    from rulespy.book.book import Book, Page
     from rulespy.check.cache import DocumentCache
 
 #: The translations whose prose writes a decimal comma (RS076).
@@ -92,54 +88,40 @@ def render_stamp(english: str, anchor: str, digest: str) -> str:
     return f"<!-- translates: {english}#{anchor} sha256:{digest} -->"
 
 
-def sections(text: str, document: Document) -> tuple[Section, ...]:
-    """The sections of a page (the rule book's one ``Section``, ``rulespy.book.sections``), cut from the
-    headings the checker read."""
-    heads = [Head(h.level, h.line, h.anchor if h.explicit else None, h.text) for h in document.headings]
-    return cut(document.path, text.split("\n"), heads)
+def read_page(book: Book, path: str, data: bytes | None = None) -> Page | None:
+    """The rule book's page at repository path ``path`` (``book``: the repository's English edition, which
+    holds the translations' folders too; ``data``: the page's content when already read): its text, its
+    document and its sections (``rulespy.book``), parsed once for every reader. ``None`` when it is not
+    UTF-8 text, too large or could not be read whole (RS040, RS042, RS044 already say so)."""
+    from rulespy.book.book import readable
 
-
-@dataclass(frozen=True)
-class Page:
-    path: str
-    text: str
-    document: Document
-
-    @cached_property
-    def sections(self) -> tuple[Section, ...]:
-        """Its sections, computed once: ``compare`` and the fence check both walk them."""
-        return sections(self.text, self.document)
-
-
-def read_page(tree: Tree, path: str, data: bytes | None = None) -> Page | None:
-    """The page at ``path`` (its content ``data`` when already read), ``None`` when it is not UTF-8 text
-    or too large (RS040/RS042 already say so)."""
-    from rulespy.check.parse import parse_bytes
-
-    data = tree.read(path) if data is None else data
     if data is None:
-        return None
-    document = parse_bytes(path, data, max_bytes=tree.layout.max_bytes)
-    if document.problems:
-        return None  # not UTF-8, too large: RS040/RS042 already say so
-    return Page(path, data.decode("utf-8").removeprefix("\ufeff").replace("\r\n", "\n"), document)
+        page = book.page(path)
+    else:
+        text = readable(data, book.layout.max_bytes)
+        page = None if text is None else book.page(path, text)
+    return None if page is None or page.document.problems else page
 
 
 def findings(
     root: Path,
     layout: Layout | None = None,
-    tree: Tree | None = None,
+    book: Book | None = None,
     keys: dict[str, bytes] | None = None,
     cache: DocumentCache | None = None,
 ) -> Iterator[Finding]:
     """Every translation finding of the repository at ``root``.
 
-    ``tree``: the run's walk (else the tree is walked here); ``keys``: the content hash of each walked
-    markdown file (``b""`` when it cannot be read), known without reading it (``stamps.py``); ``cache``:
-    where each translated page's findings are remembered (``Pairs``). Without ``keys`` or an enabled
-    cache, every page is compared afresh."""
-    tree = tree or Tree(Path(root), layout or Layout()).walk()
-    pairs = Pairs(tree, keys, cache)
+    ``book``: the run's rule book, its walk and its pages (else the tree is walked here); ``keys``: the
+    content hash of each walked markdown file (``b""`` when it cannot be read), known without reading
+    it (``stamps.py``); ``cache``: where each translated page's findings are remembered (``Pairs``).
+    Without ``keys`` or an enabled cache, every page is compared afresh."""
+    if book is None:
+        from rulespy.book.book import Book
+
+        book = Book(Path(root), None, None, Tree(Path(root), layout or Layout()).walk())
+    tree = book.tree
+    pairs = Pairs(book, keys, cache)
     for language in LANGUAGES:
         translated = [p for p in tree.markdown if p.startswith(language + "/")]
         if not translated:
@@ -169,8 +151,8 @@ class Pairs:
     same now; otherwise both pages are read and compared again. Kept in ``NAME.translations.pickle``
     under the run's salt (the checker's code, the layout and the parser's terms)."""
 
-    def __init__(self, tree: Tree, keys: dict[str, bytes] | None, cache: DocumentCache | None) -> None:
-        self.tree, self.keys = tree, keys or {}
+    def __init__(self, book: Book, keys: dict[str, bytes] | None, cache: DocumentCache | None) -> None:
+        self.book, self.tree, self.keys = book, book.tree, keys or {}
         self.cache = cache if cache is not None and cache.enabled and keys is not None else None
         self.old: dict[str, PairResult] = {}
         if self.cache is not None:
@@ -186,7 +168,7 @@ class Pairs:
             self.new[path] = old
             return old[3]
         data = (self.tree.read(path), self.tree.read(english))
-        page, twin = read_page(self.tree, path, data[0]), read_page(self.tree, english, data[1])
+        page, twin = read_page(self.book, path, data[0]), read_page(self.book, english, data[1])
         if page is None or twin is None:
             return ()
         seen: dict[tuple[str, str], Any] = {}
@@ -245,7 +227,7 @@ def compare(tree: Tree, page: Page, twin: Page) -> Iterator[Finding]:
 
 def _decimal_points(page: Page) -> Iterator[Finding]:
     """RS076: each ``11.5`` in the words of the page (see the module docstring)."""
-    tokens = book_markdown.tokens(page.text)
+    tokens = page.tokens  # the page's one parse
     for index, token in enumerate(tokens):
         if token.type != "inline" or token.map is None:
             continue
@@ -289,12 +271,16 @@ Numbers = list[list[tuple[int, str]]]
 Blocks = list[tuple[int, list[str]]]
 
 
-def _section_numbers(section: Section) -> tuple[Numbers, Blocks]:
-    """The numbers of a section, written with a full stop for the decimal mark: each table's as (line,
-    number) in reading order, and each prose block's (a paragraph, a list item's paragraph, a heading)
-    as (line, numbers), in the order of the blocks. Prose numbers are read from the words and inline
-    code only: link addresses, HTML (the stamp) and fenced code are left out."""
-    tokens = book_markdown.tokens("\n".join(section.lines))
+def _section_numbers(page: Page, section: Section) -> tuple[Numbers, Blocks]:
+    """The numbers of ``section`` of ``page``, written with a full stop for the decimal mark: each table's
+    as (line, number) in reading order, and each prose block's (a paragraph, a list item's paragraph, a
+    heading) as (line, numbers), in the order of the blocks. Prose numbers are read from the words and
+    inline code only: link addresses, HTML (the stamp) and fenced code are left out. Read from the page's
+    one token stream: the blocks that start within the section's own text (a heading ends every block)."""
+    starts = [(t.map[0] if t.map is not None else -1) for t in page.tokens]
+    first = next((i for i, s in enumerate(starts) if s >= section.line - 1), len(starts))
+    last = next((i for i, s in enumerate(starts) if i >= first and s >= section.end - 1), len(starts))
+    tokens = page.tokens[first:last]
     tables: Numbers = []
     prose: Blocks = []
     row_line = section.line
@@ -302,14 +288,14 @@ def _section_numbers(section: Section) -> tuple[Numbers, Blocks]:
         if token.type == "table_open":
             tables.append([])
         elif token.type == "tr_open" and token.map is not None:
-            row_line = section.line + token.map[0]
+            row_line = token.map[0] + 1
         elif token.type != "inline":
             continue
         elif tables and tokens[index - 1].type in ("th_open", "td_open"):
             tables[-1].extend((row_line, n) for n in _numbers(token.content))
         elif tokens[index - 1].type in ("paragraph_open", "heading_open") and token.map is not None:
             words = " ".join(c.content for c in token.children or () if c.type in ("text", "code_inline"))
-            prose.append((section.line + token.map[0], _numbers(words)))
+            prose.append((token.map[0] + 1, _numbers(words)))
     return tables, prose
 
 
@@ -318,7 +304,8 @@ def _numbers(text: str) -> list[str]:
 
 
 def _tables(page: Page, section: Section, twin: Page, original: Section) -> Iterator[Finding]:
-    (ours, prose), (theirs, expected_prose) = _section_numbers(section), _section_numbers(original)
+    ours, prose = _section_numbers(page, section)
+    theirs, expected_prose = _section_numbers(twin, original)
     yield from _prose(page, section, twin, prose, expected_prose)
     if len(ours) != len(theirs):
         message = f"section #{section.anchor} has {len(ours)} table(s), {twin.path} has {len(theirs)}"
@@ -370,7 +357,7 @@ def _python_fences(page: Page) -> list[tuple[int, str, str, str]]:
 
     section_at = [(s.line, s.anchor) for s in page.sections]
     found = []
-    for token in book_markdown.tokens(page.text):
+    for token in page.tokens:
         if token.type != "fence" or token.map is None or fence_info(token.info)[0] not in PYTHON:
             continue
         line = token.map[0] + 1
@@ -458,11 +445,12 @@ def stamp(root: Path, target: str) -> list[str]:
 
 def _stamp(root: Path, path: str, only: str) -> list[str]:
     """``stamp`` of ``path`` (section ``only``, or all), its lock held."""
+    from rulespy.book.book import Book
     from rulespy.check.atomic import write_atomic
 
-    tree = Tree(root).walk()
+    book = Book.without_registry(root)  # the default layout: a stamp reads no concepts.yml
     english = english_twin(path)
-    page, twin = (read_page(tree, p) if p in tree.files else None for p in (path, english))
+    page, twin = (read_page(book, p) if p in book.tree.files else None for p in (path, english))
     if page is None:
         raise StampError(f"{path}:1: no such translated page (or not UTF-8 text)")
     if twin is None:

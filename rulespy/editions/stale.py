@@ -22,9 +22,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from rulespy.book.book import page_of
+from rulespy.book.book import Book, page_of
 from rulespy.book.sections import stale_reason
-from rulespy.check.files import LANGUAGES, Tree
+from rulespy.check.files import LANGUAGES
 from rulespy.check.translations import english_twin, read_page
 from rulespy.editions.sections import SectionText, section_texts, show_diff, word_diff
 
@@ -55,7 +55,8 @@ class Stale:
 def stale_sections(root: Path, since: str | None = None) -> list[Stale]:
     """Every stale translated section of the repository at ``root``, in page and section order."""
     root = Path(root)
-    tree = Tree(root).walk()
+    book = Book.without_registry(root)  # the default layout, as ``rulespy translations stamp`` reads
+    tree = book.tree
     found: list[Stale] = []
     history = _History(root)
     for path in sorted(tree.markdown):
@@ -64,7 +65,7 @@ def stale_sections(root: Path, since: str | None = None) -> list[Stale]:
         english = english_twin(path)
         if english not in tree.files:
             continue  # RS070 says so
-        page, twin = read_page(tree, path), read_page(tree, english)
+        page, twin = read_page(book, path), read_page(book, english)
         if page is None or twin is None:
             continue
         originals = {s.anchor: s for s in twin.sections}
