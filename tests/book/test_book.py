@@ -173,5 +173,5 @@ def test_the_cache_keeps_a_bounded_amount_of_text(monkeypatch: pytest.MonkeyPatc
     for number in range(20):
         page_of(f"core/c{number}.md", f"core/c{number}.md", f"# C {{#c}}\n\n{'word ' * 40}{number}\n")
     assert book._CACHE.text == sum(len(text) for _, text, _ in book._CACHE.pages) <= 1000
-    assert ("core/c19.md", f"# C {{#c}}\n\n{'word ' * 40}19\n") in book._CACHE.pages  # the newest is kept
+    assert ("core/c19.md", f"# C {{#c}}\n\n{'word ' * 40}19\n", "") in book._CACHE.pages  # the newest is kept
     assert len(book._CACHE.pages) < 20
