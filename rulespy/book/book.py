@@ -78,10 +78,20 @@ class _Cache:
 _CACHE = _Cache()
 
 
-def parse_page(path: str, text: str, terms: Terms | None = None) -> tuple[Document, tuple[Token, ...]]:
+def forget_pages() -> None:
+    """Empty the process's parsed pages, as a new process starts (``bench/bench_check.py``'s cold runs:
+    in one process, a second check of the same texts finds every page parsed)."""
+    _CACHE.pages.clear()
+    _CACHE.text = 0
+
+
+def parse_page(
+    path: str, text: str, terms: Terms | None = None, keep: bool = True
+) -> tuple[Document, tuple[Token, ...]]:
     """The checker's ``Document`` of ``text`` (repository file ``path``; ``terms``: the registry words it
     looks for, none by default) and the token stream it was read from: one parse
-    (``rulespy.book.markdown``), remembered for the process (``CACHE_TEXT``)."""
+    (``rulespy.book.markdown``), remembered for the process (``CACHE_TEXT``) unless ``keep`` is false
+    (no other reader of the process will ask for it: its tokens are then left to be freed at once)."""
     from rulespy.check.parse import NO_TERMS, parse_markdown_tokens
 
     key = (path, text, terms_key(terms))
@@ -89,7 +99,8 @@ def parse_page(path: str, text: str, terms: Terms | None = None) -> tuple[Docume
     if found is None:
         document, tokens = parse_markdown_tokens(path, text, terms or NO_TERMS)
         found = (document, tuple(tokens))
-        _CACHE.put(key, found)
+        if keep:
+            _CACHE.put(key, found)
     return found
 
 
@@ -290,18 +301,22 @@ class Book:
         self._pages[path] = found
         return found
 
-    def document(self, path: str, data: bytes) -> Document:
+    def document(self, path: str, data: bytes, keep: bool = True) -> Document:
         """The checker's ``Document`` of page ``path`` whose content is ``data``: the page's (parsed once,
         with the book's ``terms``), or, for bytes that are no page (``readable``), the finding that says
-        why (RS040, RS042)."""
+        why (RS040, RS042). ``keep``: remember the page for the readers after this one (``rulespy
+        check`` keeps them when its translation pass will compare them); a page not kept is not held in
+        memory, where its tokens (25 times its text) slowed every collection of a cold check by a third."""
         text = readable(data, self.layout.max_bytes)
         if text is None:
             from rulespy.check.parse import NO_TERMS, parse_bytes
 
             return parse_bytes(path, data, self.terms or NO_TERMS, self.layout.max_bytes)
-        page = self.page(path, text)
-        assert page is not None  # readable text is a page
-        return page.document
+        if keep:
+            page = self.page(path, text)
+            assert page is not None  # readable text is a page
+            return page.document
+        return parse_page(self.source(path), text.replace("\r\n", "\n"), self.terms, keep=False)[0]
 
     def pages(self) -> Iterator[Page]:
         """Every markdown page of the edition that could be read, in path order."""

@@ -39,6 +39,7 @@ from rulespy.check import checks_code, checks_links, checks_owner, parallel
 from rulespy.check.cache import DocumentCache, digest
 from rulespy.check.checks_links import Anchors
 from rulespy.check.doc import Document
+from rulespy.check.files import LANGUAGES
 from rulespy.check.findings import Finding
 from rulespy.check.graph import LinkGraph, anchor_signature, linked_paths
 from rulespy.check.nav import Nav
@@ -114,6 +115,8 @@ class Incremental:
         the run's book (its walk, its pages read with ``terms``: ``Book.with_terms``)."""
         self.book = book
         tree = self.tree = book.tree
+        # the translation pass reads the pages parsed here again: keep them only when there is one
+        self._keep = any(language in tree.dirs for language in LANGUAGES)
         self.terms, self.registry, self.registry_key = terms, registry, registry_key
         self.cache, self.blobs, self._read = cache, blobs, read
         stored, changes = cache.load_journaled(cache.state_file, "state")
@@ -227,7 +230,7 @@ class Incremental:
     def _parse(self, path: str, data: bytes) -> Document:
         if path.endswith(".py"):
             return checks_code.citations(path, data)
-        return self.book.document(path, data)
+        return self.book.document(path, data, self._keep)
 
     def spans(self) -> checks_owner.Spans:
         if self._spans is None:
