@@ -33,6 +33,7 @@ from rulespy.check.doc import Heading
 from rulespy.check.findings import Finding
 
 if TYPE_CHECKING:
+    from rulespy.book.book import Book
     from rulespy.check.cache import DocumentCache
 
 CODE = "RS060"
@@ -66,11 +67,13 @@ class EngineSteps:
     lines: dict[str, int]
 
 
-def rule_steps(pair: StepPair, text: str) -> list[Heading]:
-    """The step headings of the rule file, in reading order."""
-    from rulespy.check.parse import parse_markdown  # only trees that carry an engine pay for the parser
+def rule_steps(pair: StepPair, text: str, book: Book | None = None) -> list[Heading]:
+    """The step headings of the rule file (``text``), in reading order: its page in ``book`` (the run's
+    rule book, which the per-file checks parsed it into), else the page the book would read."""
+    from rulespy.book.book import page_of  # only trees that carry an engine pay for the parser
 
-    headings = parse_markdown(pair.rules, text).headings
+    page = book.page(pair.rules, text) if book is not None else None
+    headings = (page or page_of(pair.rules, pair.rules, text)).document.headings
     return [
         h
         for h in headings
@@ -148,9 +151,9 @@ def _lcs(a: list[str], b: list[str]) -> set[str]:
     return kept
 
 
-def compare(pair: StepPair, text: str, engine: EngineSteps) -> list[Finding]:
+def compare(pair: StepPair, text: str, engine: EngineSteps, book: Book | None = None) -> list[Finding]:
     """The RS060 findings of one pair, given the rule file's text and the engine file's steps."""
-    headings = rule_steps(pair, text)
+    headings = rule_steps(pair, text, book)
     steps = engine.steps
     where = f"{pair.source}:{engine.line}"
     found: list[Finding] = []
@@ -206,10 +209,13 @@ def _read(file: Path) -> str | None:
         return None  # the checker reports unreadable markdown (RS040); unreadable code: see below
 
 
-def findings(root: Path | str, cache: DocumentCache | None = None) -> list[Finding]:
+def findings(
+    root: Path | str, cache: DocumentCache | None = None, book: Book | None = None
+) -> list[Finding]:
     """Every RS060 finding for the rules repository at ``root``, sorted by path and line. With an enabled
     ``cache``, they are remembered under a hash of the files compared (``NAME.drift.pickle``), so an
-    unchanged repository parses neither the rule files nor the engine's sources again."""
+    unchanged repository parses neither the rule files nor the engine's sources again. ``book``: the
+    run's rule book, whose pages the rule files are read as (parsed once for the run)."""
     base = Path(root)
     if not (base / ENGINE).is_dir():
         return []
@@ -237,7 +243,7 @@ def findings(root: Path | str, cache: DocumentCache | None = None) -> list[Findi
             message = f"cannot compare the numbered steps with the engine: {pair.source} {why}"
             found.append(Finding(pair.rules, 1, 1, CODE, message))
             continue
-        found.extend(compare(pair, text, engine))
+        found.extend(compare(pair, text, engine, book))
     result = sorted(found, key=lambda f: (f.path, f.line, f.column, f.message))
     if cache is not None and key is not None:
         cache.save_blob(cache.drift_file, key, (tuple(result),))

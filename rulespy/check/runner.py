@@ -42,7 +42,8 @@ def run_check(root: Path, options: CheckOptions | None = None) -> Report:
     report, run = _run_documents(root, options)
     from rulespy.check import outputs, scenarios  # a few lstat calls, every run: never remembered
 
-    extra = _drift(Path(root), run.cache) + _translations(Path(root), run) + outputs.findings(Path(root))
+    extra = _drift(Path(root), run.cache, run.book) + _translations(Path(root), run)
+    extra += outputs.findings(Path(root))
     extra += scenarios.findings(Path(root), run.cache)  # remembered by the files' content hashes
     extra += _catalogue(Path(root), run.cache)
     if not extra:
@@ -104,7 +105,7 @@ def _catalogue(root: Path, cache: DocumentCache | None = None) -> list[Finding]:
     return found
 
 
-def _drift(root: Path, cache: DocumentCache) -> list[Finding]:
+def _drift(root: Path, cache: DocumentCache, book: Book | None = None) -> list[Finding]:
     """Step drift (RS060) between the rules' numbered steps and the step lists of the engine in the same
     tree (``rulespy/`` beside its rules, read as source); other trees have no engine to compare, and do
     not import the comparison (``ast`` and dataclasses) either."""
@@ -112,7 +113,7 @@ def _drift(root: Path, cache: DocumentCache) -> list[Finding]:
         return []
     from rulespy.check import drift
 
-    return list(drift.findings(root, cache))
+    return list(drift.findings(root, cache, book))
 
 
 def _run_documents(root: Path, options: CheckOptions, trust_stamps: bool = True) -> tuple[Report, _Run]:
