@@ -17,14 +17,18 @@ import html
 import os
 import re
 import shutil
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rulespy.errors import BookError
 
 from .registry import Concept
+
+if TYPE_CHECKING:
+    from rulespy.book.book import Book
 
 CLASS = "vs-search-words"
 _HEADING = re.compile(r"^#{1,6}\s")
@@ -127,11 +131,15 @@ class Section:
 
 class _Sections(HTMLParser):
     """Cuts the article of a built page (Material's and Zensical's ``<article class="md-content__inner">``)
-    into sections at every heading with an id; the hidden search words go to their section's ``words``."""
+    into sections at each heading whose id is one of ``anchors``, the rule book's sections of the page
+    (``rulespy.book.sections``: a heading without an explicit id is a subtitle of its section, its words
+    part of it); at every heading with an id when ``anchors`` is ``None`` (a page the book does not
+    hold). The hidden search words go to their section's ``words``."""
 
-    def __init__(self, page: str) -> None:
+    def __init__(self, page: str, anchors: Collection[str] | None = None) -> None:
         super().__init__(convert_charrefs=True)
         self.page = page
+        self.anchors = anchors
         self.sections: list[Section] = []
         self.depth = 0  # inside <article>: its element depth; 0 outside
         self.skip_at: int | None = None  # the depth of the element whose text is left out
@@ -174,8 +182,10 @@ class _Sections(HTMLParser):
             if not self.sections:
                 self.page_title = title
                 self.sections.append(Section(self.page, None, title, title))
-            elif anchor:
+            elif anchor and (self.anchors is None or anchor in self.anchors):
                 self.sections.append(Section(self.page, anchor, title, self.page_title))
+            elif self.anchors is not None and not self.dropping:  # a subtitle: its words are its section's
+                self.sections[-1].text.append(title)
         if self.skip_at == self.depth:
             self.skip_at = None
         if self.words_at == self.depth:
@@ -193,9 +203,10 @@ class _Sections(HTMLParser):
             self.sections[-1].text.append(data)
 
 
-def sections(html_text: str, page: str) -> list[Section]:
-    """The sections of built page ``html_text`` at address ``page`` (its top first)."""
-    parser = _Sections(page)
+def sections(html_text: str, page: str, anchors: Collection[str] | None = None) -> list[Section]:
+    """The sections of built page ``html_text`` at address ``page`` (its top first); ``anchors``: the
+    ids of the rule book's sections of its source page (``source_sections``), where sections start."""
+    parser = _Sections(page, anchors)
     parser.feed(html_text)
     parser.close()
     return parser.sections
@@ -242,6 +253,18 @@ LEFT_OUT = ("404.html", "search/index.html")
 POINTERS = ("", "questions/", "glossary/", "changes/", "rule-writers/")
 
 
+def _book(root: Path, language: str | None) -> Book | None:
+    """The edition's rule book (``None`` when ``concepts.yml`` cannot be read: every heading with an id
+    then starts a section, as the render has already said what is wrong)."""
+    from rulespy.book.book import Book
+    from rulespy.check.findings import CheckError
+
+    try:
+        return Book.open(root, language)
+    except CheckError:
+        return None
+
+
 class SearchError(BookError):
     """The search index cannot be written (npm or node missing, Pagefind failed)."""
 
@@ -262,14 +285,30 @@ def edition_pages(edition: Path, others: Sequence[str]) -> list[Path]:
     return found
 
 
-def documents(edition: Path, others: Sequence[str], language: str) -> list[dict[str, str]]:
+def source_sections(book: Book | None, page: str) -> set[str] | None:
+    """The ids of the rule book's sections of the page built at address ``page`` (``core/damage/`` from
+    ``core/damage.md`` or ``core/damage/index.md``, the home page from ``index.md``); ``None`` when
+    ``book`` holds no such page (a page the build made: the Judge page, What changed)."""
+    if book is None:
+        return None
+    for source in (f"{page[:-1]}.md", f"{page}index.md") if page else ("index.md",):
+        if source in book.tree.files:
+            found = book.page(source)
+            return None if found is None else {s.anchor for s in found.sections}
+    return None
+
+
+def documents(
+    edition: Path, others: Sequence[str], language: str, book: Book | None = None
+) -> list[dict[str, str]]:
     """Every section of the edition at ``edition`` as ``{url, html}``: its address from the edition's
-    root (``core/damage/#target-limit``) and the small page Pagefind indexes (``document``)."""
+    root (``core/damage/#target-limit``) and the small page Pagefind indexes (``document``). ``book``:
+    the edition's rule book, whose sections say where each document starts and ends."""
     found = []
     for path in edition_pages(edition, others):
         page = path.parent.relative_to(edition).as_posix()
         page = "" if page == "." else page + "/"
-        for section in sections(path.read_text(encoding="utf-8"), page):
+        for section in sections(path.read_text(encoding="utf-8"), page, source_sections(book, page)):
             if page in POINTERS and section.anchor is not None:
                 continue
             found.append({"url": "/" + section.url, "html": document(section, language)})
@@ -303,7 +342,9 @@ def publish(root: Path, site_dir: Path, languages: Sequence[str]) -> list[str]:
         job = {
             "language": language or "en",
             "output": str(output.resolve()),
-            "documents": documents(edition, others if language is None else [], language or "en"),
+            "documents": documents(
+                edition, others if language is None else [], language or "en", _book(root, language)
+            ),
         }
         with tempfile.NamedTemporaryFile("w", suffix=".json", encoding="utf-8", delete=False) as file:
             json.dump(job, file, ensure_ascii=False)

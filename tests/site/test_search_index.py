@@ -89,3 +89,24 @@ def test_hostile_markup_is_bounded_text_never_markup(tmp_path: Path) -> None:
     found = sections(evil + "&lt;script&gt;alert(1)&lt;/script&gt;", "p/")
     assert len(found) == 1
     assert "<script>" not in document(found[0], "en")
+
+
+def test_the_rule_book_s_sections_say_where_each_document_starts_and_ends(tmp_path: Path) -> None:
+    """A heading the generator gave an id but the rule book does not count as a section (written without
+    an explicit id: a subtitle, ``rulespy.book.sections``) stays in its section, its words part of it."""
+    from rulespy.book.book import Book
+
+    built = PAGE.replace("<h3>A heading without an id</h3>", '<h3 id="a-subtitle">A Subtitle</h3>')
+    assert [s.anchor for s in sections(built, "core/damage/")] == [None, "target-limit", "a-subtitle"]
+    repo, site = tmp_path / "repo", tmp_path / "site"
+    (repo / "core").mkdir(parents=True)
+    (repo / "core" / "damage.md").write_text(
+        "# Damage and Casualties {#damage-and-casualties}\n\n## Target Limit {#target-limit}\n\n"
+        "Whatever that model cannot absorb is lost.\n\n### A Subtitle\n\nStill the target limit's text.\n",
+        encoding="utf-8",
+    )
+    (site / "core" / "damage").mkdir(parents=True)
+    (site / "core" / "damage" / "index.html").write_text(built, encoding="utf-8")
+    found = documents(site, [], "en", Book.open(repo))
+    assert [d["url"] for d in found] == ["/core/damage/", "/core/damage/#target-limit"]
+    assert "A Subtitle Still the target limit&#x27;s text." in found[1]["html"]
