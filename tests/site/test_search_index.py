@@ -1,7 +1,8 @@
 """The site's search index (``rulespy/render/search.py``): every section of a built page one Pagefind
-document, cut at each heading with an id (with the rule book: each of its sections), its hidden search words weighed like its title, the text a
-reader does not read as rules left out (permalink marks, the edition line, boards as text, code), the
-pages that point at other pages searched by their opening words only, and hostile text escaped.
+document, cut at each heading with an id (with the rule book: each of its sections), its hidden search
+words weighed like its title, the text a reader does not read as rules left out (permalink marks, the
+edition line, boards as text, code), the pages that point at other pages searched by their opening
+words only, and hostile text escaped.
 
 The index itself (Pagefind run on the built site) is exercised by ``test_search_questions.py``."""
 
