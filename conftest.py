@@ -282,6 +282,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    try:  # the Hypothesis profile (HYPOTHESIS_PROFILE) before any test module makes its settings
+        import tests.hypothesis_profiles  # noqa: F401 - loads the profile; a bad name is a usage error
+    except ModuleNotFoundError:  # a copy of this file outside the repository (tests/examples)
+        pass
     _Examples.limit = float(config.getini(_LIMIT))
     _Examples.collected, _Examples.ran = set(), set()
 
