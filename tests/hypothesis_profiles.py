@@ -31,5 +31,6 @@ settings.load_profile(PROFILE)
 
 
 def examples(suite: int, thorough: int) -> int:
-    """How many examples a property test draws under the profile loaded."""
+    """How many examples a property test draws under the profile loaded; also how many seeded trials a
+    statistical test plays (``tests/odds/test_simulation.py``), which the same variable makes thorough."""
     return thorough if PROFILE == "thorough" else suite
