@@ -11,6 +11,7 @@ them is a cycle a reader has to untangle.
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -75,7 +76,18 @@ def _module_name(path: Path, root: Path) -> str:
 
 
 def import_graph(root: Path = PACKAGE) -> dict[str, dict[str, int]]:
-    """Each ``rulespy`` module's imports of other ``rulespy`` modules, with the line of each."""
+    """Each ``rulespy`` module's imports of other ``rulespy`` modules, with the line of each (the package's
+    own graph is read once a process: five tests ask for it, and its files do not change meanwhile)."""
+    graph = _package_graph() if root == PACKAGE else _read_graph(root)
+    return {module: dict(edges) for module, edges in graph.items()}
+
+
+@functools.cache
+def _package_graph() -> dict[str, dict[str, int]]:
+    return _read_graph(PACKAGE)
+
+
+def _read_graph(root: Path) -> dict[str, dict[str, int]]:
     files = {_module_name(p, root): p for p in sorted(root.rglob("*.py"))}
     graph: dict[str, dict[str, int]] = {}
     for name, path in files.items():

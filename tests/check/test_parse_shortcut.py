@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from rulespy.check import parse
 from rulespy.check.files import Tree
 from rulespy.check.parse import build_parser, parse_markdown
+from tests.hypothesis_profiles import examples
 
 FAST, SLOW = build_parser(), build_parser(shortcut=False)
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,7 +48,7 @@ def _shape(tokens: list[Any] | None) -> list[tuple[Any, ...]]:
     ]
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(suite=150, thorough=400))
 @given(st.lists(ALPHABET, max_size=60).map("".join))
 def test_parse_shortcut_gives_markdown_its_own_tokens_on_any_text(text: str) -> None:
     for source in (text, f"# {text}\n", f"| h | {text} |\n|---|---|\n| {text} | x |\n", f"- {text}\n"):

@@ -17,6 +17,7 @@ Record again (only when a rule change is meant to change an answer):
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -60,6 +61,13 @@ def scenarios() -> Iterator[tuple[str, str]]:
         yield f"bench/odds_attacks.py:{name}", text
 
 
+@functools.cache
+def scenario_of(text: str) -> Scenario:
+    """The scenario in ``text``, parsed once a process (a ``Scenario`` is frozen, so the tests that read
+    the same recorded scenario share it): the parse costs more than the exact odds of most of them."""
+    return parse_scenario(text, "<answer>")
+
+
 def key(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
@@ -72,7 +80,7 @@ def answer(text: str) -> dict[str, object]:
     from rulespy.sequences.shooting_sequence import ShootingSequence
 
     try:
-        sequence = ShootingSequence(parse_scenario(text, "<answer>"))
+        sequence = ShootingSequence(scenario_of(text))
         finals = final_states(sequence, max_states=10**7, max_transitions=10**8)
     except RulesError as error:
         return {"refused": type(error).__name__}

@@ -25,7 +25,7 @@ from rulespy.odds.render import render_text
 from rulespy.odds.summary import summarise
 from rulespy.scenario import parse_scenario
 from rulespy.sequences.shooting_sequence import ShootingSequence
-from tests.odds.answers import key, scenarios
+from tests.odds.answers import key, scenario_of, scenarios
 from tests.odds.scenarios import BINOMIAL, INTERLEAVED, VARIED
 from tests.properties.strategies import RandomSource, make_scenario
 
@@ -76,13 +76,13 @@ def test_casualties_only_final_states_print_the_same_odds_on_every_recorded_scen
     # survivors' wounds and pins must change none of it (the full final states are in answers.json).
     name, text = CURRENT[digest]
     try:
-        sequence = ShootingSequence(parse_scenario(text, "<answer>"))
+        sequence = ShootingSequence(scenario_of(text))
         full = final_states(sequence, **BIG)
     except RulesError as error:
         with pytest.raises(type(error)):
-            odds(parse_scenario(text, "<answer>"))
+            odds(scenario_of(text))
         return
-    short = final_states(ShootingSequence(parse_scenario(text, "<answer>")), casualties_only=True, **BIG)
+    short = final_states(ShootingSequence(scenario_of(text)), casualties_only=True, **BIG)
     assert len(short) <= len(full)
     both = summarise(sequence, full), summarise(sequence, short)
     assert both[0] == both[1], name
@@ -151,12 +151,12 @@ def test_final_states_keeping_wounds_give_the_expected_wounds_of_the_full_ones(d
     # forget pins; on every recorded scenario they must equal those of the full final states.
     name, text = CURRENT[digest]
     try:
-        sequence = ShootingSequence(parse_scenario(text, "<answer>"))
+        sequence = ShootingSequence(scenario_of(text))
         full = final_states(sequence, **BIG)
     except RulesError:
         return
     kept = final_states(
-        ShootingSequence(parse_scenario(text, "<answer>")), casualties_only=True, keep_wounds=True, **BIG
+        ShootingSequence(scenario_of(text)), casualties_only=True, keep_wounds=True, **BIG
     )
     assert len(kept) <= len(full)
     assert summarise(sequence, kept, wounds=True) == summarise(sequence, full, wounds=True), name

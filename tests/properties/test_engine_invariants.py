@@ -1,6 +1,7 @@
 """Engine invariants over random legal attacks (tests/properties/invariants.py).
 
-A few hundred derandomized examples run in the suite; bench/bench_properties.py runs 10,000. Every
+80 derandomized examples run in the suite (200 random ones under the thorough profile,
+``tests/hypothesis_profiles.py``); bench/bench_properties.py runs 10,000. Every
 drawn scenario that the engine refuses as an illegal declaration is discarded, so each example is a
 legal attack (or firefight) resolved with dice that Hypothesis draws as the engine asks for them.
 """
@@ -21,15 +22,13 @@ from rulespy.sequences import rounds
 from rulespy.sequences.resolution import Resolution, resolve
 from rulespy.state import Command, ModelStatus, Scenario
 from rulespy.timing.firefight import Removal
+from tests.hypothesis_profiles import examples
 
 from .invariants import check_all
 from .strategies import RandomSource, SourceDice, drawn_dice, make_scenario, scenario_yaml, scenarios
 
 SUITE = settings(
-    max_examples=200,
-    derandomize=True,
-    deadline=None,
-    database=None,
+    max_examples=examples(suite=80, thorough=200),
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
 
