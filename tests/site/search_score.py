@@ -3,10 +3,17 @@
 ``score(driver, site_url, language)`` opens the site's home page, types each question into the site's
 search: Pagefind's, in the dialog the header's search button opens (``assets/search.js``), or, on a site
 built without its index, the theme's own (Material's box in the header, Zensical's dialog in a shadow root),
-waits until the result list stops changing, and counts a question as answered when one of the first
-three results is an answering section (``PAGE#ID``; ``PAGE`` alone: the page as a whole). A result is
-an entry the engine matched, in the order shown: Material heads each page's group with the page's
-title even when only a section matched (score 0), and such a heading is not counted.
+waits until the results for that very question are drawn, and counts a question as answered when one of
+the first three results is an answering section (``PAGE#ID``; ``PAGE`` alone: the page as a whole). A
+result is an entry the engine matched, in the order shown: Material heads each page's group with the
+page's title even when only a section matched (score 0), and such a heading is not counted.
+
+Pagefind's dialog says when its answer is complete, so the wait is on that condition, never on time
+(``_answered``): its message names the question typed ("12 results for ...", "No results for ..."; a
+search still running draws no result list), and each of the first three results has its link once its
+data arrived (a result not loaded yet is an empty placeholder). Only the themes' own searches, which
+say nothing of the kind, are read once their list has stayed the same for half a second (``_settled``:
+a site built without npm, measured by hand).
 
 Run by ``tests/site/test_search_questions.py``; also by hand on any built site, to measure a change:
 ``python -m tests.site.search_score build/sites-under-test/mkdocs [ru]``.
@@ -81,7 +88,8 @@ def _answers(url: str, answers: tuple[str, ...]) -> bool:
     return False
 
 
-def _open_search(driver: Any) -> None:
+def _open_search(driver: Any) -> bool:
+    """Open the page's search; whether it is Pagefind's."""
     from selenium.webdriver.common.by import By
 
     from tests.browser import PAGEFIND, wait
@@ -89,14 +97,40 @@ def _open_search(driver: Any) -> None:
     if wait(driver, lambda d: d.execute_script(PAGEFIND)) == "button":
         driver.execute_script("document.querySelector('.vs-search-open').click();")
         wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "dialog.vs-search[open] input"))
-    elif driver.find_elements(By.CSS_SELECTOR, "input.md-search__input"):
+        return True
+    if driver.find_elements(By.CSS_SELECTOR, "input.md-search__input"):
         driver.execute_script("document.querySelector('input.md-search__input').focus();")
     else:  # Zensical: the header's button opens the dialog
         driver.execute_script("document.querySelector('.md-search__button').click();")
+    return False
+
+
+#: the first TOP results of the question ``arguments[0]`` once Pagefind's dialog has drawn them, or null
+_ANSWERED = """
+const box = document.querySelector('dialog.vs-search');
+const input = box && box.querySelector('input');
+if (!input || input.value !== arguments[0]) return null;
+const message = box.querySelector('.pagefind-ui__message');
+const list = box.querySelector('ol.pagefind-ui__results');
+if (!message || !list || !message.textContent.includes(arguments[0])) return null;
+const first = [...list.children].slice(0, arguments[1]);
+const links = first.map(li => li.querySelector('a.pagefind-ui__result-link[href]'));
+if (links.some(a => !a)) return null;
+return {links: links.filter(a => a.checkVisibility()).map(a => a.href)};"""
+
+
+def _answered(driver: Any, question: str) -> tuple[str, ...]:
+    """The first ``TOP`` results Pagefind's dialog drew for ``question``, once it has drawn them all: a
+    condition, not a time (``tests.browser.wait`` stops a search that never answers, as a hang guard)."""
+    from tests.browser import PATIENCE, wait
+
+    found = wait(driver, lambda d: d.execute_script(_ANSWERED, question, TOP), 4 * PATIENCE)
+    return tuple(found["links"])
 
 
 def _settled(driver: Any, patience: float = 10.0) -> tuple[str, ...]:
-    """The result list once it has stayed the same for half a second (empty after ``patience``)."""
+    """The theme's result list (a site without Pagefind's index) once it has stayed the same for half a
+    second (empty after ``patience``): those searches never say that they are done."""
     last: list[str] | None = None
     since = time.monotonic()
     start = since
@@ -114,9 +148,13 @@ def _settled(driver: Any, patience: float = 10.0) -> tuple[str, ...]:
 def score(driver: Any, site_url: str, language: str | None) -> list[Asked]:
     """Every question of ``language`` asked of the site at ``site_url`` (its root, ``/ru/`` for Russian)."""
     driver.get(site_url)
-    _open_search(driver)
+    pagefind = _open_search(driver)
     asked = []
     for question, answers in questions(language):
+        if pagefind:  # each question differs from the last: its own results are told apart by its words
+            assert driver.execute_script(_TYPE, question), "no search box on the page"
+            asked.append(Asked(question, answers, _answered(driver, question)))
+            continue
         driver.execute_script(_TYPE, "")
         time.sleep(0.2)
         assert driver.execute_script(_TYPE, question), "no search box on the page"
