@@ -37,9 +37,6 @@ FLAGS = (
 )
 #: seconds a browser test waits for a condition (a page under load on a busy 2-core machine)
 PATIENCE = 15.0
-#: seconds between two looks at a condition: selenium's default half second made every wait last at
-#: least that long once the first look missed (a search's results arrive 0.3 s after typing)
-POLL = 0.1
 
 
 def require_browser() -> None:
@@ -103,7 +100,7 @@ def wait(driver: Any, condition: Callable[[Any], Any], seconds: float = PATIENCE
     from selenium.webdriver.support.ui import WebDriverWait
 
     ignored = (NoSuchElementException, StaleElementReferenceException)
-    return WebDriverWait(driver, seconds, poll_frequency=POLL, ignored_exceptions=ignored).until(condition)
+    return WebDriverWait(driver, seconds, ignored_exceptions=ignored).until(condition)
 
 
 def loaded(driver: Any, url: str | None = None) -> bool:
