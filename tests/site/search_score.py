@@ -1,12 +1,27 @@
 """Score the built site's search with the table questions (``tests/site/table_questions.yml``).
 
-``score(driver, site_url, language)`` opens the site's home page, types each question into the site's
-search: Pagefind's, in the dialog the header's search button opens (``assets/search.js``), or, on a site
-built without its index, the theme's own (Material's box in the header, Zensical's dialog in a shadow root),
-waits until the result list stops changing, and counts a question as answered when one of the first
-three results is an answering section (``PAGE#ID``; ``PAGE`` alone: the page as a whole). A result is
-an entry the engine matched, in the order shown: Material heads each page's group with the page's
-title even when only a section matched (score 0), and such a heading is not counted.
+``score(driver, site_url, language)`` opens the site's home page and asks each question of the site's
+search, and counts a question as answered when one of the first three results is an answering section
+(``PAGE#ID``; ``PAGE`` alone: the page as a whole). A result is an entry the engine matched, in the
+order shown.
+
+With Pagefind's index (the site's search, ``assets/search.js``), every question is asked of the very
+engine the search dialog imports (``assets/pagefind.js``, in front of Pagefind's own), called as the
+dialog calls it (``search(question, {filters: {}})``), in one script: the first three results, linked
+as the dialog links them. The dialog draws the engine's results in the engine's order; that this holds
+is checked on ``TYPED`` of the questions, spread over the list, which are also typed into the dialog
+(the header's search button opens it) and whose first three links must be the engine's. Typing every
+question costs about half a second each (the dialog waits 300 ms after the last keystroke before it
+searches): 25 s of a 2-core machine per language and generator, where the engine answers all 48 in 3.
+The dialog's answer is awaited on a condition, never for a time (``_typed``): its message names the
+question typed ("12 results for ...", "No results for ..."; a search still running draws no result
+list) and each of the first three results has its link once its data arrived.
+
+A site built without the index has the theme's own search (Material's box in the header, Zensical's
+dialog in a shadow root), whose list is read once it has stayed the same for half a second
+(``_settled``: those searches never say that they are done; only by hand, on such a site). Material
+heads each page's group with the page's title even when only a section matched (score 0), and such a
+heading is not counted.
 
 Run by ``tests/site/test_search_questions.py``; also by hand on any built site, to measure a change:
 ``python -m tests.site.search_score build/sites-under-test/mkdocs [ru]``.
@@ -81,7 +96,8 @@ def _answers(url: str, answers: tuple[str, ...]) -> bool:
     return False
 
 
-def _open_search(driver: Any) -> None:
+def _open_search(driver: Any) -> bool:
+    """Open the page's search; whether it is Pagefind's."""
     from selenium.webdriver.common.by import By
 
     from tests.browser import PAGEFIND, wait
@@ -89,14 +105,77 @@ def _open_search(driver: Any) -> None:
     if wait(driver, lambda d: d.execute_script(PAGEFIND)) == "button":
         driver.execute_script("document.querySelector('.vs-search-open').click();")
         wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "dialog.vs-search[open] input"))
-    elif driver.find_elements(By.CSS_SELECTOR, "input.md-search__input"):
+        return True
+    if driver.find_elements(By.CSS_SELECTOR, "input.md-search__input"):
         driver.execute_script("document.querySelector('input.md-search__input').focus();")
     else:  # Zensical: the header's button opens the dialog
         driver.execute_script("document.querySelector('.md-search__button').click();")
+    return False
+
+
+#: how many of the questions are also typed into Pagefind's dialog, whose first links must be the engine's
+TYPED = 4
+
+#: each question of ``arguments[0]`` asked of the engine the dialog imports, as the dialog asks it (it
+#: also sets ``excerptLength``, which shapes the excerpts, not the order): the first ``arguments[1]``
+#: results' addresses, as the dialog links them (``meta.url``, else ``url``)
+_ENGINE = """
+const [questions, top, done] = [arguments[0], arguments[1], arguments[arguments.length - 1]];
+(async () => {
+  const root = new URL('../', document.querySelector('script[src*="assets/search.js"]').src);
+  const engine = await import(new URL('assets/pagefind.js', root).href);
+  await engine.options({});
+  const found = [];
+  for (const question of questions) {
+    const answer = await engine.search(question, {filters: {}});
+    const first = await Promise.all(answer.results.slice(0, top).map((result) => result.data()));
+    found.push(first.map((data) => new URL((data.meta && data.meta.url) || data.url, root).href));
+  }
+  return found;
+})().then(done, (error) => done(`the engine failed: ${error}`));"""
+
+#: the first ``arguments[1]`` links Pagefind's dialog draws for the question ``arguments[0]`` (typed
+#: already), as soon as it has drawn them: read at once, else on each change of the dialog
+_TYPED = """
+const [question, top, done] = [arguments[0], arguments[1], arguments[arguments.length - 1]];
+const box = document.querySelector('dialog.vs-search');
+function drawn() {
+  const input = box.querySelector('input');
+  if (!input || input.value !== question) return null;
+  const message = box.querySelector('.pagefind-ui__message');
+  const list = box.querySelector('ol.pagefind-ui__results');
+  if (!message || !list || !message.textContent.includes(question)) return null;  // not yet searched
+  const first = [...list.children].slice(0, top);
+  const links = first.map((li) => li.querySelector('a.pagefind-ui__result-link[href]'));
+  return links.some((a) => !a) ? null : links.filter((a) => a.checkVisibility()).map((a) => a.href);
+}
+const now = drawn();
+if (now) done(now);
+else {
+  const watch = new MutationObserver(() => {
+    const found = drawn();
+    if (found) { watch.disconnect(); done(found); }
+  });
+  watch.observe(box, {childList: true, subtree: true, attributes: true, characterData: true});
+}"""
+
+
+def _engine(driver: Any, asked: list[str]) -> list[tuple[str, ...]]:
+    """The first ``TOP`` results of each question of ``asked``, from the engine the dialog imports."""
+    found = driver.execute_async_script(_ENGINE, asked, TOP)
+    assert isinstance(found, list), found
+    return [tuple(links) for links in found]
+
+
+def _typed(driver: Any, question: str) -> tuple[str, ...]:
+    """Type ``question`` into Pagefind's open dialog: the first ``TOP`` links it draws, once drawn."""
+    assert driver.execute_script(_TYPE, question), "no search box on the page"
+    return tuple(driver.execute_async_script(_TYPED, question, TOP))
 
 
 def _settled(driver: Any, patience: float = 10.0) -> tuple[str, ...]:
-    """The result list once it has stayed the same for half a second (empty after ``patience``)."""
+    """The theme's result list (a site without Pagefind's index) once it has stayed the same for half a
+    second (empty after ``patience``): those searches never say that they are done."""
     last: list[str] | None = None
     since = time.monotonic()
     start = since
@@ -113,10 +192,24 @@ def _settled(driver: Any, patience: float = 10.0) -> tuple[str, ...]:
 
 def score(driver: Any, site_url: str, language: str | None) -> list[Asked]:
     """Every question of ``language`` asked of the site at ``site_url`` (its root, ``/ru/`` for Russian)."""
+    from tests.browser import PAGEFIND, PATIENCE, wait
+
     driver.get(site_url)
+    driver.set_script_timeout(4 * PATIENCE)  # a hang guard: the scripts answer on a condition
+    listed = questions(language)
+    if wait(driver, lambda d: d.execute_script(PAGEFIND)) == "button":
+        found = _engine(driver, [question for question, _ in listed])
+        _open_search(driver)
+        step = max(1, len(listed) // TYPED)
+        for index in range(0, len(listed), step)[:TYPED]:  # the dialog draws what the engine found
+            question = listed[index][0]
+            drawn = _typed(driver, question)
+            assert drawn == found[index], f"{question!r}: the dialog drew {drawn}, the engine {found[index]}"
+        assert len(found) == len(listed), found
+        return [Asked(q, answers, links) for (q, answers), links in zip(listed, found, strict=True)]
     _open_search(driver)
     asked = []
-    for question, answers in questions(language):
+    for question, answers in listed:
         driver.execute_script(_TYPE, "")
         time.sleep(0.2)
         assert driver.execute_script(_TYPE, question), "no search box on the page"

@@ -45,12 +45,19 @@ def test_search_for_target_limit_lists_the_damage_page(browser: Any, base_url: s
 
 
 def test_the_shooting_pages_mention_of_core_damage_md_is_a_working_link(browser: Any, base_url: str) -> None:
+    from selenium.common.exceptions import TimeoutException
     from selenium.webdriver.common.by import By
 
     browser.get(urljoin(base_url, "core/shooting/"))
-    links = browser.find_elements(By.CSS_SELECTOR, "article a")
-    mentions = [a for a in links if a.text.strip() == "core/damage.md"]
-    assert mentions, "the shooting page has no link whose text is core/damage.md"
+
+    def mentioned(d: Any) -> list[Any]:  # found afresh: on a busy machine the article may not be drawn yet
+        links = d.find_elements(By.CSS_SELECTOR, "article a")
+        return [a for a in links if a.text.strip() == "core/damage.md"]
+
+    try:
+        mentions = wait(browser, mentioned)
+    except TimeoutException:
+        raise AssertionError("the shooting page has no link whose text is core/damage.md") from None
     mentions[0].click()
     wait(browser, lambda d: "/core/damage/" in d.current_url)
     wait(browser, lambda d: "Damage" in d.find_element(By.CSS_SELECTOR, ".md-content h1").text)

@@ -1,6 +1,8 @@
 """The table questions (``tests/site/table_questions.yml``, 48 per language, in players' words) asked of
 the built site's search (Pagefind, ``rulespy/render/search.py``), with either generator and in both
-editions: how many put an answering section among the first three results (``tests/site/search_score.py``).
+editions: how many put an answering section among the first three results (``tests/site/search_score.py``:
+every question asked of the engine the search dialog imports, as the dialog asks it, and four of them
+also typed into the dialog, which must draw the engine's first three results).
 
 The goal is 90%. What each engine reaches today is written in ``bench/README.md`` ("Search at the
 table"); ``FLOOR`` holds each at that level, so that a change that loses answers fails here, and is
