@@ -38,7 +38,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(1, str(Path(__file__).resolve().parents[1]))  # tests.odds.multinomial
 
 import odds_attacks  # noqa: E402
 
@@ -49,7 +48,6 @@ from rulespy.odds import odds, pool  # noqa: E402
 from rulespy.odds.memo import StepMemo  # noqa: E402
 from rulespy.sequences.shooting_sequence import ShootingSequence  # noqa: E402
 from rulespy.state import Scenario  # noqa: E402
-from tests.odds.multinomial import lock_outcomes  # noqa: E402
 
 
 def cpu(work: Callable[[], object], clock: Callable[[], float] = time.process_time) -> tuple[float, object]:
@@ -202,7 +200,7 @@ def time_pool(
     for name, dice, faces in profiles(sc):
         ours = min(cpu(functools.partial(core_tallies, dice, *faces), clock)[0] for _ in range(runs))
         chance = LockChance("a", sc.battlefield.weapon(name), 0, dice)
-        listed = min(cpu(functools.partial(lock_outcomes, chance), clock)[0] for _ in range(runs))
+        listed = min(cpu(chance.outcomes, clock)[0] for _ in range(runs))
         rows.append((name, dice, faces, ours, listed))
     return rows
 

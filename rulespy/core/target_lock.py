@@ -7,6 +7,7 @@ odds engine, and reads faces a driver rolled for ``resolve``.
 from __future__ import annotations
 
 import enum
+from math import comb
 from typing import TYPE_CHECKING
 
 from rulespy.core.command_rules import CommandRules
@@ -168,9 +169,7 @@ class LockChance:
     """The chance step of one firing weapon: ``dice`` D6 for ``weapon`` of ``model`` at ``net``.
 
     ``dice`` is the weapon's profile value for one firing group; the odds engine rolls several equal
-    groups together by adding their dice, never by rewriting the weapon's profile, and counts their
-    tallies with its dice pool (``rulespy.odds.pool``) from ``die_probabilities``; ``read`` turns rolled
-    faces into a tally for ``rulespy resolve``.
+    groups together by adding their dice, never by rewriting the weapon's profile.
 
     Rule: core/target_lock.md#target-lock
     """
@@ -179,6 +178,24 @@ class LockChance:
     weapon: Weapon
     net: int
     dice: int
+
+    def outcomes(self) -> list[tuple[LockTally, Fraction]]:
+        """Every tally of criticals and other successes over the weapon's dice, with its probability."""
+        from fractions import Fraction
+
+        p = die_probabilities(self.weapon, self.net)
+        pc, ps, pf = (
+            p.get(r, Fraction(0)) for r in (LockResult.CRITICAL, LockResult.SUCCESS, LockResult.FAIL)
+        )
+        n = self.dice
+        result = []
+        for c in range(n + 1):
+            for s in range(n - c + 1):
+                f = n - c - s
+                weight = comb(n, c) * comb(n - c, s) * pc**c * ps**s * pf**f
+                if weight:
+                    result.append((LockTally(c, s), weight))
+        return result
 
     def read(self, faces: tuple[int, ...]) -> tuple[LockTally, tuple[LockRoll, ...]]:
         """The tally of rolled ``faces``, and each die (dice showing the same face share one roll)."""
