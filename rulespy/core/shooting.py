@@ -73,9 +73,9 @@ class TargetPlan:
     nothing is rolled.
 
     ``holds`` is, for each of ``weapons``, why it does not fire (None: it fires), as ``plan_attack``
-    checked it on the battlefield as declared; None for a plan not checked (``firing_weapons`` then checks
-    on the battlefield it is given). It follows from the other fields and that battlefield, so it takes no
-    part in comparing plans.
+    checked it on the battlefield as declared; ``firing_weapons`` reads it and never checks again (None
+    only in a plan written by hand, which it refuses). It follows from the other fields and that
+    battlefield, so it takes no part in comparing plans.
     """
 
     unit: str
@@ -146,27 +146,19 @@ def firing_weapons(
     Rule: core/shooting.md#which-weapons-fire
 
     Called with the battlefield as declared: the checks are made once, for the whole declaration, and never
-    again when the dice are rolled (core/shooting.md#which-weapons-fire), so a plan from ``plan_attack``
-    brings the answers it worked out (``plan.holds``). A model not on ``bf`` does not fire, nor does any
-    weapon at a unit with no model on ``bf``.
+    again when the dice are rolled (core/shooting.md#which-weapons-fire), so the plan, which only
+    ``plan_attack`` makes, brings the answers it worked out there (``plan.holds``), and every model it
+    names is on ``bf``. (The sequence leaves out the models that left play since.)
     """
     unit = bf.unit(shooter)
     target = bf.unit(plan.unit)
-    if not target.models:
-        return ()
     checked = plan.holds
+    assert checked is not None, "plan_attack checks every declared weapon"
     fired = []
-    for number, (model_id, name) in enumerate(plan.weapons):
-        if not unit.has(model_id):
-            continue
-        model = unit.model(model_id)
-        weapon = bf.weapon(name)
-        if checked is not None:
-            holds = checked[number]
-        else:
-            holds = why_not_firing(bf, model, weapon, target, unit.side, rules)
+    for holds, (model_id, name) in zip(checked, plan.weapons, strict=True):
         if holds is None:
-            fired.append(FiringWeapon(model, weapon, weapon.dice_at(len(target.models))))
+            weapon = bf.weapon(name)
+            fired.append(FiringWeapon(unit.model(model_id), weapon, weapon.dice_at(len(target.models))))
     return tuple(fired)
 
 

@@ -32,11 +32,14 @@ SHOOT = rules_for(Command.SHOOT)
 
 def fired(bf: Battlefield, shooter: str, tgt: str, command: Command = Command.SHOOT) -> list[tuple[str, str]]:
     """Which (model, weapon) of all of ``shooter``'s weapons fire at ``tgt``, without the legality checks."""
-    unit_ = bf.unit(shooter)
+    unit_, rules = bf.unit(shooter), rules_for(command)
     pairs = tuple((m.id, w) for m in unit_.models for w in m.weapons)
+    holds = tuple(
+        why_not_firing(bf, unit_.model(m), bf.weapon(w), bf.unit(tgt), unit_.side, rules) for m, w in pairs
+    )
     return [
         (f.model.id, f.weapon.name)
-        for f in firing_weapons(bf, shooter, TargetPlan(tgt, "", pairs), rules_for(command))
+        for f in firing_weapons(bf, shooter, TargetPlan(tgt, "", pairs, holds=holds), rules)
     ]
 
 
@@ -147,23 +150,6 @@ def test_pinned_and_immobilised_models_still_fire() -> None:
 def test_model_holding_fire_does_not_fire() -> None:
     crew = unit("blue", "blue", model("L", 0, leader=True), model("q", 0, 2, holds_fire=True))
     assert fired(field(crew, FOE), "blue", "foe") == [("L", "rifle")]
-
-
-def test_model_removed_since_the_declaration_does_not_fire() -> None:
-    bf = field(ARMED, FOE)
-    plans = plan(bf, "blue", target("foe", "e1"))
-    now = bf.without(frozenset({"h"}))
-    assert [(f.model.id, f.weapon.name) for f in firing_weapons(now, "blue", plans[0], SHOOT)] == [
-        ("L", "rifle"),
-        ("L", "pistol"),
-        ("m", "mortar"),
-    ]
-
-
-def test_target_with_no_model_in_play_is_not_fired_at() -> None:
-    bf = field(ARMED, FOE)
-    plans = plan(bf, "blue", target("foe", "e1"))
-    assert firing_weapons(bf.without(frozenset({"e1", "e2"})), "blue", plans[0], SHOOT) == ()
 
 
 def test_firing_weapons_returns_the_models_profiles_and_dice() -> None:
