@@ -124,7 +124,7 @@ def check_dice_source(scenario: Scenario) -> None:
 
     Rule: sequences/shooting_sequence.md#dice-order
     """
-    where = scenario.path or "<scenario>"
+    where = scenario.path  # None: located at "<scenario>", or at the path the caller names
     if scenario.dice is not None and scenario.seed is not None:
         raise InvalidInput(
             "the scenario gives both 'dice' and 'seed': resolve needs exactly one", scenario.dice_line, where
