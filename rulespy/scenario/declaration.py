@@ -16,7 +16,10 @@ from rulespy.scenario.yamlnodes import Map, Node, Scalar
 from rulespy.state import AttackDeclaration, Command, ResponseDeclaration, TargetDeclaration
 
 ATTACK_COMMANDS = attack_commands()
-"""The commands an attack may be declared with, read from the commands' own rules."""
+"""The commands an attack may be declared with, read from the commands' own rules (the site's list). The
+loader asks ``attack_commands()`` and ``response_commands()`` again at each load (five commands: nothing
+to save), so that ``make mutants`` sees what they decide: a value worked out at import is out of reach of
+mutmut's mutants, which are switched in after the import."""
 RESPONSE_COMMANDS = response_commands()
 """The commands the response to the attack may be declared with (Snap Fire)."""
 
@@ -60,13 +63,13 @@ def attack_of(top: s.Fields, ids: Ids) -> AttackDeclaration:
     )
     unit_id = _unit_ref(f.node("unit"), "the attacking unit", f, ids)
     command_node = f.node("command")
-    if isinstance(command_node, Scalar) and command_node.value in RESPONSE_COMMANDS:
+    if isinstance(command_node, Scalar) and command_node.value in response_commands():
         raise InvalidInput(
             f"{command_node.value} is a responding command: declare it under 'response', not as the attack",
             command_node.line,
             f.path,
         )
-    command = Command(f.choice("command", ATTACK_COMMANDS))
+    command = Command(f.choice("command", attack_commands()))
     items = f.seq("targets").items
     if not items:
         raise InvalidInput("the attack declares no targets", f.node("targets").line, f.path)
@@ -180,6 +183,6 @@ def response_of(top: s.Fields, attack: AttackDeclaration, ids: Ids) -> ResponseD
     f = s.Fields(
         top.node("response"), "the response", top.path, s.RESPONSE_KEYS, required=("command", "mark")
     )
-    command = Command(f.choice("command", RESPONSE_COMMANDS))
+    command = Command(f.choice("command", response_commands()))
     mark = _model_ref(f.node("mark"), "the mark of the response", attack.unit, f, ids)
     return ResponseDeclaration(command, mark)

@@ -120,21 +120,19 @@ class Resolution:
 def check_dice_source(scenario: Scenario) -> None:
     """``resolve`` needs exactly one of ``dice`` and ``seed`` (the loader accepts either or both, and
     ``odds`` ignores them): the one place that checks it. The faces themselves are checked as they are
-    rolled, after the declaration.
+    rolled, after the declaration. The error names no file (its callers, ``resolve`` and the api, give
+    it the scenario's), and no line when there is no ``dice:`` (it is then located at line 1).
 
     Rule: sequences/shooting_sequence.md#dice-order
     """
-    where = scenario.path or "<scenario>"
     if scenario.dice is not None and scenario.seed is not None:
         raise InvalidInput(
-            "the scenario gives both 'dice' and 'seed': resolve needs exactly one", scenario.dice_line, where
+            "the scenario gives both 'dice' and 'seed': resolve needs exactly one", scenario.dice_line
         )
     if scenario.dice is None and scenario.seed is None:
         raise InvalidInput(
             "the scenario gives neither 'dice' (scripted dice such as [6, 2, 5]) nor 'seed': "
-            "resolve needs one",
-            1,
-            where,
+            "resolve needs one"
         )
 
 
@@ -145,7 +143,7 @@ def dice_for(scenario: Scenario) -> DiceSource:
     """
     check_dice_source(scenario)
     if scenario.dice is not None:
-        return ScriptedDice(scenario.dice, scenario.dice_line)
+        return ScriptedDice(scenario.dice)  # resolve locates its errors at the line of dice:
     assert scenario.seed is not None
     return SeededDice(scenario.seed)
 

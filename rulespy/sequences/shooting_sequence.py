@@ -89,7 +89,7 @@ class ShootingSequence:
         plan = self.attacks[state.attack]
         if state.phase is Phase.LEADERSHIP:
             leader = self.battlefield.unit(plan.unit).leader
-            assert leader is not None, "a split needs a leader (checked at declaration)"
+            assert leader is not None  # a split needs a leader (checked at declaration)
             return LeadershipChance(leader.id, leader.ld, plan.targets[state.target].unit)
         if state.phase is not Phase.TARGET_LOCK:
             return None
@@ -102,7 +102,7 @@ class ShootingSequence:
 
         Rule: sequences/shooting_sequence.md#step-target-lock
         """
-        assert state.phase is Phase.TARGET_LOCK, "the firing weapons are known from the Target Lock step"
+        assert state.phase is Phase.TARGET_LOCK  # the firing weapons are known from the Target Lock step
         plan = self.attacks[state.attack]
         return tuple(
             tuple(LockChance(fw.model.id, fw.weapon, self._net(plan, index, fw), fw.dice) for fw in groups)
@@ -287,7 +287,7 @@ class ShootingSequence:
         records: list[Item] = []
         firing = {(fw.model.id, fw.weapon.name) for fw in fired}
         checked = target.holds  # each declared weapon was checked once, at declaration
-        assert checked is not None, "plan_attack checks every declared weapon"
+        assert checked is not None  # plan_attack checks every declared weapon
         for number, (model_id, weapon) in enumerate(target.weapons):
             if (model_id, weapon) in firing:
                 continue
@@ -338,7 +338,7 @@ def declare(scenario: Scenario) -> tuple[tuple[AttackPlan, ...], list[Item]]:
         )
         reply_rules = rules_for(Command.SNAP_FIRE)
         try:
-            check_response(rules, scenario.response.command, plans[0].targets[0].stopped is None)
+            check_response(rules, plans[0].targets[0].stopped is None)
             plans.append(AttackPlan(responder, reply_rules, plan_attack(bf, reply, reply_rules)))
         except IllegalDeclaration as error:
             raise _response_refused(attack, reply, reply_rules, error) from None

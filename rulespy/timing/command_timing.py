@@ -11,21 +11,16 @@ from rulespy.i18n import _
 from rulespy.state import Command
 
 
-def check_response(attack: CommandRules, response: Command, shooting: bool) -> None:
-    """Refuse a response the attack does not allow: Snap Fire answers only a shooting attack, and only
+def check_response(attack: CommandRules, shooting: bool) -> None:
+    """Refuse a Snap Fire response the attack does not allow: it answers only a shooting attack, and only
     before its first die; never Covering Fire, nor an Assault that shoots nothing (``shooting`` false).
+
+    Snap Fire is the one responding command to an attack: the scenario loader accepts no other as the
+    response (``rulespy.commands.response_commands``), so nothing is left to check about the command.
 
     Rule: timing/command_timing.md#responding-command
     Rule: commands/command_snap_fire.md#snap-fire
     """
-    if response is not Command.SNAP_FIRE:
-        raise IllegalDeclaration(
-            "timing/command_timing.md#responding-command",
-            _(
-                "'{command}' is not a responding command to a shooting attack; only snap_fire is",
-                command=_(response.value),
-            ),
-        )
     if attack.command is Command.COVERING_FIRE:
         raise IllegalDeclaration(
             "commands/command_covering_fire.md#covering-fire",
