@@ -5,7 +5,10 @@
 ``timing``, ``commands``, ``scenario`` and ``odds`` (``[tool.mutmut]`` in ``pyproject.toml``). The only
 tests that may notice a change, and so kill the mutant, are the worked examples of the English rule pages
 and the scenario files with ``expect:`` (``tests/mutation/killers.py``); a mutant that no example notices
-survived, and one in code no example reaches is counted as surviving too ("unreached").
+survived, and one in code no example reaches is counted as surviving too ("unreached"). A mutant that
+changes only the words of a message (a string given to ``_()``, ``N_()``, ``n_()``, or a refusal's message,
+decided on the syntax trees by ``rulespy.coverage.mutmut_cache.change_kind``) is **wording**: not run, left
+out of the killed share and counted apart, since the message catalogue's tests pin words, not the rules.
 
 The run is incremental and parallel. mutmut keeps its results in ``mutants/`` (gitignored) and tests again
 only the mutants of functions whose code changed, in ``--jobs`` forked children, each running only the
@@ -37,7 +40,7 @@ from typing import Any
 
 from rulespy.check.examples import worked_examples
 from rulespy.check.files import RULE_DIRS
-from rulespy.coverage.mutants import FOLDER, load_mutation_report, render
+from rulespy.coverage.mutants import FOLDER, WORDING, load_mutation_report, render
 from rulespy.coverage.mutmut_cache import forget, is_killed, metas, mutants_of, untested, write_report
 from rulespy.coverage.rules import CoverageError
 
@@ -234,6 +237,25 @@ def mark_unreached_lines(root: Path) -> int:
     return marked
 
 
+def mark_wording(root: Path) -> int:
+    """Mark "skipped" (mutmut's exit code 34) every mutant not yet tested that changes only the words of a
+    message (``mutmut_cache.change_kind``): the report leaves it out of the killed share whatever an
+    example would say, so mutmut need not run it. How many were marked."""
+    marked = 0
+    for meta in metas(root):
+        data = json.loads(meta.read_text(encoding="utf-8"))
+        codes = data["exit_code_by_key"]
+        if None not in codes.values():
+            continue
+        wording = {m.key for m in mutants_of(root, meta) if m.kind == WORDING}
+        for key, code in codes.items():
+            if code is None and key in wording:
+                codes[key] = 34
+                marked += 1
+        meta.write_text(json.dumps(data), encoding="utf-8")
+    return marked
+
+
 #: What mutmut copies beside the engine on every run (``also_copy`` and its own ``tests/``): emptied first,
 #: so that a rule file, scenario or test deleted from the repository is deleted from the copy too.
 COPIED = ("core", "sequences", "timing", "commands", "examples", "tests")
@@ -271,7 +293,9 @@ def run_mutmut(root: Path, jobs: int, generate_only: bool = False, only: tuple[s
 
 
 def _mark_and_run(root: Path, args: argparse.Namespace) -> int:
-    """Mark the mutants no example executes as unreached, then let mutmut test the rest."""
+    """Mark the mutants that change only words as skipped and those no example executes as unreached,
+    then let mutmut test the rest."""
+    print(f"make mutants: {mark_wording(root)} mutants change only the words of a message: wording, not run")
     try:
         marked = mark_unreached_lines(root)
     except RuntimeError as error:

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
 
-from rulespy.coverage.mutants import FOLDER, REPORT, Mutant
+from rulespy.coverage.mutants import FOLDER, REPORT, WORDING, Mutant
 
 #: mutmut's exit codes of a mutant's test run (``mutmut.stats.status_by_exit_code``), as this report words
 #: them: a timeout or a crash is a failing example, so the mutant was noticed.
@@ -30,10 +30,91 @@ STATUS_BY_EXIT_CODE = {
     -9: "killed",
     -11: "killed",
     0: "survived",
+    34: "skipped",
     5: "unreached",
     33: "unreached",
 }
 NOTICED = frozenset({"killed"})
+
+
+#: The calls whose string arguments are a message's words (``rulespy.i18n``), and the exceptions whose
+#: message argument is (its position, and the keyword): the text of a refusal, not what it decides (its
+#: ``rule``, that it is raised at all).
+MESSAGE_CALLS = frozenset({"_", "N_", "n_"})
+MESSAGE_ARGUMENT = {"InvalidInput": 0, "TooLarge": 0, "YAMLTooLarge": 0, "IllegalDeclaration": 1}
+
+
+def _called(call: ast.Call) -> str:
+    func = call.func
+    return func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+
+
+def _message_parts(call: ast.Call) -> list[ast.AST]:
+    """The nodes of ``call`` that hold only a message's words: each string argument of ``_()``, ``N_()``,
+    ``n_()`` (placeholders' values included), the message argument of a refusal's exception; an f-string
+    there holds words in its literal parts only (what it interpolates is computed, and stays a decision)."""
+    name = _called(call)
+    if name in MESSAGE_CALLS:
+        nodes: list[ast.expr] = [*call.args, *(k.value for k in call.keywords)]
+    elif name in MESSAGE_ARGUMENT:
+        position = MESSAGE_ARGUMENT[name]
+        nodes = call.args[position : position + 1] + [k.value for k in call.keywords if k.arg == "message"]
+    else:
+        return []
+    parts: list[ast.AST] = []
+    for node in nodes:
+        if isinstance(node, ast.JoinedStr):
+            parts += [v for v in node.values if isinstance(v, ast.Constant)]
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            parts.append(node)
+    return parts
+
+
+def _words_only(before: ast.AST, after: ast.AST, words: set[int]) -> bool:
+    """Whether ``after`` is ``before`` with nothing changed but strings at the nodes ``words`` (ids of
+    ``before``'s nodes): the same tree, node for node, every other field equal."""
+    if type(before) is not type(after):
+        return False
+    if isinstance(before, ast.Constant) and isinstance(after, ast.Constant):
+        if type(before.value) is type(after.value) and before.value == after.value:
+            return True
+        return id(before) in words and isinstance(before.value, str) and isinstance(after.value, str)
+    for field in before._fields:
+        if field == "name" and isinstance(before, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue  # mutmut names each copy of the function apart
+        a, b = getattr(before, field, None), getattr(after, field, None)
+        if isinstance(a, list) and isinstance(b, list):
+            if len(a) != len(b) or not all(_words_only(x, y, words) for x, y in zip(a, b, strict=True)):
+                return False
+        elif isinstance(a, ast.AST) and isinstance(b, ast.AST):
+            if not _words_only(a, b, words):
+                return False
+        elif a != b:
+            return False
+    return True
+
+
+def change_kind(original: ast.AST, mutant: ast.AST) -> str:
+    """``WORDING`` when the mutant (a copy of the function ``original``) changes only the words of a
+    message, and ``""`` otherwise.
+
+    Decided on the syntax trees, not the text: the two functions must be the same tree but for string
+    constants, and each changed string must be a message's words (``_message_parts``). A change that
+    also touches anything else (a condition, a number, a rule's ``PATH#ANCHOR``, a placeholder's
+    value, a dictionary key, what an f-string interpolates, a message argument dropped or made ``None``)
+    is never wording, so a decision is never hidden. Wording is the message catalogue's business, pinned
+    by ``tests/test_i18n.py``, RS090, ``tests/cli/resolve_outputs.json`` and, for the scenario loader's
+    refusals, ``tests/scenario/test_malformed.py``.
+
+    >>> f = ast.parse('def f(u):\\n    raise IllegalDeclaration(RULE, _("{u} is out of range", u=u))')
+    >>> g = ast.parse('def f(u):\\n    raise IllegalDeclaration(RULE, _("XX{u} is out of rangeXX", u=u))')
+    >>> h = ast.parse('def f(u):\\n    raise IllegalDeclaration(RULE, _(None, u=u))')
+    >>> change_kind(f, g), change_kind(f, h)
+    ('wording', '')
+    """
+    calls = [node for node in ast.walk(original) if isinstance(node, ast.Call)]
+    words = {id(part) for call in calls for part in _message_parts(call)}
+    return WORDING if words and _words_only(original, mutant, words) else ""
 
 
 def metas(root: Path) -> list[Path]:
@@ -104,8 +185,9 @@ def mutants_of(root: Path, meta: Path) -> list[Mutant]:
         module, qualname, name = _split_key(key)
         status = "unchecked" if code is None else STATUS_BY_EXIT_CODE.get(code, "unchecked")
         orig_name = name.rpartition("__mutmut_")[0] + "__mutmut_orig"
-        line, before, after = 0, "", ""
+        line, before, after, kind = 0, "", "", ""
         if name in generated and orig_name in generated and qualname in original:
+            kind = change_kind(generated[orig_name], generated[name])
             a = _lines(mutated, generated[orig_name])[1:]
             b = _lines(mutated, generated[name])[1:]
             change = next(
@@ -119,7 +201,7 @@ def mutants_of(root: Path, meta: Path) -> list[Mutant]:
                 before = _lines(mutated, generated[orig_name])[0].strip()
                 after = _lines(mutated, generated[name])[0].strip()
             line = original[qualname].lineno + offset
-        found.append(Mutant(key, relative, line, f"{module}.{qualname}", before, after, status))
+        found.append(Mutant(key, relative, line, f"{module}.{qualname}", before, after, status, kind))
     return found
 
 
