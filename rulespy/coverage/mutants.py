@@ -35,6 +35,10 @@ NO_RULE = "(no rule cited)"
 #: The kind of a mutant that changes only the words of a message (``mutmut_cache.change_kind``): left out
 #: of the killed share and counted apart, since the message catalogue's tests pin words, not the rules.
 WORDING = "wording"
+#: The kind of a loader mutant (``rulespy/scenario``) that no example or scenario file notices but the
+#: scenario format's own tests kill (``mutation.classify_format``): a decision about the file's form,
+#: pinned by the contract, counted apart and left out of the killed share like wording.
+FORMAT = "format"
 
 
 @dataclass(frozen=True)
@@ -43,7 +47,8 @@ class Mutant:
     qualified name, the changed line ``before`` and ``after``, and its ``status``: killed, survived,
     unreached (no example reaches the function), skipped (not run: wording) or unchecked; and its
     ``kind``: ``"wording"`` when it changes only the words of a message
-    (``rulespy.coverage.mutmut_cache.change_kind``), else empty."""
+    (``rulespy.coverage.mutmut_cache.change_kind``), ``"format"`` when only the scenario format's own
+    tests notice it (``FORMAT``), else empty."""
 
     key: str
     path: str
@@ -76,6 +81,7 @@ class SectionMutants:
     killed: int = 0
     equivalent: int = 0
     wording: int = 0
+    format: int = 0
     survivors: list[Mutant] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
@@ -85,6 +91,7 @@ class SectionMutants:
             "killed": self.killed,
             "equivalent": self.equivalent,
             "wording": self.wording,
+            "format": self.format,
             "survived": len(self.survivors),
             "survivors": [
                 {
@@ -123,18 +130,23 @@ class MutationReport:
         return sum(s.wording for s in self.sections)
 
     @property
+    def format(self) -> int:
+        return sum(s.format for s in self.sections)
+
+    @property
     def killed_share(self) -> float:
-        """Percent of the mutants killed by the examples and scenario files, of those neither equivalent
-        nor wording (the words of a message: the catalogue's tests pin them, not the rules)."""
-        counted = self.made - self.equivalent - self.wording
+        """Percent of the mutants killed by the examples and scenario files, of those neither equivalent,
+        wording (the words of a message: the catalogue's tests pin them) nor format (the scenario file's
+        form: the contract's tests pin it), none of which the rules decide."""
+        counted = self.made - self.equivalent - self.wording - self.format
         return 100.0 if counted <= 0 else 100.0 * self.killed / counted
 
     def summary_line(self) -> str:
-        survived = self.made - self.killed - self.equivalent - self.wording
+        survived = self.made - self.killed - self.equivalent - self.wording - self.format
         return (
             f"{self.made} mutants of the engine: {self.killed} killed by the examples and scenario files, "
-            f"{self.equivalent} equivalent (noted), {self.wording} wording (left out), {survived} surviving; "
-            f"{self.killed_share:.1f}% of the other mutants killed"
+            f"{self.equivalent} equivalent (noted), {self.wording} wording and {self.format} format (left "
+            f"out), {survived} surviving; {self.killed_share:.1f}% of the other mutants killed"
             + (f" ({self.unchecked} more not tested yet: run make mutants)" if self.unchecked else "")
         )
 
@@ -144,6 +156,7 @@ class MutationReport:
             "killed": self.killed,
             "equivalent": self.equivalent,
             "wording": self.wording,
+            "format": self.format,
             "killed_share": round(self.killed_share, 2),
             "unchecked": self.unchecked,
             "sections": [s.to_json() for s in self.sections],
@@ -284,10 +297,15 @@ def summarise(mutants: Sequence[Mutant], notes: Sequence[Note], root: Path) -> M
         note = next((n for n in notes if n.matches(mutant)), None)
         if note is not None:
             used.add(id(note))
-        if mutant.kind == WORDING:  # counted apart, whether an example happens to notice it or not
-            section.wording += 1
+        if mutant.kind in (WORDING, FORMAT):  # counted apart (wording whether an example notices it or not)
+            if mutant.kind == WORDING:
+                section.wording += 1
+            else:
+                section.format += 1
             if note is not None:
-                problems.append(f"{NOTES}:{note.line}: noted as equivalent, but it is wording ({mutant.key})")
+                problems.append(
+                    f"{NOTES}:{note.line}: noted as equivalent, but it is {mutant.kind} ({mutant.key})"
+                )
         elif mutant.status == "killed":
             section.killed += 1
             if note is not None:
@@ -312,17 +330,22 @@ def summarise(mutants: Sequence[Mutant], notes: Sequence[Note], root: Path) -> M
 
 def render(report: MutationReport) -> str:
     """The rule writers' section of ``rulespy coverage --mutants``: per rule, what no example pins down."""
-    rows = [("RULE", "MADE", "KILLED", "EQUIV", "WORDING", "SURVIVED")]
+    rows: list[tuple[str, ...]] = [("RULE", "MADE", "KILLED", "EQUIV", "WORDING", "FORMAT", "SURVIVED")]
     for s in report.sections:
-        rows.append(
-            (s.rule, str(s.made), str(s.killed), str(s.equivalent), str(s.wording), str(len(s.survivors)))
-        )
+        numbers = (s.made, s.killed, s.equivalent, s.wording, s.format, len(s.survivors))
+        rows.append((s.rule, *map(str, numbers)))
     width = max(len(r[0]) for r in rows)
     out = [
         "What no example pins down (mutants of the engine that every example and scenario file let pass):",
         "",
     ]
-    out += [f"{r[0]:<{width}}  {r[1]:>5}  {r[2]:>6}  {r[3]:>5}  {r[4]:>7}  {r[5]:>8}" for r in rows]
+    widths = (width, 5, 6, 5, 7, 6, 8)
+    out += [
+        "  ".join(
+            c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True))
+        )
+        for r in rows
+    ]
     for s in report.sections:
         if s.survivors:
             out.append("")

@@ -41,7 +41,19 @@ from typing import Any
 from rulespy.check.examples import worked_examples
 from rulespy.check.files import RULE_DIRS
 from rulespy.coverage.mutants import FOLDER, WORDING, load_mutation_report, render
-from rulespy.coverage.mutmut_cache import forget, is_killed, metas, mutants_of, untested, write_report
+from rulespy.coverage.mutmut_cache import (
+    CONTRACT_TESTS,
+    FORMAT_CACHE,
+    LOADER,
+    contract_fingerprint,
+    forget,
+    format_digest,
+    is_killed,
+    metas,
+    mutants_of,
+    untested,
+    write_report,
+)
 from rulespy.coverage.rules import CoverageError
 
 FINGERPRINT = f"{FOLDER}/killers.json"
@@ -256,6 +268,98 @@ def mark_wording(root: Path) -> int:
     return marked
 
 
+#: Seconds the contract tests may run against one mutant before it counts as noticed (a hang is noticed).
+FORMAT_LIMIT = 120
+
+#: The child of ``classify_format``: in ``mutants/``, runs the contract tests once on the unmutated engine
+#: (which must pass, and warms the imports), then once a mutant in a forked process, stopping at the first
+#: failure; one JSON line a key on standard output.
+_FORMAT_CHILD = r"""
+import json, os, signal, sys
+sys.path.insert(0, os.getcwd())
+import pytest
+job = json.load(sys.stdin)
+args = job["tests"] + ["-x", "-q", "--noconftest", "-o", "addopts=", "-p", "no:xdist"]
+args += ["-p", "no:cacheprovider"]
+
+def run(key, limit):
+    pid = os.fork()
+    if pid == 0:
+        os.environ["MUTANT_UNDER_TEST"] = key
+        quiet = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(quiet, 1)
+        os.dup2(quiet, 2)
+        signal.alarm(limit)
+        os._exit(int(pytest.main(args)))
+    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+
+clean = run("", 0)
+print(json.dumps({"clean": clean == 0}), flush=True)
+if clean == 0:
+    for key in job["keys"]:
+        print(json.dumps({"key": key, "killed": run(key, job["limit"]) != 0}), flush=True)
+"""
+
+
+def classify_format(root: Path, patterns: tuple[str, ...] = ()) -> tuple[int, int]:
+    """Run the scenario format's own tests (``CONTRACT_TESTS``) against every mutant of the loader
+    (``rulespy/scenario``) that the rulebook's examples and scenario files left alive (survived or
+    unreached), whose key matches one of ``patterns`` (all when none); record in ``mutants/format.json``
+    which of them the contract's tests kill. The report calls those **format**: a decision about the file's
+    form, not a rule of the game, pinned by the contract and left out of the rulebook's killed share.
+    Those the contract's tests let pass too stay survivors (or unreached), in the share. Cached by
+    ``format_digest``; how many were (tested now, found format)."""
+    import fnmatch
+
+    try:
+        cache: dict[str, dict[str, Any]] = json.loads((root / FORMAT_CACHE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        cache = {}
+    contract = contract_fingerprint(root)
+    pending: dict[str, str] = {}
+    live: dict[str, str] = {}
+    for meta in metas(root):
+        if not meta.relative_to(root / FOLDER).as_posix().startswith(LOADER):
+            continue
+        for mutant in mutants_of(root, meta):
+            if mutant.kind or mutant.status not in ("survived", "unreached"):
+                continue
+            if patterns and not any(fnmatch.fnmatch(mutant.key, p) for p in patterns):
+                continue
+            digest = format_digest(root, mutant, contract)
+            live[mutant.key] = digest
+            if cache.get(mutant.key, {}).get("digest") != digest:
+                pending[mutant.key] = digest
+    tested = 0
+    if pending:
+        job = json.dumps({"tests": list(CONTRACT_TESTS), "keys": sorted(pending), "limit": FORMAT_LIMIT})
+        child = subprocess.Popen(
+            [sys.executable, "-c", _FORMAT_CHILD],
+            cwd=root / FOLDER,
+            env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1", PYTEST_DISABLE_PLUGIN_AUTOLOAD="1"),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert child.stdin is not None and child.stdout is not None
+        child.stdin.write(job)
+        child.stdin.close()
+        first = json.loads(child.stdout.readline() or "{}")
+        if not first.get("clean"):
+            child.wait()
+            raise RuntimeError("the scenario contract's tests fail on the unmutated engine")
+        for line in child.stdout:  # written as they come, so that an interrupted run keeps what it did
+            answer = json.loads(line)
+            cache[answer["key"]] = {"digest": pending[answer["key"]], "killed": answer["killed"]}
+            tested += 1
+            if tested % 25 == 0:
+                (root / FORMAT_CACHE).write_text(json.dumps(cache), encoding="utf-8")
+        child.wait()
+    (root / FORMAT_CACHE).write_text(json.dumps(cache), encoding="utf-8")
+    found = sum(1 for key, digest in live.items() if cache.get(key) == {"digest": digest, "killed": True})
+    return tested, found
+
+
 #: What mutmut copies beside the engine on every run (``also_copy`` and its own ``tests/``): emptied first,
 #: so that a rule file, scenario or test deleted from the repository is deleted from the copy too.
 COPIED = ("core", "sequences", "timing", "commands", "examples", "tests")
@@ -312,6 +416,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fail-under", type=float, default=None, metavar="PERCENT")
     parser.add_argument("--report-only", action="store_true", help="rewrite the report from the cache only")
     parser.add_argument(
+        "--format-only",
+        action="store_true",
+        help="only run the scenario contract's tests against the loader's surviving mutants, then report",
+    )
+    parser.add_argument(
         "--only",
         action="append",
         default=[],
@@ -320,7 +429,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     root: Path = args.root.resolve()
-    if not args.report_only:
+    if args.format_only and metas(root):
+        print(f"make mutants: {classify_format(root, tuple(args.only))[1]} loader mutants are format")
+    elif not args.report_only:
         change = prepare_for_examples(root)
         print(f"make mutants: {change.verdict}")
         status = run_mutmut(root, max(args.jobs, 1), generate_only=True)
@@ -338,6 +449,15 @@ def main(argv: list[str] | None = None) -> int:
         if untested(root) and not args.only:  # an interrupted mutmut exits 0 all the same
             print(f"make mutants: {untested(root)} mutants not tested: run it again", file=sys.stderr)
             return 2
+        try:
+            tested, found = classify_format(root, tuple(args.only))
+        except RuntimeError as error:
+            print(f"make mutants: {error}", file=sys.stderr)
+            return 2
+        print(
+            f"make mutants: the scenario contract's tests ({', '.join(CONTRACT_TESTS)}) run against {tested} "
+            f"loader mutants the examples let pass; {found} in all are format (pinned by the contract)"
+        )
         record_examples(root, change)
     if not metas(root):
         print(f"make mutants: no results in {FOLDER}/: run 'make mutants' first", file=sys.stderr)

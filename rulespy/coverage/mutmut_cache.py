@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import ast
 import difflib
+import hashlib
 import json
 from collections.abc import Callable
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 
-from rulespy.coverage.mutants import FOLDER, REPORT, WORDING, Mutant
+from rulespy.coverage.mutants import FOLDER, FORMAT, REPORT, WORDING, Mutant
 
 #: mutmut's exit codes of a mutant's test run (``mutmut.stats.status_by_exit_code``), as this report words
 #: them: a timeout or a crash is a failing example, so the mutant was noticed.
@@ -35,6 +36,13 @@ STATUS_BY_EXIT_CODE = {
     33: "unreached",
 }
 NOTICED = frozenset({"killed"})
+
+#: The scenario format's own tests (``cli-contract.md``: the loader's form, every refusal at its line), which
+#: may settle a loader mutant the rulebook leaves alive as **format** (``classify_format``); fastest first.
+CONTRACT_TESTS = ("tests/scenario/test_malformed.py", "tests/scenario/test_loader.py")
+FORMAT_CACHE = f"{FOLDER}/format.json"
+#: The engine that reads the scenario file's form: its mutants alone may be format.
+LOADER = "rulespy/scenario/"
 
 
 #: The calls whose string arguments are a message's words (``rulespy.i18n``), and the exceptions whose
@@ -205,8 +213,41 @@ def mutants_of(root: Path, meta: Path) -> list[Mutant]:
     return found
 
 
+def format_digest(root: Path, mutant: Mutant, contract: str) -> str:
+    """What a format verdict depends on: the mutant's change, its module as it is now, the contract's tests
+    and fixtures (a change of any of them tests the mutant again)."""
+    module = (root / mutant.path).read_text(encoding="utf-8")
+    text = "\0".join((mutant.key, mutant.before, mutant.after, module, contract))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def contract_fingerprint(root: Path) -> str:
+    files = [root / t for t in CONTRACT_TESTS] + sorted((root / "tests/scenario/malformed").rglob("*"))
+    return hashlib.sha256(
+        b"".join(f.read_bytes() for f in files if f.is_file()) + "|".join(CONTRACT_TESTS).encode()
+    ).hexdigest()
+
+
+def with_format(root: Path, mutants: list[Mutant]) -> list[Mutant]:
+    """``mutants`` with the kind ``FORMAT`` given to each loader mutant that the rulebook left alive and the
+    contract's tests kill (``mutants/format.json``, written by ``mutation.classify_format``, for the
+    mutant as it is now)."""
+    try:
+        cache = json.loads((root / FORMAT_CACHE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return mutants
+    contract = contract_fingerprint(root)
+
+    def pinned(m: Mutant) -> bool:
+        if m.kind or not m.path.startswith(LOADER) or m.status not in ("survived", "unreached"):
+            return False
+        return bool(cache.get(m.key) == {"digest": format_digest(root, m, contract), "killed": True})
+
+    return [replace(m, kind=FORMAT) if pinned(m) else m for m in mutants]
+
+
 def write_report(root: Path) -> list[Mutant]:
     """Every mutant of the last run, written to ``mutants/report.json`` and returned."""
-    mutants = [m for meta in metas(root) for m in mutants_of(root, meta)]
+    mutants = with_format(root, [m for meta in metas(root) for m in mutants_of(root, meta)])
     (root / REPORT).write_text(json.dumps([asdict(m) for m in mutants], indent=1), encoding="utf-8")
     return mutants

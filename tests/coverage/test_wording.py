@@ -151,7 +151,7 @@ def test_wording_is_not_run_and_left_out_of_the_killed_share(tmp_path: Path) -> 
     assert report.killed_share == 50.0  # 1 killed of the 2 that are not wording
     assert report.to_json()["wording"] == 2
     text = render(report)
-    assert "WORDING" in text and "2 wording (left out)" in text
+    assert "WORDING" in text and "2 wording and 0 format (left out)" in text
     assert "computed `4` instead of `3`" in text and "out of range" not in text  # only the decision listed
 
 
@@ -174,3 +174,88 @@ def _codes_set(root: Path, codes: dict[str, int | None]) -> None:
     meta = json.loads(file.read_text(encoding="utf-8"))
     meta["exit_code_by_key"] = codes
     file.write_text(json.dumps(meta), encoding="utf-8")
+
+
+LOADER_SOURCE = '''"""A loader."""
+
+
+def count(value):
+    if value < 0:
+        raise InvalidInput("a count must not be negative", 1)
+    return value
+'''
+
+LOADER_MUTATED = """import os
+
+
+def x_count__mutmut_orig(value):
+    if value < 0:
+        raise InvalidInput("a count must not be negative", 1)
+    return value
+def x_count__mutmut_1(value):
+    if value <= 0:
+        raise InvalidInput("a count must not be negative", 1)
+    return value
+def x_count__mutmut_2(value):
+    if value < 0:
+        raise InvalidInput("a count must not be negative", 2)
+    return value
+def x_count__mutmut_3(value):
+    if value < 0:
+        raise InvalidInput("a count must not be negative", 1)
+    return value + 1
+class InvalidInput(Exception):
+    pass
+def count(value):  # what mutmut's trampoline does: the mutant named in MUTANT_UNDER_TEST, else the original
+    key = os.environ.get("MUTANT_UNDER_TEST", "").rpartition("__mutmut_")[2]
+    return globals().get(f"x_count__mutmut_{key}", x_count__mutmut_orig)(value)
+"""
+
+CONTRACT = """import pytest
+
+from rulespy.scenario.s import InvalidInput, count
+
+
+def test_a_negative_count_is_refused():
+    with pytest.raises(InvalidInput):
+        count(-1)
+    assert count(0) == 0
+"""
+
+
+def _loader_repo(root: Path, codes: dict[str, int | None]) -> Path:
+    for folder in (root, root / "mutants"):
+        (folder / "rulespy/scenario").mkdir(parents=True)
+        (folder / "rulespy/__init__.py").write_text("", encoding="utf-8")
+        (folder / "rulespy/scenario/__init__.py").write_text("", encoding="utf-8")
+        (folder / "tests/scenario").mkdir(parents=True)
+        (folder / "tests/scenario/test_malformed.py").write_text(CONTRACT, encoding="utf-8")
+        (folder / "tests/scenario/test_loader.py").write_text(
+            "def test_nothing():\n    pass\n", encoding="utf-8"
+        )
+    (root / "rulespy/scenario/s.py").write_text(LOADER_SOURCE, encoding="utf-8")
+    (root / "mutants/rulespy/scenario/s.py").write_text(LOADER_MUTATED, encoding="utf-8")
+    meta = {"exit_code_by_key": codes, "durations_by_key": {}, "estimated_durations_by_key": {}}
+    (root / "mutants/rulespy/scenario/s.py.meta").write_text(json.dumps(meta), encoding="utf-8")
+    (root / "tests/mutation").mkdir(parents=True)
+    return root
+
+
+def test_a_loader_mutant_only_the_contract_kills_is_format(tmp_path: Path) -> None:
+    from rulespy.coverage.mutation import classify_format
+
+    codes = {f"rulespy.scenario.s.x_count__mutmut_{n}": code for n, code in ((1, 33), (2, 33), (3, 1))}
+    root = _loader_repo(tmp_path, codes)
+    # 1 refuses a count of 0: the contract notices; 2 names another line, which it does not check; an
+    # example killed 3
+    assert classify_format(root) == (2, 1)
+    assert classify_format(root) == (0, 1)  # cached: nothing run again
+    kinds = {m.key[-1]: m.kind for m in write_report(root)}
+    assert kinds == {"1": "format", "2": "", "3": ""}
+    report = load_mutation_report(root)
+    assert (report.made, report.killed, report.format) == (3, 1, 1)
+    assert report.killed_share == 50.0  # the second, which the contract's test lets pass, stays in the share
+    # the contract's test changed: its verdicts are taken again, not trusted
+    test = root / "tests/scenario/test_malformed.py"
+    test.write_text(test.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    assert {m.key[-1]: m.kind for m in write_report(root)}["1"] == ""
