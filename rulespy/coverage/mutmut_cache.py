@@ -12,6 +12,7 @@ import ast
 import difflib
 import hashlib
 import json
+import string
 from collections.abc import Callable
 from dataclasses import asdict, replace
 from pathlib import Path
@@ -78,15 +79,29 @@ def _message_parts(call: ast.Call) -> list[ast.AST]:
     return parts
 
 
+def _placeholders(message: str) -> list[tuple[str | None, str | None, str | None]] | None:
+    """The replacement fields of a message (``{model}``, ``{inches:g}``, ``{unit!r}``), in order, or None
+    when it is no valid format string: a mutant that changes them (``{UNIT!R}``) makes ``_()`` fail or
+    print another value, which is more than words."""
+    try:
+        return [(name, spec, conversion) for _, name, spec, conversion in string.Formatter().parse(message)]
+    except ValueError:
+        return None
+
+
 def _words_only(before: ast.AST, after: ast.AST, words: set[int]) -> bool:
     """Whether ``after`` is ``before`` with nothing changed but strings at the nodes ``words`` (ids of
     ``before``'s nodes): the same tree, node for node, every other field equal."""
     if type(before) is not type(after):
         return False
+    if not isinstance(before, ast.AST):  # an item of a list that is no node: a dict's ``**`` has key None
+        return bool(before == after)
     if isinstance(before, ast.Constant) and isinstance(after, ast.Constant):
         if type(before.value) is type(after.value) and before.value == after.value:
             return True
-        return id(before) in words and isinstance(before.value, str) and isinstance(after.value, str)
+        if id(before) not in words or not isinstance(before.value, str) or not isinstance(after.value, str):
+            return False
+        return _placeholders(before.value) == _placeholders(after.value)
     for field in before._fields:
         if field == "name" and isinstance(before, ast.FunctionDef | ast.AsyncFunctionDef):
             continue  # mutmut names each copy of the function apart

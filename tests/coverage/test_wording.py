@@ -26,7 +26,7 @@ REFUSAL = 'def f(u):\n    raise IllegalDeclaration(f"{OWNER}#range", _("{u} is o
     "after",
     [
         'def f(u):\n    raise IllegalDeclaration(f"{OWNER}#range", _("XX{u} is out of rangeXX", u=u))\n',
-        'def f(u):\n    raise IllegalDeclaration(f"{OWNER}#range", _("{U} IS OUT OF RANGE", u=u))\n',
+        'def f(u):\n    raise IllegalDeclaration(f"{OWNER}#range", _("{u} IS OUT OF RANGE", u=u))\n',
     ],
     ids=["XX", "upper case"],
 )
@@ -48,8 +48,10 @@ def test_the_words_of_a_message_are_wording(after: str) -> None:
         'def f(u):\n    raise IllegalDeclaration(f"{OWNER}#arc", _("XX{u} is out of rangeXX", u=u))\n',
         # no refusal
         "def f(u):\n    pass\n",
+        # the placeholder upper-cased too: _() can no longer fill it in (KeyError), more than words
+        'def f(u):\n    raise IllegalDeclaration(f"{OWNER}#range", _("{U} IS OUT OF RANGE", u=u))\n',
     ],
-    ids=["rule", "None", "dropped", "placeholder", "words and rule", "no raise"],
+    ids=["rule", "None", "dropped", "placeholder", "words and rule", "no raise", "placeholder renamed"],
 )
 def test_a_change_of_what_is_decided_is_never_wording(after: str) -> None:
     assert _kind(REFUSAL, after) == ""
@@ -70,6 +72,9 @@ def test_strings_that_decide_are_never_wording() -> None:
     assert _kind(compared, compared.replace('_("a")', '_("XXaXX")')) == WORDING
     keyed = 'def f(m, w):\n    return [f"{m}/{w}", m]\n'  # a look-up key built with an f-string
     assert _kind(keyed, keyed.replace("/", "XX/XX")) == ""
+    spread = 'def f(a):\n    return {**a, "k": _("words")}\n'  # a list holding None: the key of **a
+    assert _kind(spread, spread.replace("words", "XXwordsXX")) == WORDING
+    assert _kind(spread, spread.replace('"k"', '"XXkXX"')) == ""
     plural = 'def f(n):\n    return n_("{n} model", "{n} models", n, n=n)\n'
     assert _kind(plural, plural.replace('"{n} models"', '"XX{n} modelsXX"')) == WORDING
     assert _kind(plural, plural.replace("n, n=n", "n + 1, n=n")) == ""
@@ -100,7 +105,7 @@ def x_refuse__mutmut_2(u):
 def x_refuse__mutmut_3(u):
     """Rule: core/range.md#range"""
     if u > 3:
-        raise IllegalDeclaration(RULE, _("{U} IS OUT OF RANGE", u=u))
+        raise IllegalDeclaration(RULE, _("{u} IS OUT OF RANGE", u=u))
 def x_refuse__mutmut_4(u):
     """Rule: core/range.md#range"""
     if u > 4:
