@@ -61,7 +61,8 @@ def _called(call: ast.Call) -> str:
 def _message_parts(call: ast.Call) -> list[ast.AST]:
     """The nodes of ``call`` that hold only a message's words: each string argument of ``_()``, ``N_()``,
     ``n_()`` (placeholders' values included), the message argument of a refusal's exception; an f-string
-    there holds words in its literal parts only (what it interpolates is computed, and stays a decision)."""
+    there holds words in its literal parts only (what it interpolates is computed, and stays a decision);
+    an assertion's message too (``change_kind``)."""
     name = _called(call)
     if name in MESSAGE_CALLS:
         nodes: list[ast.expr] = [*call.args, *(k.value for k in call.keywords)]
@@ -70,13 +71,16 @@ def _message_parts(call: ast.Call) -> list[ast.AST]:
         nodes = call.args[position : position + 1] + [k.value for k in call.keywords if k.arg == "message"]
     else:
         return []
-    parts: list[ast.AST] = []
-    for node in nodes:
-        if isinstance(node, ast.JoinedStr):
-            parts += [v for v in node.values if isinstance(v, ast.Constant)]
-        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
-            parts.append(node)
-    return parts
+    return [part for node in nodes for part in _literal_parts(node)]
+
+
+def _literal_parts(node: ast.AST) -> list[ast.AST]:
+    """A string constant itself, or the literal parts of an f-string; nothing for any other node."""
+    if isinstance(node, ast.JoinedStr):
+        return [v for v in node.values if isinstance(v, ast.Constant)]
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node]
+    return []
 
 
 def _placeholders(message: str) -> list[tuple[str | None, str | None, str | None]] | None:
@@ -137,6 +141,9 @@ def change_kind(original: ast.AST, mutant: ast.AST) -> str:
     """
     calls = [node for node in ast.walk(original) if isinstance(node, ast.Call)]
     words = {id(part) for call in calls for part in _message_parts(call)}
+    for node in ast.walk(original):  # an assertion's message says what broke; only its test decides
+        if isinstance(node, ast.Assert) and node.msg is not None:
+            words |= {id(part) for part in _literal_parts(node.msg)}
     return WORDING if words and _words_only(original, mutant, words) else ""
 
 

@@ -75,6 +75,9 @@ def test_strings_that_decide_are_never_wording() -> None:
     spread = 'def f(a):\n    return {**a, "k": _("words")}\n'  # a list holding None: the key of **a
     assert _kind(spread, spread.replace("words", "XXwordsXX")) == WORDING
     assert _kind(spread, spread.replace('"k"', '"XXkXX"')) == ""
+    checked = 'def f(rest):\n    assert not rest, "the dice bound covers every die rolled"\n'
+    assert _kind(checked, checked.replace("the dice", "XXthe dice")) == WORDING
+    assert _kind(checked, checked.replace("not rest", "rest")) == ""
     plural = 'def f(n):\n    return n_("{n} model", "{n} models", n, n=n)\n'
     assert _kind(plural, plural.replace('"{n} models"', '"XX{n} modelsXX"')) == WORDING
     assert _kind(plural, plural.replace("n, n=n", "n + 1, n=n")) == ""
