@@ -42,6 +42,7 @@ from rulespy.check.examples import worked_examples
 from rulespy.check.files import RULE_DIRS
 from rulespy.coverage.mutants import FOLDER, WORDING, load_mutation_report, render
 from rulespy.coverage.mutmut_cache import (
+    CONTRACT_SLOW,
     CONTRACT_TESTS,
     FORMAT_CACHE,
     LOADER,
@@ -279,7 +280,7 @@ import json, os, signal, sys
 sys.path.insert(0, os.getcwd())
 import pytest
 job = json.load(sys.stdin)
-args = job["tests"] + ["-x", "-q", "--noconftest", "-o", "addopts=", "-p", "no:xdist"]
+args = job["tests"] + ["-x", "-q", "--noconftest", "-o", "addopts=", "-p", "no:xdist", "-k", job["skip"]]
 args += ["-p", "no:cacheprovider"]
 
 def run(key, limit):
@@ -332,7 +333,10 @@ def classify_format(root: Path, patterns: tuple[str, ...] = ()) -> tuple[int, in
                 pending[mutant.key] = digest
     tested = 0
     if pending:
-        job = json.dumps({"tests": list(CONTRACT_TESTS), "keys": sorted(pending), "limit": FORMAT_LIMIT})
+        skip = " and ".join(f"not {name}" for name in CONTRACT_SLOW)
+        job = json.dumps(
+            {"tests": list(CONTRACT_TESTS), "skip": skip, "keys": sorted(pending), "limit": FORMAT_LIMIT}
+        )
         child = subprocess.Popen(
             [sys.executable, "-c", _FORMAT_CHILD],
             cwd=root / FOLDER,
