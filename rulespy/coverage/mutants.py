@@ -11,7 +11,9 @@ would fail".
 **Equivalent mutants** are noted in ``tests/mutation/equivalent.yml``, one entry a mutant: the function,
 the line before and after the change (as the report shows them), and why the change cannot alter any
 outcome. A note that matches no mutant, or a mutant an example kills, is a problem (exit 1): the code
-moved on and the note must follow. The killed share is killed / (made - equivalent).
+moved on and the note must follow. **Wording** (a message's words only) and **format** (a loader mutant
+only the scenario format's own tests kill) are counted apart too (``Mutant.kind``). The killed share is
+killed / (made - equivalent - wording - format).
 """
 
 from __future__ import annotations

@@ -9,6 +9,8 @@ survived, and one in code no example reaches is counted as surviving too ("unrea
 changes only the words of a message (a string given to ``_()``, ``N_()``, ``n_()``, or a refusal's message,
 decided on the syntax trees by ``rulespy.coverage.mutmut_cache.change_kind``) is **wording**: not run, left
 out of the killed share and counted apart, since the message catalogue's tests pin words, not the rules.
+A loader mutant (``rulespy/scenario``) the examples let pass is run against the scenario format's own
+tests (``classify_format``); one they kill is **format**, counted apart the same way.
 
 The run is incremental and parallel. mutmut keeps its results in ``mutants/`` (gitignored) and tests again
 only the mutants of functions whose code changed, in ``--jobs`` forked children, each running only the
