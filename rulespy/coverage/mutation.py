@@ -275,8 +275,8 @@ def mark_wording(root: Path) -> int:
 FORMAT_LIMIT = 120
 
 #: The child of ``classify_format``: in ``mutants/``, runs the contract tests once on the unmutated engine
-#: (which must pass, and warms the imports), then once a mutant in a forked process, stopping at the first
-#: failure; one JSON line a key on standard output.
+#: (which must pass, and warms the imports), then once a mutant in a process forked from that warm one,
+#: stopping at the first failure; one JSON line a key on standard output.
 _FORMAT_CHILD = r"""
 import json, os, signal, sys
 sys.path.insert(0, os.getcwd())
@@ -296,7 +296,14 @@ def run(key, limit):
         os._exit(int(pytest.main(args)))
     return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
 
-clean = run("", 0)
+os.environ["MUTANT_UNDER_TEST"] = ""
+saved = os.dup(1), os.dup(2)
+quiet = os.open(os.devnull, os.O_WRONLY)
+os.dup2(quiet, 1)
+os.dup2(quiet, 2)
+clean = int(pytest.main(args))  # here, not forked: each mutant's fork starts with everything imported
+os.dup2(saved[0], 1)
+os.dup2(saved[1], 2)
 print(json.dumps({"clean": clean == 0}), flush=True)
 if clean == 0:
     for key in job["keys"]:
