@@ -390,6 +390,36 @@ _GENERATE = (
 )
 
 
+def pending_keys(root: Path, patterns: tuple[str, ...]) -> list[str] | None:
+    """The mutants ``mutmut run`` should test for ``--only PATTERN``: those without a verdict whose key
+    matches. Given patterns, mutmut tests again every mutant they match, its cached verdict or not
+    (``mutmut.__main__._run``: a verdict stands only when no name is given), so the driver names the
+    untested ones instead. A mutant whose function no test reached in mutmut's last stats is marked
+    unreached (33) here, as mutmut marks it itself (and as it could not look its tests up by name).
+    None when mutmut has no stats yet (a fresh cache: nothing has a verdict, the patterns are right)."""
+    import fnmatch
+
+    reached = _stats(root).get("tests_by_mangled_function_name")
+    if not reached:
+        return None
+    keys: list[str] = []
+    for meta in metas(root):
+        data = json.loads(meta.read_text(encoding="utf-8"))
+        codes = data["exit_code_by_key"]
+        changed = False
+        for key, code in codes.items():
+            if code is not None or not any(fnmatch.fnmatch(key, p) for p in patterns):
+                continue
+            if reached.get(key.rpartition("__mutmut_")[0]):
+                keys.append(key)
+            else:
+                codes[key] = 33
+                changed = True
+        if changed:
+            meta.write_text(json.dumps(data), encoding="utf-8")
+    return keys
+
+
 def run_mutmut(root: Path, jobs: int, generate_only: bool = False, only: tuple[str, ...] = ()) -> int:
     """``mutmut run`` in ``root``, in ``jobs`` children (or only its generation of the mutants); its exit
     status."""
@@ -403,7 +433,10 @@ def run_mutmut(root: Path, jobs: int, generate_only: bool = False, only: tuple[s
     if generate_only:
         command = [sys.executable, "-c", _GENERATE, str(jobs)]
     else:
-        command = [str(mutmut), "run", "--max-children", str(jobs), *only]
+        names = pending_keys(root, only) if only else None
+        if names is not None and not names:
+            return 0  # every mutant the patterns match has its verdict
+        command = [str(mutmut), "run", "--max-children", str(jobs), *(only if names is None else names)]
     return subprocess.run(
         command, cwd=root, env=env, check=False, stdout=subprocess.DEVNULL if generate_only else None
     ).returncode
