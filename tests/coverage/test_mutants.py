@@ -272,3 +272,21 @@ def test_plain_words_find_a_whole_argument_left_out() -> None:
         "survived",
     )
     assert plain_words(mutant) == "if f left out `p[0] - ax,`, no example would fail"
+
+
+def test_only_names_the_untested_mutants_so_that_mutmut_keeps_the_verdicts(tmp_path: Path) -> None:
+    """``mutmut run PATTERN`` tests again every mutant the pattern matches, its verdict cached or not; the
+    driver names the untested ones instead, and marks unreached those whose function no test reached."""
+    from rulespy.coverage.mutation import pending_keys
+
+    keys = {
+        **KEYS,
+        "rulespy.core.x.x_normal_wounds__mutmut_2": None,
+        "rulespy.core.x.xǁPoolǁsize__mutmut_1": None,
+    }
+    root = _repo(tmp_path, keys)
+    assert pending_keys(root, ("rulespy.core.*",)) is None  # no stats yet: the patterns are right
+    _stats(root, {"rulespy.core.x.x_normal_wounds": [EXAMPLE.format(3)]})
+    assert pending_keys(root, ("rulespy.core.*",)) == ["rulespy.core.x.x_normal_wounds__mutmut_2"]
+    assert _codes(root) == {**keys, "rulespy.core.x.xǁPoolǁsize__mutmut_1": 33}  # no test reaches Pool.size
+    assert pending_keys(root, ("rulespy.odds.*",)) == []  # nothing to test: mutmut is not started

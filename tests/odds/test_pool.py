@@ -11,6 +11,8 @@ import pytest
 from rulespy.core.ranged_weapons import Weapon
 from rulespy.core.target_lock import LockChance, LockResult, die_probabilities
 from rulespy.odds import pool
+from tests.odds import oracles
+from tests.odds.oracles import lock_outcomes
 
 
 @pytest.mark.parametrize("dice", [1, 3, 12])
@@ -25,11 +27,12 @@ def test_two_pass_tallies_equal_the_target_lock_multinomial(
     crit, success, fail = (
         int(p.get(r, 0) * 6) for r in (LockResult.CRITICAL, LockResult.SUCCESS, LockResult.FAIL)
     )
-    ways = pool.tallies(dice, crit, success, fail)
-    listed = {(t.criticals, t.successes): q for t, q in LockChance("m", weapon, net, dice).outcomes()}
+    ways = oracles.tallies(dice, crit, success, fail)
+    listed = {(t.criticals, t.successes): q for t, q in lock_outcomes(LockChance("m", weapon, net, dice))}
     assert {k: Fraction(w, 6**dice) for k, w in ways.items() if w} == listed
     assert sum(ways.values()) == 6**dice
 
 
 def test_pool_doctests() -> None:
     assert doctest.testmod(pool).failed == 0
+    assert doctest.testmod(oracles).failed == 0
