@@ -39,7 +39,7 @@ NO_RULE = "(no rule cited)"
 WORDING = "wording"
 #: The kind of a loader mutant (``rulespy/scenario``) that no example or scenario file notices but the
 #: scenario format's own tests kill (``mutation.classify_format``): a decision about the file's form,
-#: pinned by the contract, counted apart and left out of the killed share like wording.
+#: pinned by the format's tests, counted apart and left out of the killed share like wording.
 FORMAT = "format"
 
 
@@ -139,7 +139,7 @@ class MutationReport:
     def killed_share(self) -> float:
         """Percent of the mutants killed by the examples and scenario files, of those neither equivalent,
         wording (the words of a message: the catalogue's tests pin them) nor format (the scenario file's
-        form: the contract's tests pin it), none of which the rules decide."""
+        form: the format's tests pin it), none of which the rules decide."""
         counted = self.made - self.equivalent - self.wording - self.format
         return 100.0 if counted <= 0 else 100.0 * self.killed / counted
 

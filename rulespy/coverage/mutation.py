@@ -273,10 +273,10 @@ def mark_wording(root: Path) -> int:
     return marked
 
 
-#: Seconds the contract tests may run against one mutant before it counts as noticed (a hang is noticed).
+#: Seconds the format's tests may run against one mutant before it is noticed (a hang is noticed).
 FORMAT_LIMIT = 120
 
-#: The child of ``classify_format``: in ``mutants/``, runs the contract tests once on the unmutated engine
+#: The child of ``classify_format``: in ``mutants/``, runs the format's tests once on the unmutated engine
 #: (which must pass, and warms the imports), then once a mutant in a process forked from that warm one,
 #: stopping at the first failure; one JSON line a key on standard output.
 _FORMAT_CHILD = r"""
@@ -317,9 +317,9 @@ def classify_format(root: Path, patterns: tuple[str, ...] = ()) -> tuple[int, in
     """Run the scenario format's own tests (``CONTRACT_TESTS``) against every mutant of the loader
     (``rulespy/scenario``) that the rulebook's examples and scenario files left alive (survived or
     unreached), whose key matches one of ``patterns`` (all when none); record in ``mutants/format.json``
-    which of them the contract's tests kill. The report calls those **format**: a decision about the file's
-    form, not a rule of the game, pinned by the contract and left out of the rulebook's killed share.
-    Those the contract's tests let pass too stay survivors (or unreached), in the share. Cached by
+    which of them the format's tests kill. The report calls those **format**: a decision about the file's
+    form, not a rule of the game, pinned by the format's tests and left out of the rulebook's killed share.
+    Those the format's tests let pass too stay survivors (or unreached), in the share. Cached by
     ``format_digest``; how many were (tested now, found format)."""
     import fnmatch
 
@@ -514,7 +514,7 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         print(
             f"make mutants: the scenario contract's tests ({', '.join(CONTRACT_TESTS)}) run against {tested} "
-            f"loader mutants the examples let pass; {found} in all are format (pinned by the contract)"
+            f"loader mutants the examples let pass; {found} in all are format (pinned by the format's tests)"
         )
         record_examples(root, change)
     if not metas(root):

@@ -38,7 +38,7 @@ STATUS_BY_EXIT_CODE = {
 }
 NOTICED = frozenset({"killed"})
 
-#: The scenario format's own tests (``cli-contract.md``: the loader's form, every refusal at its line), which
+#: The scenario format's own tests (the loader's form, every refusal at its line), which
 #: may settle a loader mutant the rulebook leaves alive as **format** (``classify_format``); fastest first.
 CONTRACT_TESTS = ("tests/scenario/test_malformed.py", "tests/scenario/test_loader.py")
 #: Left out of that run: the two tests of the size limits take seconds each (a mutant of a limit stays in
@@ -242,7 +242,7 @@ def mutants_of(root: Path, meta: Path) -> list[Mutant]:
 
 
 def format_digest(root: Path, mutant: Mutant, contract: str) -> str:
-    """What a format verdict depends on: the mutant's change, its module as it is now, the contract's tests
+    """What a format verdict depends on: the mutant's change, its module as it is now, the format's tests
     and fixtures (a change of any of them tests the mutant again)."""
     module = (root / mutant.path).read_text(encoding="utf-8")
     text = "\0".join((mutant.key, mutant.before, mutant.after, module, contract))
@@ -257,7 +257,7 @@ def contract_fingerprint(root: Path) -> str:
 
 def with_format(root: Path, mutants: list[Mutant]) -> list[Mutant]:
     """``mutants`` with the kind ``FORMAT`` given to each loader mutant that the rulebook left alive and the
-    contract's tests kill (``mutants/format.json``, written by ``mutation.classify_format``, for the
+    format's tests kill (``mutants/format.json``, written by ``mutation.classify_format``, for the
     mutant as it is now)."""
     try:
         cache = json.loads((root / FORMAT_CACHE).read_text(encoding="utf-8"))
