@@ -14,13 +14,24 @@ import rulespy.core.allocation as allocation
 import rulespy.core.cover as cover
 from rulespy.state import Cover, Unit
 
-#: the repository's conftest.py, as pytest loaded it: found by its file, since another folder's conftest.py
-#: (a test copy's, tests/examples) may have taken the bare name "conftest" in sys.modules meanwhile
-conftest: Any = next(
-    module
-    for module in list(sys.modules.values())
-    if getattr(module, "__file__", None) == str(Path(__file__).resolve().parents[1] / "conftest.py")
-)
+
+def _repository_conftest() -> Any:
+    """The repository's conftest.py as pytest loaded it (found by what it defines: another folder's
+    conftest.py may hold the bare name "conftest" in sys.modules), else loaded from its file."""
+    for module in list(sys.modules.values()):
+        if hasattr(module, "_Snapshot") and str(getattr(module, "__file__", "")).endswith("conftest.py"):
+            return module
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[1] / "conftest.py"
+    spec = importlib.util.spec_from_file_location("_repository_conftest", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+conftest: Any = _repository_conftest()
 
 
 def test_a_snapshot_puts_back_globals_containers_and_classes() -> None:
