@@ -23,9 +23,9 @@ from rulespy.render.stage import render
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_a_render_parses_each_text_about_once_and_walks_the_tree_once(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def _counted(monkeypatch: pytest.MonkeyPatch) -> tuple[list[str], int, list[Path], list[str]]:
+    """The book's markdown texts, how many hold admonitions, and the lists the tree's walks and the
+    config reads are recorded in from now on."""
     texts = Book.open(ROOT).tree.markdown
     with_admonitions = sum(1 for path in texts if "!!!" in (ROOT / path).read_text(encoding="utf-8"))
     walks: list[Path] = []
@@ -42,6 +42,13 @@ def test_a_render_parses_each_text_about_once_and_walks_the_tree_once(
 
     monkeypatch.setattr(files.Tree, "walk", counted_walk)
     monkeypatch.setattr(registry, "read_config", counted_read)
+    return list(texts), with_admonitions, walks, reads
+
+
+def test_a_render_parses_each_text_about_once_and_walks_the_tree_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    texts, with_admonitions, walks, reads = _counted(monkeypatch)
     (ROOT / "build").mkdir(exist_ok=True)
     with tempfile.TemporaryDirectory(dir=ROOT / "build") as folder:
         before = markdown.parses()
@@ -66,22 +73,7 @@ def test_a_cold_check_parses_each_text_about_once_and_walks_the_tree_once(
     from rulespy.book.book import forget_pages
     from rulespy.check.runner import CheckOptions, run_check
 
-    texts = Book.open(ROOT).tree.markdown
-    with_admonitions = sum(1 for path in texts if "!!!" in (ROOT / path).read_text(encoding="utf-8"))
-    walks: list[Path] = []
-    reads: list[str] = []
-    walk, read = files.Tree.walk, registry.read_config
-
-    def counted_walk(tree: files.Tree) -> files.Tree:
-        walks.append(tree.root)
-        return walk(tree)
-
-    def counted_read(root: Path, name: str) -> bytes | None:
-        reads.append(name)
-        return read(root, name)
-
-    monkeypatch.setattr(files.Tree, "walk", counted_walk)
-    monkeypatch.setattr(registry, "read_config", counted_read)
+    texts, with_admonitions, walks, reads = _counted(monkeypatch)
     monkeypatch.setenv("RULESPY_CHECK_JOBS", "1")  # every parse in this process, where it is counted
     forget_pages()  # as a new process starts
     before = markdown.parses()
