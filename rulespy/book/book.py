@@ -51,6 +51,9 @@ CACHE_TEXT = 4 << 20
 
 #: (repository path, text, the terms' key: ``""`` for none)
 _Key = tuple[str, str, str]
+#: a page's parse: the checker's ``Document``, its tokens, its tokens as the site reads it (``None``: over
+#: the parse budget)
+_Parsed = tuple[Document, tuple["Token", ...], tuple["Token", ...] | None]
 
 
 class _Cache:
@@ -58,16 +61,16 @@ class _Cache:
     text they hold (one object, so the two never disagree)."""
 
     def __init__(self) -> None:
-        self.pages: OrderedDict[_Key, tuple[Document, tuple[Token, ...]]] = OrderedDict()
+        self.pages: OrderedDict[_Key, _Parsed] = OrderedDict()
         self.text = 0
 
-    def get(self, key: _Key) -> tuple[Document, tuple[Token, ...]] | None:
+    def get(self, key: _Key) -> _Parsed | None:
         found = self.pages.get(key)
         if found is not None:
             self.pages.move_to_end(key)
         return found
 
-    def put(self, key: _Key, value: tuple[Document, tuple[Token, ...]]) -> None:
+    def put(self, key: _Key, value: _Parsed) -> None:
         self.pages[key] = value
         self.text += len(key[1])
         while self.text > CACHE_TEXT and len(self.pages) > 1:
@@ -85,20 +88,21 @@ def forget_pages() -> None:
     _CACHE.text = 0
 
 
-def parse_page(
-    path: str, text: str, terms: Terms | None = None, keep: bool = True
-) -> tuple[Document, tuple[Token, ...]]:
+def parse_page(path: str, text: str, terms: Terms | None = None, keep: bool = True) -> _Parsed:
     """The checker's ``Document`` of ``text`` (repository file ``path``; ``terms``: the registry words it
-    looks for, none by default) and the token stream it was read from: one parse
-    (``rulespy.book.markdown``), remembered for the process (``CACHE_TEXT``) unless ``keep`` is false
-    (no other reader of the process will ask for it: its tokens are then left to be freed at once)."""
+    looks for, none by default), the token stream it was read from, and the page's tokens as the site
+    reads it (the same stream unless the page has admonitions, which are parsed once more: ``None`` when
+    that parse is over the budget): one parse (``rulespy.book.markdown``), remembered for the process
+    (``CACHE_TEXT``) unless ``keep`` is false (no other reader of the process will ask for it: its tokens
+    are then left to be freed at once)."""
     from rulespy.check.parse import NO_TERMS, parse_markdown_tokens
 
     key = (path, text, terms_key(terms))
     found = _CACHE.get(key)
     if found is None:
-        document, tokens = parse_markdown_tokens(path, text, terms or NO_TERMS)
-        found = (document, tuple(tokens))
+        document, tokens, site = parse_markdown_tokens(path, text, terms or NO_TERMS)
+        shared = tuple(tokens)
+        found = (document, shared, shared if site is tokens else None if site is None else tuple(site))
         if keep:
             _CACHE.put(key, found)
     return found
@@ -123,8 +127,8 @@ _TERMS_KEY: list[Any] = []
 def page_of(path: str, source: str, text: str, terms: Terms | None = None) -> Page:
     """The ``Page`` of ``text`` at edition path ``path``, repository path ``source`` (parsed once)."""
     text = text.replace("\r\n", "\n")
-    document, tokens = parse_page(source, text, terms)
-    return Page(path, source, text, document, tokens)
+    document, tokens, site = parse_page(source, text, terms)
+    return Page(path, source, text, document, tokens, site)
 
 
 def readable(data: bytes, max_bytes: int) -> str | None:
@@ -143,13 +147,17 @@ def readable(data: bytes, max_bytes: int) -> str | None:
 @dataclass(frozen=True, eq=False)
 class Page:
     """One page of an edition: ``path`` inside the edition (``core/damage.md``), ``source`` inside the
-    repository (``ru/core/damage.md``), its text (``\\r\\n`` read as ``\\n``) and what it holds."""
+    repository (``ru/core/damage.md``), its text (``\\r\\n`` read as ``\\n``) and what it holds:
+    ``tokens`` its CommonMark parse, which the checker and the sections read, and ``site_tokens`` the
+    page as the site's generators read it, admonitions included (the same tuple when it has none;
+    ``None`` when that reading is over the parse budget), which the site's linker links."""
 
     path: str
     source: str
     text: str
     document: Document = field(repr=False)
     tokens: tuple[Token, ...] = field(repr=False)
+    site_tokens: tuple[Token, ...] | None = field(repr=False)
 
     @cached_property
     def lines(self) -> tuple[str, ...]:

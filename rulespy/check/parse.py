@@ -92,7 +92,7 @@ def markdown_parser() -> MarkdownIt:
 
 
 def build_parser(shortcut: bool = True) -> MarkdownIt:
-    """A new ``markdown_parser()``; ``shortcut=False`` keeps markdown-it's own core ``inline`` rule."""
+    """A new ``markdown_parser()``; ``shortcut=False`` keeps the configuration's own core ``inline`` rule."""
     md = markdown.build()  # the book's one configuration, with the checker's positioned rules added
     rules = {rule.name: rule.fn for rule in md.inline.ruler.__rules__}
     md.inline.ruler.at("link", _positioned(rules["link"], ("link_open",)))
@@ -123,7 +123,7 @@ def _inline_blocks(state: Any) -> None:
                 token.children = []
             content = token.content
             if search(content) is not None:
-                md.inline.parse(content, md, env, token.children)
+                markdown.parse_inline(md, token, env)
             elif content:
                 text = Token("text", "", 0)
                 text.content = content
@@ -247,13 +247,20 @@ class _Block:
         return line + 1, self._prefix[row] + column + 1
 
 
-def _admonition_markup(path: str, text: str, known: set[int]) -> list[tuple[int, int, str, str]]:
-    """RS080 and RS081 inside admonitions and collapsible blocks, at the line of the block or paragraph
-    that holds them (lines already reported left out)."""
+def _site_tokens(text: str, tokens: list[Token]) -> list[Token] | None:
+    """The tokens of a page as the site reads it: ``tokens`` (its CommonMark parse) when it has no
+    admonition, else its parse with admonitions; ``None`` when that parse is over the budget."""
+    if "!!!" not in text and "???" not in text:
+        return tokens
     try:
-        tokens = markdown.parse(markdown.parser(admonitions=True), text)
+        return markdown.site_tokens(text)
     except budget.TooComplex:
-        return []  # the main parse reported it (RS044)
+        return None
+
+
+def _admonition_markup(path: str, tokens: list[Token], known: set[int]) -> list[tuple[int, int, str, str]]:
+    """RS080 and RS081 inside admonitions and collapsible blocks (``tokens``: the page as the site reads
+    it), at the line of the block or paragraph that holds them (lines already reported left out)."""
     found: list[tuple[int, int, str, str]] = []
     depth = 0
     for token in tokens:
@@ -472,9 +479,13 @@ def parse_markdown(path: str, text: str, terms: Terms = NO_TERMS) -> Document:
     return parse_markdown_tokens(path, text, terms)[0]
 
 
-def parse_markdown_tokens(path: str, text: str, terms: Terms = NO_TERMS) -> tuple[Document, list[Token]]:
-    """``parse_markdown``, and the token stream the ``Document`` was read from (empty when the file was
-    refused as too complex to parse: RS044). ``rulespy.book`` keeps both, so no reader parses again."""
+def parse_markdown_tokens(
+    path: str, text: str, terms: Terms = NO_TERMS
+) -> tuple[Document, list[Token], list[Token] | None]:
+    """``parse_markdown``, the token stream the ``Document`` was read from (empty when the file was
+    refused as too complex to parse: RS044), and the page's tokens as the site reads it (``_site_tokens``:
+    the same stream unless it has admonitions; ``None`` when those are over the budget). ``rulespy.book``
+    keeps them, so no reader parses again."""
     text, problems = _strip_front_matter(text) if text.startswith("---") else (text, [])
     lines = text.split("\n")
     reader = _Reader(path, lines, terms)
@@ -485,7 +496,7 @@ def parse_markdown_tokens(path: str, text: str, terms: Terms = NO_TERMS) -> tupl
         budget.check_definitions(lines)
         tokens = markdown.parse(markdown_parser(), text, env)
     except budget.TooComplex as error:
-        return Document(path, problems=((error.line, 1, "RS044", error.message),)), []
+        return Document(path, problems=((error.line, 1, "RS044", error.message),)), [], []
     finally:
         if collecting:
             gc.enable()
@@ -523,8 +534,9 @@ def parse_markdown_tokens(path: str, text: str, terms: Terms = NO_TERMS) -> tupl
     if env.get("references"):
         reader.definitions(env["references"])
     unsafe = reader.problems
-    if ("!!!" in text or "???" in text) and ("<" in text or ":" in text):
-        unsafe += _admonition_markup(path, text, {line for line, _, _, _ in unsafe})
+    site = _site_tokens(text, tokens)
+    if site is not None and site is not tokens and ("<" in text or ":" in text):
+        unsafe += _admonition_markup(path, site, {line for line, _, _, _ in unsafe})
     for link in reader.links:
         why = unsafe_address(link.target, path, raw_html=False)
         if why is not None:
@@ -542,7 +554,7 @@ def parse_markdown_tokens(path: str, text: str, terms: Terms = NO_TERMS) -> tupl
         anchor_lines.setdefault(heading.anchor, heading.line)
     for html_id in reader.html_ids:
         anchor_lines.setdefault(html_id, 0)
-    return Document(
+    document = Document(
         path,
         headings=headings,
         html_ids=tuple(reader.html_ids),
@@ -554,4 +566,5 @@ def parse_markdown_tokens(path: str, text: str, terms: Terms = NO_TERMS) -> tupl
         problems=tuple(problems),
         anchors=anchor_lines,
         unsafe=tuple(sorted(unsafe)),
-    ), tokens
+    )
+    return document, tokens, site

@@ -6,13 +6,15 @@ The output is plain markdown that any Material-compatible generator builds: a me
 shows the title; ``attr_list`` adds the class). The generators then resolve and validate these links
 exactly like hand-written ones.
 
-Where text may be linked is decided by markdown-it (the checker's parser, with the ``admon`` plugin
-for ``!!!`` blocks), never by a hand-written scanner: its inline rules are wrapped so that each
-stretch of source consumed by a code span, link, image, autolink, raw HTML, entity or escape is
-recorded, and only text outside those stretches is linked. Headings, fences and attribute lists are
-never touched. Rules kept from the site's first version: a concept is linked at its first mention in
-each section (a heading with an id), not in the section that defines it, and not in a section that
-already links it.
+Where text may be linked is decided by markdown-it (the rule book's one configuration, as the site
+reads a page: with the ``admon`` plugin for ``!!!`` blocks), never by a hand-written scanner: each
+stretch of source consumed by a code span, link, image, autolink, raw HTML, entity or escape is noted
+on its inline token (``rulespy.book.markdown.opaque``), and only text outside those stretches is
+linked. A rule page is linked from the tokens the book already holds (``Page.site_tokens``), never
+parsed again: ``link_page``; generated markdown (the glossary) is parsed once: ``link_markdown``.
+Headings, fences and attribute lists are never touched. Rules kept from the site's first version: a
+concept is linked at its first mention in each section (the book's ``Section``: a heading with an id,
+to the next one), not in the section that defines it, and not in a section that already links it.
 """
 
 from __future__ import annotations
@@ -20,18 +22,16 @@ from __future__ import annotations
 import posixpath
 import re
 from bisect import bisect_right
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from markdown_it import MarkdownIt
-from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
 from rulespy.book import markdown as book_markdown
+from rulespy.book.book import Page
 from rulespy.book.links import resolve
+from rulespy.book.sections import cut, heads_of
 from rulespy.check.files import RULE_DIRS
-from rulespy.check.slugs import split_attr_list
 
 from .registry import Concept
 
@@ -43,9 +43,7 @@ def mention_pattern(folders: Iterable[str]) -> re.Pattern[str]:
 
 
 MENTION = mention_pattern(RULE_DIRS)
-_OPAQUE_RULES = ("backticks", "link", "image", "autolink", "html_inline", "entity", "escape")
 _ATTR_LIST = re.compile(r"\{:?[^{}\n]*\}")
-_SPANS = "vs_spans"
 
 Edit = tuple[int, int, int, str]  # line, start column, end column, replacement
 
@@ -91,31 +89,6 @@ class _Concepts:
         alternation = "|".join(re.escape(n) for n in names)
         self.pattern = re.compile(rf"(?<![\w'-])({alternation})(s?)(?![\w'-])") if names else None
         self.by_target = {c.target: c for c in self.by_spelling.values()}
-
-
-def _recording(name: str, rule: Callable[[StateInline, bool], bool]) -> Callable[[StateInline, bool], bool]:
-    def wrapped(state: StateInline, silent: bool) -> bool:
-        start = state.pos
-        done = rule(state, silent)
-        spans = state.env.get(_SPANS)
-        if done and not silent and spans is not None:
-            spans.setdefault(id(state.src), []).append((name, start, state.pos))
-        return done
-
-    return wrapped
-
-
-def _parser() -> MarkdownIt:
-    """The book's one configuration with admonitions (``rulespy.book.markdown``), its opaque inline rules
-    recording what they consume."""
-    md = book_markdown.build(admonitions=True)
-    for name in _OPAQUE_RULES:
-        rule = next(r for r in md.inline.ruler.__rules__ if r.name == name)
-        md.inline.ruler.at(name, _recording(name, rule.fn))
-    return md
-
-
-_MD = _parser()
 
 
 def _title(text: str) -> str:
@@ -229,18 +202,46 @@ def _place(content: str, lines: list[str], first: int, edits: list[Edit]) -> lis
 
 
 def link_markdown(markdown: str, page: PageContext) -> str:
-    """``markdown`` with its mentions and concepts linked; everything else byte for byte unchanged."""
-    env: dict[str, Any] = {_SPANS: {}}
-    tokens = book_markdown.parse(_MD, markdown, env)
+    """Generated ``markdown`` (the glossary) with its mentions and concepts linked; everything else byte
+    for byte unchanged. Parsed once, as the site reads it."""
+    return _linked(markdown, book_markdown.site_tokens(markdown), page)
+
+
+def link_page(book_page: Page, page: PageContext, shown: tuple[int, Sequence[str]] = (0, ())) -> str:
+    """The rule book's page ``book_page`` with its mentions and concepts linked, from the tokens the book
+    holds (``Page.site_tokens``; a page whose admonitions are over the parse budget is parsed here, and
+    refused by the budget as every reader refuses it). ``shown``: the links the site places before line
+    ``shown[0]`` (0-based) of the linked page (its header of owned concepts), which count as read there:
+    a concept the header links is not linked again in that section."""
+    tokens = book_page.site_tokens
+    if tokens is None:
+        tokens = tuple(book_markdown.site_tokens(book_page.text))
+    return _linked(book_page.text, tokens, page, shown)
+
+
+def _linked(
+    markdown: str, tokens: Sequence[Token], page: PageContext, shown: tuple[int, Sequence[str]] = (0, ())
+) -> str:
+    """``markdown`` linked from its ``tokens`` (see ``link_page``)."""
     lines = markdown.split("\n")
     state = _Page(page)
     edits: list[Edit] = []
     row_cursor: dict[int, int] = {}
+    # the book's sections of the page, each (first line, anchor), as the site reads the page
+    starts = [(s.line - 1, s.anchor) for s in cut(page.src_uri, lines, heads_of(tokens))]
+    upcoming = iter(starts)
+    following = next(upcoming, None)
+    header_line, header_links = shown
+    noted = not header_links
     for index, token in enumerate(tokens):
-        if token.type == "heading_open":
-            state.section = split_attr_list(tokens[index + 1].content)[1]
-            state.linked = set()
-            continue
+        if token.map is not None:
+            if not noted and token.map[0] >= header_line:
+                for href in header_links:
+                    state.note_link(href)
+                noted = True
+            while following is not None and following[0] <= token.map[0]:
+                state.section, state.linked = following[1], set()
+                following = next(upcoming, None)
         if (
             token.type != "inline"
             or index == 0
@@ -251,7 +252,7 @@ def link_markdown(markdown: str, page: PageContext) -> str:
             )
         ):
             continue
-        spans = env[_SPANS].get(id(token.content), [])
+        spans = list(book_markdown.opaque(token))
         links = [c.attrGet("href") or "" for c in _children(token) if c.type == "link_open"]
         found = state.inline(token.content, spans, [str(h) for h in links])
         if token.map is None:

@@ -91,14 +91,20 @@ def _in_link_order(graph: Graph, path: str) -> list[str]:
     return ordered
 
 
+def header_links(path: str, concepts: Sequence[Concept]) -> list[tuple[Concept, str]]:
+    """The concepts page ``path`` owns, each with the link its header makes to it."""
+    return [(c, f"#{c.anchor}") for c in concepts if c.file == path]
+
+
 def page_header(path: str, concepts: Sequence[Concept], language: str | None = None) -> list[str]:
-    """Markdown placed under a rule page's title: the concepts the page owns, each linked."""
-    owned = [c for c in concepts if c.file == path]
+    """Markdown placed under a rule page's title: the concepts the page owns, each linked (links only:
+    the linker links nothing in it, and counts its links as read: ``rulespy.render.linker.link_page``)."""
+    owned = header_links(path, concepts)
     if not owned:
         return []
     said = words(language)
     term = f" ({said['term']})"
-    items = ", ".join(f"[{c.name}](#{c.anchor})" + (term if c.terminology else "") for c in owned)
+    items = ", ".join(f"[{c.name}]({href})" + (term if c.terminology else "") for c, href in owned)
     return [f'!!! abstract "{said["defined"]}"', "", f"    {items}", ""]
 
 

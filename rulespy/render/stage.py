@@ -47,7 +47,7 @@ from rulespy.editions.versions import ReleaseError, checked_out, is_top
 from rulespy.errors import BookError
 
 from . import board, currency, examples, judge, languages, pages, search
-from .linker import PageContext, link_markdown
+from .linker import PageContext, link_markdown, link_page
 from .registry import Concept, Previews
 
 #: The Judge and What changed pages at the end of each edition's navigation, by language (None: English;
@@ -205,24 +205,33 @@ def render_page(
     book_page: Page | None = None,
     *,
     rule_dirs: Sequence[str],
+    published: Sequence[str] = (),
 ) -> str:
     """One rule page as the generators build it: examples as Example blocks with boards, mentions and
-    concepts linked, and (on rule files) the owned concepts under the title and "Referenced by" below."""
+    concepts linked, and (on rule files) the owned concepts under the title and "Referenced by" below.
+    ``text`` is the book's page ``book_page`` (parsed when not given); a translated page's links to the
+    ``published`` scenario files are pointed at the translation's copies (``languages.scenario_links``)."""
+    if book_page is None or book_page.text != text:
+        book_page = page_of(path, path, text)
     # on the file as written: warnings name its lines
-    found = examples.find_examples(text, root, path, book_page.examples if book_page else None)
-    lines = text.split("\n")
-    after, shift = len(lines), 0
-    # first, so that the linker sees the header's links to the page's concepts
-    if pages.is_rule_file(path, rule_dirs):
-        after = next((i for i, line in enumerate(lines) if line.startswith("# ")), -1) + 1
+    found = examples.find_examples(text, root, path, book_page.examples)
+    rule_file = pages.is_rule_file(path, rule_dirs)
+    after = next((i for i, line in enumerate(text.split("\n")) if line.startswith("# ")), -1) + 1
+    # linked from the book's tokens, the header's links counted as read where it goes; linking edits
+    # inside lines only, so line numbers hold in its result
+    context = PageContext(path, site_pages, concepts, previews.tooltip, tuple(rule_dirs))
+    shown = (after, [href for _, href in pages.header_links(path, concepts)] if rule_file else [])
+    linked = link_page(book_page, context, shown)
+    if language:
+        linked = languages.scenario_links(linked, path, language, published)
+    lines = linked.split("\n")
+    if not rule_file:
+        after, shift = len(lines), 0
+    else:  # the header under the title, "Referenced by" below (links only: nothing in them to link)
         header = ["", *pages.page_header(path, concepts, language)]
         lines[after:after] = header
         shift = len(header)
         lines += pages.page_footer(path, graph, site_pages, language)
-    # linking edits inside lines only, so line numbers hold in its result
-    context = PageContext(path, site_pages, concepts, previews.tooltip, tuple(rule_dirs))
-    linked = link_markdown("\n".join(lines), context)
-    lines = linked.split("\n")
     for number, example in reversed(list(enumerate(found))):
         warnings.extend(example.warnings)
         if not example.scenarios:
@@ -330,9 +339,8 @@ def _render(
     problems += judge.refused(root, [p.relative_to(root).as_posix() for p in scenario_files])
     if problems:
         raise RenderError(problems)
+    # a translation's links to them are pointed at its own copies as each page is rendered
     published = [p.relative_to(root).as_posix() for p in sorted((root / SCENARIOS).glob("*.yaml"))]
-    if language:
-        texts = {p: languages.scenario_links(t, p, language, published) for p, t in texts.items()}
     previews = Previews({path: read for path in texts if (read := book.page(path)) is not None}, concepts)
     try:  # the releases: a tag that disagrees with CHANGELOG.md, or a shallow clone, stops the render
         if changes is None:  # every edition lists them; English pages carry the marks
@@ -381,7 +389,7 @@ def _render(
             page_warnings: list[str] = []
             page = render_page(
                 edition, path, texts[path], site_pages, concepts, previews, graph, page_warnings, language,
-                book_page, rule_dirs=book.rule_dirs,
+                book_page, rule_dirs=book.rule_dirs, published=published,
             )
             page = search.with_search_words(page, path, concepts, language)
             if language:
