@@ -44,7 +44,7 @@ serve: $(STAMP)
 # add the rule sections, write rulespy/locale/rulespy.pot and merge it into each .po; then translate the new
 # entries (empty msgstr) and run `make messages-check` (rulespy check's RS090 and tests/test_i18n.py too).
 messages: $(STAMP)
-	$(BIN)/python -m rulespy.i18n update
+	$(BIN)/python -m rulespy.book.messages
 
 messages-check: $(STAMP)
 	$(BIN)/python -m rulespy.i18n check

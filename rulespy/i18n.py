@@ -16,9 +16,11 @@ that ``.mo``. Both paths end in the same ``GNUTranslations``, so a message reads
 
 The rule sections the account cites are in the catalogue too, with the context ``section`` and the
 rule's ``PATH#ANCHOR`` as message id: their translation is the section's title on that language's
-pages (``make messages`` copies them from ``ru/``; ``tests/test_i18n.py`` keeps them equal).
+pages (``make messages`` copies them from ``ru/``, read by the rule book in the rule folders of its
+``check: rule_dirs`` setting, ``rulespy.book.messages``, which sits above this module; ``tests/test_i18n.py``
+keeps them equal).
 
-``make messages`` (``python -m rulespy.i18n update``) extracts every message with Babel
+``make messages`` (``python -m rulespy.book.messages``) extracts every message with Babel
 (``babel.cfg``), writes the template ``rulespy/locale/rulespy.pot`` and merges it into each ``.po``;
 ``python -m rulespy.i18n check`` (and ``rulespy check``'s RS090) fails on a message without a translation
 or whose placeholders differ from the English ones.
@@ -210,9 +212,10 @@ def problems(code: str, locale: Path | None = None) -> list[tuple[int, str]]:
     return found
 
 
-def extract(root: Path) -> Catalog:
+def extract(root: Path, titles: dict[str, dict[str, str]]) -> Catalog:
     """The template: every message of the ``rulespy`` package, as Babel extracts them (``babel.cfg``), and
-    every rule section of the translated pages (context ``section``)."""
+    every rule section of the translated pages (context ``section``; ``titles``: each language's section
+    titles by ``PATH#ANCHOR``, ``rulespy.book.messages.all_titles``)."""
     from babel.messages.catalog import Catalog
     from babel.messages.extract import extract_from_dir
     from babel.messages.frontend import parse_mapping_cfg
@@ -230,18 +233,18 @@ def extract(root: Path) -> Catalog:
     ):
         template.add(text, None, [(f"rulespy/{name}", line)], auto_comments=comments, context=context)
     for code in LANGUAGES[1:]:
-        for rule in sorted(section_titles(root, code)):
+        for rule in sorted(titles.get(code, {})):
             template.add(rule, None, context=SECTION)
     return template
 
 
-def update(root: Path) -> None:
+def update(root: Path, titles: dict[str, dict[str, str]]) -> None:
     """``make messages``: extract every message with Babel (``extract``), write
     ``rulespy/locale/rulespy.pot`` and merge it into each language's ``.po`` (a new message is added
-    untranslated; the section titles are copied from that language's pages)."""
+    untranslated; the section titles, ``titles``, are copied from that language's pages)."""
     from babel.messages.pofile import read_po, write_po
 
-    template = extract(root)
+    template = extract(root, titles)
     with (LOCALE / f"{DOMAIN}.pot").open("wb") as handle:
         write_po(handle, template, omit_header=False, no_location=True, width=100)
     for code in LANGUAGES[1:]:
@@ -249,39 +252,19 @@ def update(root: Path) -> None:
         with po.open("rb") as handle:
             catalog = read_po(handle, locale=code)
         catalog.update(template, no_fuzzy_matching=True)
-        titles = section_titles(root, code)
+        found = titles.get(code, {})
         for message in catalog:
-            if message.context == SECTION and message.id in titles:
-                message.string = titles[str(message.id)]
+            if message.context == SECTION and message.id in found:
+                message.string = found[str(message.id)]
         with po.open("wb") as handle:
             write_po(handle, catalog, no_location=True, width=100, ignore_obsolete=True)
 
 
-def section_titles(root: Path, code: str) -> dict[str, str]:
-    """Every rule section's title in the ``code`` pages (``ru/``), by ``PATH#ANCHOR``."""
-    import re
-
-    titles: dict[str, str] = {}
-    heading = re.compile(r"^#{1,6}\s+(.+?)\s*\{#([\w-]+)\}\s*$")
-    for folder in ("core", "sequences", "timing", "commands"):
-        for page in sorted((root / code / folder).glob("*.md")):
-            fence = False
-            for line in page.read_text(encoding="utf-8").splitlines():
-                if line.lstrip().startswith(("```", "~~~")):
-                    fence = not fence
-                found = None if fence else heading.match(line)
-                if found:
-                    titles[f"{folder}/{page.name}#{found.group(2)}"] = found.group(1)
-    return titles
-
-
 def main(argv: list[str] | None = None) -> int:
-    """``python -m rulespy.i18n update`` (``make messages``) or ``check`` (exit 1 on a problem)."""
+    """``python -m rulespy.i18n check`` (``make messages-check``: exit 1 on a problem). The update is
+    ``python -m rulespy.book.messages`` (``make messages``), which reads the section titles."""
     argv = sys.argv[1:] if argv is None else argv
     root = Path.cwd()
-    if argv[:1] == ["update"]:
-        update(root)
-        return 0
     if argv[:1] == ["check"]:
         bad = 0
         for code in LANGUAGES[1:]:
@@ -291,7 +274,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{shown}:{line}: {text}", file=sys.stderr)
                 bad += 1
         return 1 if bad else 0
-    print("usage: python -m rulespy.i18n update|check", file=sys.stderr)
+    print("usage: python -m rulespy.i18n check (to update: python -m rulespy.book.messages)", file=sys.stderr)
     return 2
 
 

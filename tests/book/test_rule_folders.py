@@ -121,11 +121,31 @@ def test_what_changed_hashes_the_fifth_folder(repo: Path) -> None:
     assert _tree_digest(repo) != before
 
 
+def test_the_catalogues_take_the_section_titles_of_the_fifth_folder(repo: Path) -> None:
+    """``make messages`` copies each translated rule section's title into the catalogue: the book reads
+    them in the folders of the setting (``rulespy.book.messages``) and hands them to ``rulespy.i18n``,
+    which sits below the book and reads no setting."""
+    from rulespy import i18n
+    from rulespy.book.messages import section_titles
+
+    (repo / "ru" / "lore").mkdir(parents=True)
+    (repo / "ru" / "notes").mkdir()
+    (repo / "ru" / "index.md").write_text("# Главная {#home}\n", encoding="utf-8")
+    legends = "# Легенды {#legends}\n\n## Первая осада {#first-siege}\n"
+    (repo / "ru" / "lore" / "legends.md").write_text(legends, encoding="utf-8")
+    (repo / "ru" / "notes" / "x.md").write_text("# Заметки {#notes}\n", encoding="utf-8")  # no rule folder
+    titles = section_titles(repo, "ru")
+    assert titles == {"lore/legends.md#legends": "Легенды", "lore/legends.md#first-siege": "Первая осада"}
+    (repo / "babel.cfg").write_text("[python: **.py]\n", encoding="utf-8")
+    (repo / "rulespy").mkdir()
+    template = i18n.extract(repo, {"ru": titles})
+    assert {str(m.id) for m in template if m.context == i18n.SECTION} == set(titles)
+
+
 def test_no_reader_of_the_rule_book_keeps_a_list_of_the_rule_folders() -> None:
     """The folder names appear together once among the book's readers: the default of the setting
-    (``Layout``). ``rulespy.i18n`` (the message catalogues' section titles) sits below the book and the
-    checker (``tests/test_import_layers.py``: it imports nothing of them), so it cannot read the setting
-    yet; it is the one list left, and this test names it."""
+    (``Layout``). ``rulespy.i18n`` (the message catalogues' section titles) sits below the book, so it
+    is handed the titles the book reads (``rulespy.book.messages``) and keeps no list of its own."""
     package = ROOT / "rulespy"
     listed = re.compile(r"""["']core/?["'],\s*["']sequences/?["']|core\|sequences""")
     found = sorted(
@@ -133,4 +153,4 @@ def test_no_reader_of_the_rule_book_keeps_a_list_of_the_rule_folders() -> None:
         for path in [*package.rglob("*.py"), *package.rglob("*.js")]
         if "node_modules" not in path.parts and listed.search(path.read_text(encoding="utf-8"))
     )
-    assert found == ["rulespy/check/files.py", "rulespy/i18n.py"], found
+    assert found == ["rulespy/check/files.py"], found
