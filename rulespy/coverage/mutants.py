@@ -109,31 +109,29 @@ class SectionMutants:
         }
 
 
+class _Summed:
+    """A count of the whole report: the count of the same name summed over its sections."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, report: MutationReport | None, owner: type | None = None) -> int:
+        if report is None:  # asked of the class: no report to sum
+            raise AttributeError(self.name)
+        return sum(getattr(section, self.name) for section in report.sections)
+
+
 @dataclass
 class MutationReport:
     sections: list[SectionMutants]
     problems: list[str]
     unchecked: int = 0
 
-    @property
-    def made(self) -> int:
-        return sum(s.made for s in self.sections)
-
-    @property
-    def killed(self) -> int:
-        return sum(s.killed for s in self.sections)
-
-    @property
-    def equivalent(self) -> int:
-        return sum(s.equivalent for s in self.sections)
-
-    @property
-    def wording(self) -> int:
-        return sum(s.wording for s in self.sections)
-
-    @property
-    def format(self) -> int:
-        return sum(s.format for s in self.sections)
+    made = _Summed()
+    killed = _Summed()
+    equivalent = _Summed()
+    wording = _Summed()
+    format = _Summed()
 
     @property
     def killed_share(self) -> float:

@@ -20,6 +20,7 @@ from rulespy.book import markdown
 from rulespy.book.book import Book
 from rulespy.check import files, registry
 from rulespy.render.stage import render
+from tests.calls import recorded
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -29,20 +30,8 @@ def _counted(monkeypatch: pytest.MonkeyPatch) -> tuple[list[str], int, list[Path
     config reads are recorded in from now on."""
     texts = Book.open(ROOT).tree.markdown
     with_admonitions = sum(1 for path in texts if "!!!" in (ROOT / path).read_text(encoding="utf-8"))
-    walks: list[Path] = []
-    reads: list[str] = []
-    walk, read = files.Tree.walk, registry.read_config
-
-    def counted_walk(tree: files.Tree) -> files.Tree:
-        walks.append(tree.root)
-        return walk(tree)
-
-    def counted_read(root: Path, name: str) -> bytes | None:
-        reads.append(name)
-        return read(root, name)
-
-    monkeypatch.setattr(files.Tree, "walk", counted_walk)
-    monkeypatch.setattr(registry, "read_config", counted_read)
+    walks = recorded(monkeypatch, files.Tree, "walk", lambda tree: tree.root)
+    reads = recorded(monkeypatch, registry, "read_config", lambda root, name: name)
     return list(texts), with_admonitions, walks, reads
 
 

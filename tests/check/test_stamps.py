@@ -15,6 +15,7 @@ import pytest
 from rulespy.check import runner, stamps
 from rulespy.check.files import Tree
 from rulespy.check.runner import CheckOptions, run_check
+from tests.calls import recorded
 
 from .helpers import agree, codes, write
 
@@ -34,15 +35,7 @@ def repo(tmp_path: Path) -> tuple[Path, CheckOptions]:
 @pytest.fixture
 def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Every path ``Tree.read`` opens from now on."""
-    seen: list[str] = []
-    original = Tree.read
-
-    def counting(self: Tree, path: str) -> bytes | None:
-        seen.append(path)
-        return original(self, path)
-
-    monkeypatch.setattr(Tree, "read", counting)
-    return seen
+    return recorded(monkeypatch, Tree, "read", lambda tree, path: path)
 
 
 def test_unchanged_files_are_known_by_their_stamps(

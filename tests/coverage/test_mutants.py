@@ -18,6 +18,7 @@ from rulespy.coverage.mutation import (
     retest_reached,
     write_report,
 )
+from tests.coverage.mutated import mutated_repo
 
 SOURCE = '''"""Damage."""
 
@@ -59,15 +60,8 @@ KEYS = {
 
 
 def _repo(root: Path, keys: dict[str, int | None] = KEYS) -> Path:
-    (root / "rulespy/core").mkdir(parents=True)
-    (root / "rulespy/core/x.py").write_text(SOURCE, encoding="utf-8")
-    (root / "mutants/rulespy/core").mkdir(parents=True)
-    (root / "mutants/rulespy/core/x.py").write_text(MUTATED, encoding="utf-8")
-    meta = {"exit_code_by_key": keys, "durations_by_key": {}, "estimated_durations_by_key": {}}
-    (root / "mutants/rulespy/core/x.py.meta").write_text(json.dumps(meta), encoding="utf-8")
-    (root / "core").mkdir()
-    (root / "core/damage.md").write_text("# D {#d}\n\n```{.python}\nx = 1\n```\n", encoding="utf-8")
-    (root / "tests/mutation").mkdir(parents=True)
+    page = ("core/damage.md", "# D {#d}\n\n```{.python}\nx = 1\n```\n")
+    mutated_repo(root, "x", (SOURCE, MUTATED), keys, page)
     (root / "tests/mutation/killers.py").write_text("", encoding="utf-8")
     return root
 

@@ -8,6 +8,7 @@ import pytest
 
 from rulespy.coverage.code import citations, named_anchors, unit_tests
 from rulespy.coverage.rules import heading_id, load_concepts, parse_rule_file
+from tests.calls import recorded
 
 
 def test_heading_id_reads_the_attribute_list() -> None:
@@ -82,14 +83,7 @@ def test_a_coverage_report_reads_concepts_yml_once(tiny: Path, monkeypatch: pyte
     from rulespy.check import registry
     from rulespy.coverage.report import build_report
 
-    reads: list[str] = []
-    real = registry.read_config
-
-    def counted(root: Path, name: str) -> bytes | None:
-        reads.append(name)
-        return real(root, name)
-
-    monkeypatch.setattr(registry, "read_config", counted)
+    reads = recorded(monkeypatch, registry, "read_config", lambda root, name: name)
     report = build_report(tiny, run=False)
     assert [e.ref for e in report.concepts()] == [
         "core/alpha.md#alpha-rule",

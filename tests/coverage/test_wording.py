@@ -13,6 +13,7 @@ import pytest
 from rulespy.coverage.mutants import WORDING, load_mutation_report, render
 from rulespy.coverage.mutation import mark_wording
 from rulespy.coverage.mutmut_cache import change_kind, mutants_of, write_report
+from tests.coverage.mutated import mutated_repo
 
 
 def _kind(before: str, after: str) -> str:
@@ -124,16 +125,8 @@ KEYS = {
 
 
 def _repo(root: Path) -> Path:
-    (root / "rulespy/core").mkdir(parents=True)
-    (root / "rulespy/core/r.py").write_text(SOURCE, encoding="utf-8")
-    (root / "mutants/rulespy/core").mkdir(parents=True)
-    (root / "mutants/rulespy/core/r.py").write_text(MUTATED, encoding="utf-8")
-    meta = {"exit_code_by_key": KEYS, "durations_by_key": {}, "estimated_durations_by_key": {}}
-    (root / "mutants/rulespy/core/r.py.meta").write_text(json.dumps(meta), encoding="utf-8")
-    (root / "core").mkdir()
-    (root / "core/range.md").write_text("# R {#range}\n\n```{.python}\nx = 1\n```\n", encoding="utf-8")
-    (root / "tests/mutation").mkdir(parents=True)
-    return root
+    page = ("core/range.md", "# R {#range}\n\n```{.python}\nx = 1\n```\n")
+    return mutated_repo(root, "r", (SOURCE, MUTATED), KEYS, page)
 
 
 def _codes(root: Path) -> dict[str, int | None]:
