@@ -208,6 +208,20 @@ def test_every_module_is_in_a_layer_or_beside_the_engine() -> None:
     assert unplaced == [], "add each to LAYERS (or to the checker's side)"
 
 
+def test_the_weapon_profile_is_the_one_module_of_a_higher_folder_in_the_lowest_layer() -> None:
+    """The one exception to "a folder is one layer" (see ``LAYERS``); the state imports no other module
+    of ``rulespy.core``, and no layer but the lowest names a module of another layer's folder."""
+    folders = {prefix for _, prefixes in LAYERS for prefix in prefixes if prefix.count(".") == 1}
+    inside = [
+        prefix
+        for _, prefixes in LAYERS
+        for prefix in prefixes
+        if prefix.count(".") > 1 and any(prefix.startswith(folder + ".") for folder in folders)
+    ]
+    assert inside == ["rulespy.core.ranged_weapons"]
+    assert layer_of("rulespy.core.ranged_weapons") == 0 and layer_of("rulespy.core.cover") == 1
+
+
 def test_readers_is_the_layer_of_the_readers() -> None:
     assert LAYERS[READERS][0] == "readers"
 
@@ -229,6 +243,16 @@ def test_rulespy_imports_only_downward() -> None:
             "up",
         ),
         ({"check/__init__.py": "", "check/x.py": "import rulespy.state", "state.py": ""}, "up"),
+        (  # the site never runs the command line: no exception for it
+            {
+                "render/__init__.py": "",
+                "render/x.py": "from rulespy.cli import y",
+                "cli/__init__.py": "",
+                "cli/y.py": "",
+            },
+            "up",
+        ),
+        ({"core/__init__.py": "", "core/x.py": "", "state.py": "from rulespy.core import x"}, "up"),
         (
             {
                 "core/__init__.py": "",
