@@ -88,7 +88,7 @@ test-fast: $(STAMP)
 # The tests that draw examples or seeded trials, under Hypothesis's thorough profile (tests/hypothesis_profiles.py):
 # random examples and the larger counts the suite ran before issue 25 (bench/README.md "The test suite").
 THOROUGH := tests/scenario/test_fuzz_scenarios.py tests/properties tests/check/test_parse_shortcut.py \
-	tests/odds/test_simulation.py tests/odds/test_wounds.py
+	tests/odds/test_simulation.py tests/odds/test_wounds.py tests/odds/test_joint.py
 test-thorough: $(STAMP)
 	HYPOTHESIS_PROFILE=thorough $(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile $(THOROUGH)
 
