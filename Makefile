@@ -83,7 +83,7 @@ test: lint
 # TEST_ARGS='-k odds'`. `make test` runs all of it before a push, as CI does.
 TEST_ARGS ?=
 test-fast: $(STAMP)
-	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile --ignore=tests/site --ignore=tests/editions $(TEST_ARGS)
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --ignore=tests/site --ignore=tests/editions $(TEST_ARGS)
 
 # The tests that draw examples or seeded trials, under Hypothesis's thorough profile (tests/hypothesis_profiles.py):
 # random examples and the larger counts the suite ran before issue 25 (bench/README.md "The test suite").
