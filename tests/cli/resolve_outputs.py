@@ -47,14 +47,15 @@ RECORDED_RUNS = {"json": ("--json",), "text": ()}
 
 
 @contextlib.contextmanager
-def remembered_parses() -> Iterator[None]:
+def remembered_parses(known: dict[str, Node] | None = None) -> Iterator[None]:
     """Within it, the scenario loader composes each accepted YAML text once: the pure-Python parse
     (``rulespy.scenario.yamlnodes.parse``) costs more than most resolutions, and every scenario is
     resolved several times here. A text the loader refuses is parsed again each time (its message
     names the caller's path); the located tree of an accepted one names no path and is never changed
-    by ``build``, so the same tree serves each run."""
+    by ``build``, so the same tree serves each run. ``known`` keeps the trees beyond one use (a test
+    module's scenarios, across its tests)."""
     parse = rulespy.scenario.parse
-    known: dict[str, Node] = {}
+    known = {} if known is None else known
 
     def remembered(text: str, path: str) -> Node:
         tree = known.get(text)
