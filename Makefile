@@ -83,12 +83,12 @@ test: lint
 # TEST_ARGS='-k odds'`. `make test` runs all of it before a push, as CI does.
 TEST_ARGS ?=
 test-fast: $(STAMP)
-	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile --ignore=tests/site --ignore=tests/editions $(TEST_ARGS)
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --ignore=tests/site --ignore=tests/editions $(TEST_ARGS)
 
 # The tests that draw examples or seeded trials, under Hypothesis's thorough profile (tests/hypothesis_profiles.py):
 # random examples and the larger counts the suite ran before issue 25 (bench/README.md "The test suite").
 THOROUGH := tests/scenario/test_fuzz_scenarios.py tests/properties tests/check/test_parse_shortcut.py \
-	tests/odds/test_simulation.py tests/odds/test_wounds.py
+	tests/odds/test_simulation.py tests/odds/test_wounds.py tests/odds/test_joint.py
 test-thorough: $(STAMP)
 	HYPOTHESIS_PROFILE=thorough $(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile $(THOROUGH)
 

@@ -33,20 +33,42 @@ def _browser_log_emptied(request: pytest.FixtureRequest) -> None:
         severe(request.getfixturevalue("browser"))
 
 
-#: The modules that take longest (site builds, Chromium, Pyodide, nested pytest runs), slowest first.
-#: ``make test`` hands whole modules to two pytest-xdist workers in collection order
-#: (``--dist loadfile --no-loadscope-reorder``); started last, one of these would end the run alone
-#: while the other worker waits. The first two do not wait on each other's builds.
+#: The modules that take longest, longest first: every module of at least 9 s of wall time in a whole
+#: ``make test`` (the per-module profile of ``-p bench.pytest_cpu`` on main, 2026-12-07, in which the
+#: two workers ended within 4 s of each other). ``make test`` and ``make test-fast`` hand whole modules
+#: to two pytest-xdist workers in collection order (``--dist loadfile --no-loadscope-reorder``), each
+#: worker taking the next module as it runs out; started last, one of these would end the run alone
+#: while the other worker waits, whereas the hundred-odd short modules after them fill in whichever
+#: worker is ahead. The first two do not wait on each other's builds (the site's and the editions').
 SLOW_FIRST = (
     "tests/site/test_browser.py",
     "tests/editions/test_site.py",
-    "tests/site/test_judge_browser.py",
+    "tests/site/test_accessibility.py",
     "tests/site/test_judge_player.py",
-    "tests/site/test_languages.py",
     "tests/site/test_pdf.py",
+    "tests/site/test_offline.py",
+    "tests/site/test_russian_words.py",
+    "tests/site/test_judge_browser.py",
+    "tests/site/test_languages.py",
+    "tests/site/test_search_questions.py",
+    "tests/site/test_serve.py",
+    "tests/site/test_judge.py",
+    "tests/odds/test_sampled.py",
+    "tests/cli/test_resolve_ru.py",
+    "tests/odds/test_joint.py",
+    "tests/editions/test_summary.py",
+    "tests/editions/test_page.py",
+    "tests/site/test_stage.py",
+    "tests/site/test_book.py",
     "tests/examples/test_containment.py",
-    "tests/check/test_planted_faults.py",
+    "tests/scenario/test_fuzz_scenarios.py",
+    "tests/cli/test_resolve_outputs.py",
+    "tests/editions/test_workflow.py",
+    "tests/check/test_incremental.py",
     "tests/examples/test_isolation.py",
+    "tests/coverage/test_report.py",
+    "tests/hostile/test_hostile_odds.py",
+    "tests/cli/test_scenarios.py",
 )
 
 

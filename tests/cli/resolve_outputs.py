@@ -18,11 +18,14 @@ import contextlib
 import io
 import json
 import tempfile
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+import rulespy.scenario
 from rulespy.cli import main
 from rulespy.coverage.diff import jobs
+from rulespy.scenario.yamlnodes import Node
 
 ROOT = Path(__file__).resolve().parents[2]
 RECORD = Path(__file__).with_name("resolve_outputs.json")
@@ -39,11 +42,42 @@ def _run(path: Path, strip: str, *options: str) -> dict[str, Any]:
     }
 
 
-def outputs(root: Path = ROOT) -> dict[str, dict[str, Any]]:
-    """Every scenario's ``resolve --json`` and ``resolve`` answers, by their ``rulespy diff`` name."""
+#: the runs the record holds: its name for each, and the options of ``rulespy resolve``
+RECORDED_RUNS = {"json": ("--json",), "text": ()}
+
+
+@contextlib.contextmanager
+def remembered_parses(known: dict[str, Node] | None = None) -> Iterator[None]:
+    """Within it, the scenario loader composes each accepted YAML text once: the pure-Python parse
+    (``rulespy.scenario.yamlnodes.parse``) costs more than most resolutions, and every scenario is
+    resolved several times here. A text the loader refuses is parsed again each time (its message
+    names the caller's path); the located tree of an accepted one names no path and is never changed
+    by ``build``, so the same tree serves each run. ``known`` keeps the trees beyond one use (a test
+    module's scenarios, across its tests)."""
+    parse = rulespy.scenario.parse
+    known = {} if known is None else known
+
+    def remembered(text: str, path: str) -> Node:
+        tree = known.get(text)
+        if tree is None:
+            tree = known[text] = parse(text, path)
+        return tree
+
+    rulespy.scenario.parse = remembered
+    try:
+        yield
+    finally:
+        rulespy.scenario.parse = parse
+
+
+def outputs(
+    root: Path = ROOT, runs: Mapping[str, tuple[str, ...]] = RECORDED_RUNS
+) -> dict[str, dict[str, Any]]:
+    """Every scenario's answers to ``rulespy resolve`` with each of ``runs``' options (by default its
+    ``--json`` and its text answers, as recorded), by their ``rulespy diff`` name."""
     found: dict[str, dict[str, Any]] = {}
     todo, _ = jobs(root)
-    with tempfile.TemporaryDirectory(prefix="rulespy-outputs-") as temp:
+    with tempfile.TemporaryDirectory(prefix="rulespy-outputs-") as temp, remembered_parses():
         for job in todo:
             path = root / job["path"]
             strip = f"{root}/"
@@ -51,7 +85,7 @@ def outputs(root: Path = ROOT) -> dict[str, dict[str, Any]]:
                 path = Path(temp) / "scenario.yaml"
                 path.write_text(job["yaml"], encoding="utf-8")
                 strip = f"{temp}/"
-            found[job["id"]] = {"json": _run(path, strip, "--json"), "text": _run(path, strip)}
+            found[job["id"]] = {name: _run(path, strip, *options) for name, options in runs.items()}
     return found
 
 

@@ -14,7 +14,6 @@ import contextlib
 import io
 import json
 import re
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +22,7 @@ import pytest
 from rulespy.cli import main
 from rulespy.coverage.diff import jobs
 from rulespy.scenario import parse_scenario
+from tests.cli.resolve_outputs import outputs, recorded, remembered_parses
 
 ROOT = Path(__file__).resolve().parents[2]
 JOBS = jobs(ROOT)[0]
@@ -39,26 +39,31 @@ def _run(command: str, path: Path, *options: str) -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
+def _joined(run: dict[str, Any]) -> tuple[int, str, str]:
+    """A run as ``resolve_outputs`` keeps it (lines, the scenario's folder left out) as ``_run`` gives it."""
+    return run["exit"], "\n".join(run["stdout"]), "\n".join(run["stderr"])
+
+
 @pytest.fixture(scope="module")
 def answers() -> dict[str, dict[str, Any]]:
-    """Each scenario's text and JSON answers in English and Russian, and its own words (ids, names)."""
-    found: dict[str, dict[str, Any]] = {}
-    with tempfile.TemporaryDirectory(prefix="rulespy-ru-") as temp:
+    """Each scenario's text and JSON answers in English and Russian, and its own words (ids, names).
+
+    The English answers are the recorded ones (``resolve_outputs.json``), which
+    ``test_resolve_outputs.py`` proves are what ``rulespy resolve`` prints now; only the Russian are
+    resolved here, each scenario parsed once for both."""
+    english = recorded()
+    with remembered_parses():
+        russian = outputs(ROOT, {"ru": ("--lang", "ru"), "ru json": ("--json", "--lang", "ru")})
+        found: dict[str, dict[str, Any]] = {}
         for job in JOBS:
             path = ROOT / job["path"]
-            if not (job["path"].endswith((".yaml", ".yml")) and path.is_file()):
-                path = Path(temp) / "scenario.yaml"
-                path.write_text(job["yaml"], encoding="utf-8")
-            text = path.read_text(encoding="utf-8")
-            found[job["id"]] = {
-                name: _run("resolve", path, *options)
-                for name, options in {
-                    "en": (),
-                    "ru": ("--lang", "ru"),
-                    "en json": ("--json",),
-                    "ru json": ("--json", "--lang", "ru"),
-                }.items()
-            }
+            if job["path"].endswith((".yaml", ".yml")) and path.is_file():
+                text = path.read_text(encoding="utf-8")
+            else:
+                text = job["yaml"]
+            recorded_en = english[job["id"]]
+            runs = {"en": recorded_en["text"], "en json": recorded_en["json"], **russian[job["id"]]}
+            found[job["id"]] = {name: _joined(run) for name, run in runs.items()}
             found[job["id"]]["own"] = _own_words(text)
     return found
 

@@ -13,6 +13,7 @@ listed).
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,12 +21,24 @@ import pytest
 
 from rulespy.cli import main
 from rulespy.scenario import load_scenario
+from rulespy.scenario.yamlnodes import Node
 from rulespy.state import Command
+from tests.cli.resolve_outputs import remembered_parses
 
 FOLDER = Path(__file__).resolve().parents[2] / "examples" / "scenarios"
 SCENARIOS = sorted(FOLDER.rglob("*.yaml"))
 IDS = [p.relative_to(FOLDER).with_suffix("").as_posix() for p in SCENARIOS]
 _TARGET_KEYS = ("unit", "fired", "leadership", "successes", "criticals", "allocation")
+
+
+_PARSED: dict[str, Node] = {}
+
+
+@pytest.fixture(autouse=True)
+def _each_scenario_parsed_once() -> Iterator[None]:
+    """Each test here loads or resolves every scenario file: each file's YAML is parsed once a module."""
+    with remembered_parses(_PARSED):
+        yield
 
 
 def _resolve(path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, dict[str, Any]]:

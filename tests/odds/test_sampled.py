@@ -10,10 +10,13 @@ from pathlib import Path
 
 import pytest
 
+import rulespy.odds
 from rulespy.cli import main
-from rulespy.odds import odds
+from rulespy.odds import TooLarge, odds
 from rulespy.odds.sampled import MIN_TRIALS, TRIALS, sample, trials_for, wilson
+from rulespy.odds.summary import Odds
 from rulespy.scenario import parse_scenario
+from rulespy.state import Scenario
 from tests.odds.scenarios import SPLIT, VARIED
 
 #: 40 dice at ten six-wound models, alternating weapons model by model: the exact engine's allocation
@@ -99,12 +102,37 @@ def test_trials_shrink_for_a_large_attack_and_an_attack_too_costly_to_sample_is_
         trials_for(parse_scenario(huge))
 
 
+@pytest.fixture(scope="module")
+def refusal() -> TooLarge:
+    """The exact engine's refusal of ``BEYOND``, found once: its allocation deals pass their cap only
+    after about 1.2 s of CPU, which each ``rulespy odds`` run of the tests below would spend again."""
+    with pytest.raises(TooLarge) as found:
+        odds(parse_scenario(BEYOND))
+    assert found.value.message.startswith("the attack is too large for exact odds: ")
+    return found.value
+
+
+@pytest.fixture
+def refused_at_once(refusal: TooLarge, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``rulespy odds`` asks the exact engine first: for ``BEYOND`` (and only for it) the refusal the
+    engine gave above is raised again, at the scenario's own path, instead of being found again."""
+    exact = rulespy.odds.odds
+
+    def replayed(scenario: Scenario) -> Odds:
+        if scenario != parse_scenario(BEYOND):  # a scenario's path is not compared
+            return exact(scenario)
+        raise TooLarge(refusal.message, refusal.line, scenario.path)
+
+    monkeypatch.setattr(rulespy.odds, "odds", replayed)
+
+
 def _write(tmp_path: Path, text: str) -> Path:
     path = tmp_path / "scenario.yaml"
     path.write_text(text, encoding="utf-8")
     return path
 
 
+@pytest.mark.usefixtures("refused_at_once")
 def test_odds_beyond_the_exact_limit_are_sampled_and_say_so(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -130,6 +158,7 @@ def test_odds_beyond_the_exact_limit_are_sampled_and_say_so(
     assert json.loads(capsys.readouterr().out)["casualties"] != data["casualties"]
 
 
+@pytest.mark.usefixtures("refused_at_once")
 def test_odds_exact_keeps_the_refusal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = _write(tmp_path, BEYOND)
     assert main(["odds", str(path), "--exact"]) == 2
