@@ -73,7 +73,7 @@ def past_editions(built: Path) -> list[str]:
     def build() -> None:
         found.extend(f"{release.edition}/" for release in build_editions(ROOT, generator, built))
 
-    # into the shared site under the build lock, once per run: another worker serving it waits
+    # into the shared site under the build lock, once per run, as every step that writes into build/
     _once(f"editions-{generator}", build)
     return found or sorted(f"{p.parent.name}/" for p in built.glob("v[0-9]*/index.html"))
 
