@@ -6,7 +6,9 @@ of CPU, and on a busy machine minutes of wall time, per tree. Tests that render 
 repository (the bilingual fixture, the editions' repository and the clone of each edition) give it the
 repository's own installs instead, made once per run (under the site tests' build lock):
 ``share_installs(copy)``, the same sharing ``rulespy.editions.site.share_installs`` gives each edition's
-clone. A test that is about the installing itself (``tests/site/test_judge.py``) uses a tree of its own.
+clone, with the service worker Workbox bundled once (``rulespy.render.offline``: each tree's offline
+copy then only lists its files). A test that is about the installing itself
+(``tests/site/test_judge.py``) uses a tree of its own.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ def _install() -> None:
 
     try:
         judge.install_runtime(ROOT)
-        offline.npm_ci(offline.PACKAGE, ROOT / offline.INSTALL, Path("workbox-build") / "package.json")
+        offline.keep_bundle(ROOT)  # Workbox's install, and its bundled worker for every tree's builds
     except (judge.JudgeError, offline.OfflineError):  # no npm here: each copy says so, as before
         pass
 

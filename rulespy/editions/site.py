@@ -157,8 +157,10 @@ def share_installs(root: Path, tree: Path, pinned: Path | None = None) -> list[s
     ``tree/build/NAME/``, its files hard-linked where the file system allows (no data copied; never a
     symbolic link, which ``rulespy render`` refuses in ``build/``). The installers then find it
     installed and never run npm for it; an edition whose release pinned another version installs its
-    own. The names shared, for the curious. (Two editions and the current site each installed 90 MB
-    from the npm registry before: about 15 s of CPU and up to minutes of wall time each.)"""
+    own. Its ``bundles/`` go along (the bundled service worker ``rulespy.render.offline`` keeps, so that
+    a tree's build bundles none of its own). The names shared, for the curious. (Two editions and the
+    current site each installed 90 MB from the npm registry before: about 15 s of CPU and up to minutes
+    of wall time each.)"""
 
     def link(source: str, target: str) -> None:
         try:
@@ -178,6 +180,8 @@ def share_installs(root: Path, tree: Path, pinned: Path | None = None) -> list[s
             continue
         target.mkdir(parents=True)
         shutil.copytree(modules, target / "node_modules", symlinks=True, copy_function=link)
+        if (folder / "bundles").is_dir():  # what the install keeps between builds (Workbox's worker)
+            shutil.copytree(folder / "bundles", target / "bundles", symlinks=True, copy_function=link)
         for name in ("package.json", "package-lock.json"):  # the lock last: it says "installed"
             if (folder / name).is_file():
                 shutil.copyfile(folder / name, target / name)

@@ -365,7 +365,7 @@ def main(argv: list[str] | None = None) -> int:
             return done.returncode
     if args.pdf:
         from rulespy.render.pages import RULEBOOK
-        from rulespy.render.pdf import CHROMIUM, PdfError, print_rulebook
+        from rulespy.render.pdf import CHROMIUM, PdfError, print_rulebooks
 
         if not CHROMIUM.exists() and os.environ.get("CI") != "true":
             for language in (None, *languages_staged(root)):  # no rulebook of an earlier build stays
@@ -375,12 +375,12 @@ def main(argv: list[str] | None = None) -> int:
             print(f"The rulebook PDF is skipped: it needs {CHROMIUM} (apt-get install chromium).")
             return 0
 
-        for language in (None, *languages_staged(root)):
-            try:
-                path = print_rulebook(root, site_dir, language=language)
-            except PdfError as error:
-                print(f"rulebook PDF: {error}", file=sys.stderr)
-                return 1
+        try:  # every language's by one Chromium
+            paths = print_rulebooks(root, site_dir, [None, *languages_staged(root)])
+        except PdfError as error:
+            print(f"rulebook PDF: {error}", file=sys.stderr)
+            return 1
+        for path in paths:
             print(f"The rulebook: {path} ({path.stat().st_size // 1024} KB)")
     return 0
 

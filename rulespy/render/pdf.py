@@ -43,7 +43,16 @@ from .pages import RULEBOOK
 from .printer import Printer, PrintError
 from .stage import NAV, OUT
 
-__all__ = ["CHROMIUM", "PdfError", "book_html", "nav_pages", "page_key", "print_rulebook", "rulebook"]
+__all__ = [
+    "CHROMIUM",
+    "PdfError",
+    "book_html",
+    "nav_pages",
+    "page_key",
+    "print_rulebook",
+    "print_rulebooks",
+    "rulebook",
+]
 
 CHROMIUM = Path("/usr/bin/chromium")
 PRINT_CSS = Path(__file__).resolve().parent / "assets" / "print.css"
@@ -258,23 +267,40 @@ def print_rulebook(
     The book is printed until its page numbers stand still: first with placeholders, then with the pages
     the contents' entries and every "see p. N" landed on, again until a print puts every numbered
     destination where the previous one did (at most ``PASSES`` prints)."""
+    return print_rulebooks(root, site_dir, [language], chromium)[0]
+
+
+def print_rulebooks(
+    root: Path, site_dir: Path, languages: list[str | None], chromium: Path = CHROMIUM
+) -> list[Path]:
+    """``print_rulebook`` for each of ``languages`` (None: English), one after the other by one
+    Chromium (a start of it is about half a second of CPU); the PDFs written, in that order."""
     if not chromium.exists():
         raise PdfError(f"needs {chromium}: apt-get install chromium")
-    book = rulebook(root, language)
-    target = Path(site_dir) / (language or "") / RULEBOOK
+    books = [rulebook(root, language) for language in languages]
+    written: list[Path] = []
     try:
-        with Printer(chromium, book.staged, SECONDS) as printer:
-            for attempt in range(PASSES):
-                pdf = printer.print(book.html())
-                landed = destination_pages(pdf)
-                if attempt and all(landed.get(d) == n for d, n in book.book.numbers.items()):
-                    break
-                book.book.numbers = landed
-            else:
-                raise PdfError(f"the page numbers did not settle in {PASSES} prints")
-            refused = sorted(set(printer.refused))
+        with Printer(chromium, books[0].staged, SECONDS) as printer:
+            for book in books:
+                printer.serve(book.staged)  # each language's book is served from its own staged pages
+                written.append(_print(printer, book, Path(site_dir) / (book.language or "") / RULEBOOK))
     except PrintError as error:
         raise PdfError(str(error)) from None
+    return written
+
+
+def _print(printer: Printer, book: Rulebook, target: Path) -> Path:
+    """Print ``book`` until its page numbers stand still, then write it to ``target``."""
+    printer.refused.clear()
+    for attempt in range(PASSES):
+        pdf = printer.print(book.html())
+        landed = destination_pages(pdf)
+        if attempt and all(landed.get(d) == n for d, n in book.book.numbers.items()):
+            break
+        book.book.numbers = landed
+    else:
+        raise PdfError(f"the page numbers did not settle in {PASSES} prints")
+    refused = sorted(set(printer.refused))
     if refused:  # markup the checker should have refused: say what it asked for
         shown = ", ".join(refused[:5]) + (f" and {len(refused) - 5} more" if len(refused) > 5 else "")
         print(f"{target}: the printer refused what is not in the staged site: {shown}", file=sys.stderr)

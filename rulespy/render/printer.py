@@ -21,7 +21,9 @@ printer never opens a ``file://`` document and never lets the page reach anythin
 
 ``Page.printToPDF`` then prints with the document's own ``@page`` size and margin boxes (page numbers),
 with backgrounds and the document outline. A ``Printer`` prints as many versions of the document as it
-is given (the rulebook is printed again with its page numbers filled in) from one browser.
+is given (the rulebook is printed again with its page numbers filled in) from one browser, and as many
+documents: ``serve`` points its server at another folder (each language's rulebook is served from its
+own staged pages).
 """
 
 from __future__ import annotations
@@ -107,6 +109,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         self.send_response(status)
         self.send_header("Content-Type", kind or "text/plain")
         self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
         self.end_headers()
         if with_body:
             self.wfile.write(body)
@@ -218,6 +221,12 @@ class Printer:
                 os.close(fd)
             except OSError:
                 pass
+
+    def serve(self, folder: Path) -> None:
+        """Serve ``folder`` instead from now on (the next book's staged pages; every answer of the server
+        says ``no-store``, so nothing of the last folder is taken from Chromium's cache)."""
+        self.folder = folder
+        self.server.folder = folder.resolve()
 
     def print(self, html: str) -> bytes:
         """The PDF of ``html`` served as ``DOCUMENT`` (its ``@page`` rules decide size and margins)."""

@@ -33,7 +33,11 @@ def test_the_same_lock_is_shared_hard_linked_another_lock_is_left_to_npm(tmp_pat
     _install(root, "axe", '{"lock": 1}\n')  # pinned nowhere in the tree's code: never shared
     _pin(tree, "pyodide", '{"lock": 1}\n')
     _pin(tree, "offline", '{"lock": 2}\n')  # the release pinned another version: it installs its own
+    (same / "bundles").mkdir()  # what the install keeps between builds goes along
+    (same / "bundles" / "sw-1.json").write_text("{}\n", encoding="utf-8")
     assert share_installs(root, tree) == ["pyodide"]
+    bundle = tree / "build" / "pyodide" / "bundles" / "sw-1.json"
+    assert bundle.stat().st_ino == (same / "bundles" / "sw-1.json").stat().st_ino
     shared = tree / "build" / "pyodide"
     copied = shared / "node_modules" / "pkg" / "index.js"
     assert copied.read_text(encoding="utf-8") == "// pyodide\n"

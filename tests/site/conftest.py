@@ -28,7 +28,7 @@ import pytest
 
 from rulespy.render.build import GENERATORS, build_all, languages_staged
 from rulespy.render.pages import RULEBOOK
-from rulespy.render.pdf import CHROMIUM, print_rulebook
+from rulespy.render.pdf import CHROMIUM, print_rulebooks
 from tests.browser import require_browser, serving
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -85,8 +85,7 @@ def rulebooks(staged: Path) -> Path:
 
     def print_all() -> None:
         shutil.rmtree(folder, ignore_errors=True)
-        for language in (None, *languages_staged(staged)):
-            print_rulebook(staged, folder, language=language)
+        print_rulebooks(staged, folder, [None, *languages_staged(staged)])  # one Chromium for all
 
     _once("rulebooks", print_all)
     return folder

@@ -65,9 +65,17 @@ def past_editions(built: Path) -> list[str]:
     builds it (``rulespy.editions.site``: from its release commit, by its own render step, with the
     current site's styles and accessibility script carried over); their folders."""
     from rulespy.editions.site import build_editions
+    from tests.site.conftest import _once
 
     generator = built.name  # the test site of each generator is built into a folder of its name
-    return [f"{release.edition}/" for release in build_editions(ROOT, generator, built)]
+    found: list[str] = []
+
+    def build() -> None:
+        found.extend(f"{release.edition}/" for release in build_editions(ROOT, generator, built))
+
+    # into the shared site under the build lock, once per run, as every step that writes into build/
+    _once(f"editions-{generator}", build)
+    return found or sorted(f"{p.parent.name}/" for p in built.glob("v[0-9]*/index.html"))
 
 
 def _pages(built: Path) -> list[str]:

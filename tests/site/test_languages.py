@@ -2,26 +2,28 @@
 and glossary, a notice on a stale section, a switcher to the same page and section of the other
 edition, Russian search, and a rulebook in each language; built with mkdocs-material and Zensical.
 
-The bilingual tree is the checker's clean translated fixture (``tests/check/fixtures/translated``:
-``core/damage.md`` and its stamped translation ``ru/core/damage.md``) with this repository's
-``mkdocs.yml`` and a small concepts.yml, copied into a temporary folder: the repository's own ``ru/`` is
-written by the translators, and these tests do not depend on it.
+The staging checks render a bilingual tree of their own: the checker's clean translated fixture
+(``tests/check/fixtures/translated``: ``core/damage.md`` and its stamped translation
+``ru/core/damage.md``) with this repository's ``mkdocs.yml`` and a small concepts.yml, copied into a
+temporary folder, so that a test can make a translation stale and the words checked are the fixture's,
+not the translators' (and so does the Russian rulebook's, whose switcher must not be printed: the
+repository's own home page names English in its prose). The built site and its browser checks are the
+repository's own, built once per run for every site test (``built`` and ``base_url`` of
+``conftest.py``): they read its ``core/damage`` page in both languages (the Armour and Target Limit
+sections, whose ids never change) rather than build the fixture again with each generator.
 """
 
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin
 
 import pytest
 
-from rulespy.render.build import GENERATORS, build_all
 from rulespy.render.stage import render_all
-from tests.browser import click, loaded, require_browser, search, serving, wait
-from tests.installs import share_installs
+from tests.browser import click, loaded, require_browser, search, wait
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests" / "check" / "fixtures" / "translated"
@@ -35,20 +37,16 @@ owners:
 pytestmark = pytest.mark.timeout(300)
 
 
-def _tree(where: Path) -> Path:
-    root = where / "rules"
+@pytest.fixture
+def bilingual(tmp_path: Path) -> Path:
+    """The fixture tree, staged by the tests themselves (``render_all``: no npm install is needed)."""
+    root = tmp_path / "rules"
     shutil.copytree(FIXTURE, root)
     shutil.copy(ROOT / "mkdocs.yml", root / "mkdocs.yml")
     (root / "concepts.yml").write_text(CONCEPTS, encoding="utf-8")
     index = root / "ru" / "index.md"
     index.write_text(index.read_text(encoding="utf-8") + "\nМодель теряет раны до предела цели.\n", "utf-8")
-    share_installs(root)  # the repository's npm installs (tests/installs.py), not npm ci per tree
     return root
-
-
-@pytest.fixture
-def bilingual(tmp_path: Path) -> Path:
-    return _tree(tmp_path)
 
 
 def _staged(root: Path, path: str) -> str:
@@ -103,45 +101,26 @@ def test_stale_translation_a_changed_english_section_puts_a_notice_on_exactly_it
     assert 'href="/core/damage/#armour" data-vs-href="../../../core/damage/#armour"' in page[notice:]
 
 
-@pytest.fixture(scope="module", params=GENERATORS)
-def bilingual_built(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The bilingual tree rendered and built by ``request.param`` (both editions, strictly) into its
-    ``site/`` (with the search index and the offline copy, ``build_all``'s last steps), once for this
-    module's build test and browser tests."""
-    root = _tree(tmp_path_factory.mktemp("bilingual"))
-    render_all(root)
-    done = build_all(request.param, root, root / "site")
-    assert [d.returncode for d in done] == [0, 0, 0, 0], "\n".join(d.stdout + d.stderr for d in done)
-    return root / "site"
-
-
-def test_both_editions_build_strictly_with_russian_search(bilingual_built: Path) -> None:
-    russian = (bilingual_built / "ru" / "core" / "damage" / "index.html").read_text(encoding="utf-8")
-    assert 'lang="ru"' in russian and 'id="target-limit"' in russian
-    if not (bilingual_built / "search.json").is_file():  # mkdocs (Zensical writes search.json)
+def test_both_editions_build_strictly_with_russian_search(built: Path) -> None:
+    russian = (built / "ru" / "core" / "damage" / "index.html").read_text(encoding="utf-8")
+    assert 'lang="ru"' in russian and 'id="target-limit"' in russian and 'id="armour"' in russian
+    if not (built / "search.json").is_file():  # mkdocs (Zensical writes search.json)
         import json
 
-        index = bilingual_built / "ru" / "search" / "search_index.json"
+        index = built / "ru" / "search" / "search_index.json"
         assert json.loads(index.read_text(encoding="utf-8"))["config"]["lang"] == ["ru", "en"]
 
 
 # --- in a real browser --------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def bilingual_site(bilingual_built: Path) -> Iterator[str]:
-    require_browser()
-    with serving(bilingual_built) as url:
-        yield url
-
-
 def test_switching_language_on_a_rule_page_lands_on_the_same_section(
-    browser: Any, bilingual_site: str
+    browser: Any, base_url: str
 ) -> None:
     from selenium.webdriver.common.by import By
 
     # the link beside a section's heading leads to that section of the other edition
-    english = urljoin(bilingual_site, "core/damage/#armour")
+    english = urljoin(base_url, "core/damage/#armour")
     browser.get(english)
 
     def clicked(d: Any) -> bool:  # found afresh: the script adds the link once the page is drawn
@@ -151,32 +130,31 @@ def test_switching_language_on_a_rule_page_lands_on_the_same_section(
         return True
 
     wait(browser, clicked)
-    russian = urljoin(bilingual_site, "ru/core/damage/#armour")
+    russian = urljoin(base_url, "ru/core/damage/#armour")
     wait(browser, lambda d: loaded(d, russian))  # the whole page, not only its address
     assert browser.find_element(By.ID, "armour").text.startswith("Броня")
     # the page's switcher carries the section being read (the URL's #id), and leads back
-    browser.get(urljoin(bilingual_site, "ru/core/damage/#target-limit"))
+    browser.get(urljoin(base_url, "ru/core/damage/#target-limit"))
     click(browser, "a.vs-language-link")  # as clicked, without scrolling the page
-    wait(browser, lambda d: loaded(d, urljoin(bilingual_site, "core/damage/#target-limit")))
+    wait(browser, lambda d: loaded(d, urljoin(base_url, "core/damage/#target-limit")))
     assert browser.find_element(By.ID, "target-limit").text.startswith("Target Limit")
 
 
-def test_the_russian_search_finds_a_russian_word(browser: Any, bilingual_site: str) -> None:
-    browser.get(urljoin(bilingual_site, "ru/"))
+def test_the_russian_search_finds_a_russian_word(browser: Any, base_url: str) -> None:
+    browser.get(urljoin(base_url, "ru/"))
     assert search(browser, "броня", "/ru/core/damage/")  # the page writes "Броня"
 
 
 def test_the_rulebook_is_printed_in_russian_too(bilingual: Path) -> None:
     from pypdf import PdfReader
 
-    from rulespy.render.pdf import CHROMIUM, print_rulebook
+    from rulespy.render.pdf import CHROMIUM, print_rulebooks
 
     if not CHROMIUM.exists():
         require_browser()
     render_all(bilingual)
     site = bilingual / "site"
-    english = print_rulebook(bilingual, site)
-    russian = print_rulebook(bilingual, site, language="ru")
+    english, russian = print_rulebooks(bilingual, site, [None, "ru"])  # by one Chromium
     assert russian == site / "ru" / "voidsiege-rules.pdf" and english == site / "voidsiege-rules.pdf"
     text = " ".join(" ".join(page.extract_text().split()) for page in PdfReader(russian).pages)
     for words in ("Правила VoidSiege", "Содержание", "Предел цели", "Броня", "Глоссарий"):

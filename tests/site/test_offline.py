@@ -33,6 +33,52 @@ def _entries(sw: Path) -> int:
     return len(re.findall(r"\{url:\"", sw.read_text(encoding="utf-8")))
 
 
+def test_the_kept_bundle_writes_the_worker_generate_sw_writes_byte_for_byte(tmp_path: Path) -> None:
+    """``publish`` writes ``sw.js`` from the bundle kept in ``build/offline/bundles`` (made once, by
+    ``keep_bundle``); Workbox's ``generateSW`` in full, run on a copy of the same site, writes the same
+    ``sw.js`` and runtime, for file names that terser prints otherwise than JSON does too."""
+    import os
+    import shutil
+    import subprocess
+
+    from tests.installs import root_installs
+
+    root = root_installs()
+    assert offline.keep_bundle(root)
+    kept = sorted((root / offline.INSTALL / offline.BUNDLES).iterdir())
+    sites = [tmp_path / "kept", tmp_path / "full"]
+    for name, text in [
+        ("index.html", "<h1>Rules</h1>"),
+        ("core/cover/index.html", "<h1>Cover</h1>"),
+        ("assets/it's \"odd\" <!--x-->.js", "let a = 1;"),
+        ("assets/правила.css", "h1 {}"),
+        ("ru/index.html", "<h1>Правила</h1>"),
+        ("ru/core/cover/index.html", "<h1>Укрытие</h1>"),
+    ]:
+        (sites[0] / name).parent.mkdir(parents=True, exist_ok=True)
+        (sites[0] / name).write_text(text, encoding="utf-8")
+    said = offline.publish(root, sites[0], ["ru"])
+    # the pages, the odd script and style, the manifest; the Russian pages and manifest
+    assert [line.split(": ")[1].split(",")[0] for line in said] == ["5 files", "3 files"]
+    assert sorted((root / offline.INSTALL / offline.BUNDLES).iterdir()) == kept  # no bundle made again
+    shutil.copytree(sites[0], sites[1], ignore=shutil.ignore_patterns("sw.js", "workbox-*.js"))
+    script, modules = root / offline.INSTALL / offline.SCRIPT, root / offline.INSTALL / "node_modules"
+    options = [offline.config(sites[1], ["ru"]), offline.config(sites[1] / "ru", [])]
+    subprocess.run(  # no folder of bundles: generateSW for each edition, as before bundles were kept
+        ["node", str(script), json.dumps(options)],
+        check=True,
+        capture_output=True,
+        env={**os.environ, "NODE_PATH": str(modules)},
+    )
+    for edition in ("", "ru"):
+        written = sorted(p.name for p in (sites[1] / edition).glob("*.js"))
+        assert written[0] == "sw-judge.js" and written[1] == "sw.js" and written[2].startswith("workbox-")
+        for name in written:
+            assert (sites[0] / edition / name).read_bytes() == (sites[1] / edition / name).read_bytes(), name
+    worker = (sites[0] / "sw.js").read_text(encoding="utf-8")
+    assert "правила.css" in worker and "odd" in worker and "ru/index.html" not in worker
+
+
 def test_each_edition_has_a_manifest_icons_and_a_worker_that_leaves_out_the_judge_runtime(
     built: Path,
 ) -> None:
