@@ -1,6 +1,12 @@
 """Headless Chromium for the tests that look at a built site (tests/site, tests/editions): a static server
 for a folder, one Chromium driven by selenium, and a wait that re-finds what it looks at.
 
+A built site is served on one address for the whole session (``Servers``): Chromium keeps what a site's
+origin gathered (its HTTP and compiled-code caches, the service worker with its copy of every page, the
+judge's saved engine and the note that its runtime was fetched), so that only the first module to open a
+site pays for them. A test that needs an origin of its own (one that stops its server, or serves other
+files under the same names) starts its own server with ``serving``.
+
 Needs Debian's Chromium and its driver (``apt-get install chromium chromium-driver``, which ``.ci/run``
 does). Without them the browser tests are skipped with that message, except under ``CI=true``, where a
 missing browser is a failure. The fixtures that use these (one Chromium for the whole session, the sites
@@ -69,6 +75,46 @@ def serving(directory: Path, handler: type[SimpleHTTPRequestHandler] = Quiet) ->
     finally:
         server.shutdown()
         server.server_close()
+
+
+class Site(Quiet):
+    """A built site, whose ``sitemap.xml`` names this server's own address where the build wrote
+    ``site_url``'s (``mkdocs.yml``: port 8000), as a site published at its ``site_url`` reads: Material's
+    instant navigation takes a link for one of the site's pages only when its address is the sitemap's."""
+
+    def do_GET(self) -> None:  # noqa: N802 - the base class's name
+        path = self.path.split("?", 1)[0].split("#", 1)[0]
+        found = Path(self.directory) / path.lstrip("/")
+        if not path.endswith("/sitemap.xml") or not found.is_file():
+            return super().do_GET()
+        port = self.server.server_address[1]
+        body = found.read_bytes().replace(b"http://127.0.0.1:8000/", f"http://127.0.0.1:{port}/".encode())
+        self.send_response(200)
+        self.send_header("Content-Type", "application/xml")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+        return None
+
+
+class Servers:
+    """One ``Site`` server per folder, started on first use and kept until ``close``: the same address
+    each time a module asks for the same built site (``tests/conftest.py``'s ``servers``)."""
+
+    def __init__(self) -> None:
+        self._stack = contextlib.ExitStack()
+        self._urls: dict[Path, str] = {}
+
+    def url(self, directory: Path) -> str:
+        """The base URL serving ``directory``."""
+        folder = directory.resolve()
+        if folder not in self._urls:
+            self._urls[folder] = self._stack.enter_context(serving(folder, Site))
+        return self._urls[folder]
+
+    def close(self) -> None:
+        self._stack.close()
+        self._urls.clear()
 
 
 @contextlib.contextmanager

@@ -2,9 +2,11 @@
 pytest-xdist, the slowest modules first.
 
 Starting Chromium costs seconds on a busy machine, so the browser tests of ``tests/site`` and
-``tests/editions`` share one session (``browser``); what one test leaves in it that another could read
-(the browser log) is emptied before each test that uses it. A test that changes the window or the
-time-outs of the shared browser keeps within what the others expect: any window at least 1280 wide.
+``tests/editions`` share one session (``browser``), and each built site is served on one address for the
+whole session (``servers``), so that Chromium's caches of it serve every module after the first; what one
+test leaves in it that another could read (the browser log) is emptied before each test that uses it. A
+test that changes the window or the time-outs of the shared browser keeps within what the others expect:
+any window at least 1280 wide.
 """
 
 from __future__ import annotations
@@ -14,7 +16,16 @@ from typing import Any
 
 import pytest
 
-from tests.browser import chromium, require_browser, severe
+from tests.browser import Servers, chromium, require_browser, severe
+
+
+@pytest.fixture(scope="session")
+def servers() -> Iterator[Servers]:
+    """The built sites' servers, each on one address for the whole session (``tests.browser.Servers``):
+    a module that opens a site another module opened before finds it in Chromium's caches."""
+    running = Servers()
+    yield running
+    running.close()
 
 
 @pytest.fixture(scope="session")

@@ -1,11 +1,11 @@
 """The site tests' shared steps, each done once per run: the repository's pages rendered into build/ by
 the command line, the rulebooks printed, and the site built with each generator.
 
-The browser tests of several modules (``test_browser.py``, ``test_judge_browser.py``) and the strict-build
-test (``test_build.py``) look at the same site, so each generator builds it once (English and each
-translation, with the rulebooks copied in as ``make site`` puts them) and one static server per generator
-serves it. The rulebook does not depend on the generator: it is printed once per language and copied
-into both sites.
+The browser tests of several modules (``test_browser.py``, ``test_judge_browser.py``) and the
+strict-build test (``test_build.py``) look at the same site, so each generator builds it once (English
+and each translation, with the rulebooks copied in as ``make site`` puts them) and one static server per
+generator serves it, on one address for the session (``tests/conftest.py``'s ``servers``). The rulebook
+does not depend on the generator: it is printed once per language and copied into both sites.
 
 ``make test`` runs pytest in pytest-xdist workers (``--dist loadfile``: a test module stays in one
 worker), and tests of two modules in two workers may need the same build. Every step that writes into
@@ -21,7 +21,7 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -29,7 +29,7 @@ import pytest
 from rulespy.render.build import GENERATORS, build_all, languages_staged
 from rulespy.render.pages import RULEBOOK
 from rulespy.render.pdf import CHROMIUM, print_rulebooks
-from tests.browser import require_browser, serving
+from tests.browser import Servers, require_browser
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Zensical builds only inside build/ (or site/); mkdocs anywhere, so both build there
@@ -111,8 +111,9 @@ def built(request: pytest.FixtureRequest, staged: Path) -> Path:
 
 
 @pytest.fixture(scope="session")
-def base_url(built: Path) -> Iterator[str]:
-    """``built`` served on 127.0.0.1 (only for the browser tests: skipped without Chromium)."""
+def base_url(built: Path, servers: Servers) -> str:
+    """``built`` served on 127.0.0.1 (only for the browser tests: skipped without Chromium), on the same
+    address every time a module asks for it (``tests.browser.Servers``), its sitemap naming that address
+    as the published site's names its own (``tests.browser.Site``)."""
     require_browser()
-    with serving(built) as url:
-        yield url
+    return servers.url(built)

@@ -147,9 +147,12 @@ def test_the_search_dialog_with_its_results_has_no_serious_or_critical_axe_viola
 
 def test_links_in_the_text_are_underlined_not_told_apart_by_colour_alone(browser: Any, base_url: str) -> None:
     browser.get(urljoin(base_url, "glossary/"))
-    decorations = browser.execute_script(
-        "return [...document.querySelectorAll('article p a, article li a')].map("
-        "a => getComputedStyle(a).textDecorationLine);"
+    decorations = wait(
+        browser,
+        lambda d: d.execute_script(
+            "return [...document.querySelectorAll('article p a, article li a')].map("
+            "a => getComputedStyle(a).textDecorationLine);"
+        ),
     )
     assert len(decorations) > 20
     assert all("underline" in d for d in decorations), sorted(set(decorations))

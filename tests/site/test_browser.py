@@ -19,7 +19,7 @@ from urllib.parse import urljoin, urlsplit
 
 import pytest
 
-from tests.browser import search, severe, wait
+from tests.browser import loaded, search, severe, wait
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "tests" / "out"
@@ -31,7 +31,7 @@ def test_home_page_renders(browser: Any, base_url: str) -> None:
     from selenium.webdriver.common.by import By
 
     browser.get(base_url)
-    heading = browser.find_element(By.CSS_SELECTOR, ".md-content h1")
+    heading = wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, ".md-content h1"))
     assert heading.text.strip()
     nav = browser.find_element(By.CSS_SELECTOR, "nav.md-nav--primary").get_attribute("textContent")
     for section in ("Core", "Sequences", "Timing", "Glossary"):
@@ -70,7 +70,7 @@ def test_a_concept_link_shows_its_owners_definition_on_hover(browser: Any, base_
     from selenium.webdriver.common.by import By
 
     browser.get(urljoin(base_url, "core/shooting/"))
-    concept = browser.find_element(By.CSS_SELECTOR, "article a.vs-concept")
+    concept = wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, "article a.vs-concept"))
     preview = concept.get_attribute("title") or concept.get_attribute("data-md-title") or ""
     # "Concept: the owner's first paragraph", whole, and no file path
     assert ": " in preview and ".md" not in preview and not preview.endswith("…"), preview
@@ -130,10 +130,13 @@ def test_every_page_loads_without_console_errors_and_screenshot(browser: Any, ba
     from selenium.webdriver.common.by import By
 
     browser.get(base_url)
-    rule_pages = [
-        a.get_attribute("href")
-        for a in browser.find_elements(By.CSS_SELECTOR, "nav.md-nav--primary a.md-nav__link[href]")
-    ]
+    rule_pages = wait(
+        browser,
+        lambda d: [
+            a.get_attribute("href")
+            for a in d.find_elements(By.CSS_SELECTOR, "nav.md-nav--primary a.md-nav__link[href]")
+        ],
+    )
     errors: list[str] = []
     shot: str | None = None
     for url in dict.fromkeys(u.split("#")[0] for u in rule_pages if u and u.startswith(base_url)):
@@ -143,6 +146,7 @@ def test_every_page_loads_without_console_errors_and_screenshot(browser: Any, ba
             shot = url
     assert not errors, "\n".join(errors)
     browser.get(shot or urljoin(base_url, "core/damage/"))
+    wait(browser, lambda d: loaded(d))
     boards = browser.find_elements(By.CSS_SELECTOR, "figure.vs-board")
     if boards:
         browser.execute_script("arguments[0].scrollIntoView({block: 'start'});", boards[0])
@@ -154,7 +158,8 @@ def test_boards_and_odds_tables_are_drawn_in_the_example_blocks(browser: Any, ba
     from selenium.webdriver.common.by import By
 
     browser.get(urljoin(base_url, "core/damage/"))
-    examples = browser.find_elements(By.CSS_SELECTOR, "article .admonition.example.vs-example")
+    example = "article .admonition.example.vs-example"
+    examples = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, example))
     assert examples
     board = examples[0].find_element(By.CSS_SELECTOR, "figure.vs-board svg")
     assert board.size["width"] > 200 and board.size["height"] > 50
@@ -167,7 +172,7 @@ def test_the_glossary_lists_concepts_linked_to_their_owners(browser: Any, base_u
     from selenium.webdriver.common.by import By
 
     browser.get(urljoin(base_url, "glossary/"))
-    links = browser.find_elements(By.CSS_SELECTOR, "article li strong a")
+    links = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "article li strong a"))
     assert len(links) > 20
     target = next(a for a in links if a.text == "Target Limit")
     target.click()

@@ -2,8 +2,9 @@
 Chromium, on each generator's build (mkdocs-material and Zensical, with the Russian site), served from a
 plain folder.
 
-One browser session per generator (``test_browser.py``'s fixtures), and Pyodide loads three times in
-each (an example page, the Judge page, the Russian Judge page, the last two from the browser's cache):
+The run's one Chromium and each generator's site on its one address (``tests/conftest.py``), and the
+engine starts on three pages of each (an example page, the Judge page, the Russian Judge page; its
+runtime from the browser's cache once any page of that address fetched it, each test on its own):
 on an example, change one die and read the account and casualties the engine gives; type malformed YAML
 and see its line; open a permalink and read the account and JSON the command line prints; move the
 targets out of range (in the YAML, then one dragged on the board) and see the rule the declaration
@@ -26,6 +27,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from rulespy.render import judge, web
 from rulespy.render.languages import WORDS
+from tests.browser import wait
 from tests.cli.resolve_outputs import recorded
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -77,9 +79,20 @@ def _panel(driver: Any, box: Any) -> Any:
 
 def _judge_panel(driver: Any) -> Any:
     """The Judge page's editor: it appears once the page has loaded its forms' script and decoded its
-    scenario (both asynchronously)."""
+    scenario (both asynchronously). On a first visit to the site's address (no page of it started the
+    engine yet) the page asks before it downloads the runtime: its start button is pressed."""
     selector = ".vs-judge-page .vs-judge"
     WebDriverWait(driver, LOAD_SECONDS).until(lambda d: d.find_elements("css selector", selector))
+    begin = driver.find_elements("css selector", ".vs-judge-begin")  # put in place with the editor
+    if begin:
+        driver.execute_script("arguments[0].click();", begin[0])
+    return driver.find_element("css selector", selector)
+
+
+def _try_box(driver: Any, code: str) -> Any:
+    """The "Try it" box of the example ``code`` on the open page, once its script gave it its button."""
+    selector = f'.vs-try[data-scenario="{code}"]'
+    wait(driver, lambda d: d.find_element("css selector", f"{selector} .vs-try-button"), LOAD_SECONDS)
     return driver.find_element("css selector", selector)
 
 
@@ -109,10 +122,9 @@ def test_try_it_recomputes_the_account_and_casualties_after_one_die_changes(
     """Issue 17: open an example, change one die, read what the engine says; then malformed YAML."""
     url, code, changed = _die_that_matters(staged)
     judged.get(base_url + url)
-    box = judged.find_element("css selector", f'.vs-try[data-scenario="{code}"]')
+    box = _try_box(judged, code)
     fetched = "return performance.getEntriesByType('resource').map(e => e.name);"
     assert not [name for name in judged.execute_script(fetched) if "/judge/" in name]  # lazy: nothing yet
-    WebDriverWait(judged, LOAD_SECONDS).until(lambda d: box.find_elements("css selector", ".vs-try-button"))
     box.find_element("css selector", ".vs-try-button").click()
     panel = _panel(judged, box)
     assert _run(judged, panel, None, ("done", "failed")) == "done"
@@ -309,8 +321,7 @@ def test_the_russian_site_shows_try_it_and_the_judge_page_in_russian_and_resolve
     said = WORDS["ru"]
     url, code, _ = _die_that_matters(staged)
     judged.get(f"{base_url}ru/{url}")
-    box = judged.find_element("css selector", f'.vs-try[data-scenario="{code}"]')
-    WebDriverWait(judged, LOAD_SECONDS).until(lambda d: box.find_elements("css selector", ".vs-try-button"))
+    box = _try_box(judged, code)
     assert box.find_element("css selector", ".vs-try-button").text == said["judge-try"]
 
     judged.get(f"{base_url}ru/judge/")

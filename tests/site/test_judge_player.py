@@ -10,15 +10,14 @@ after an edit (counted work, where a long task's wall-clock length would grow wi
 
 Material's instant navigation takes a link for one of the site's pages only when the link's port is the
 port of ``site_url`` in its sitemap (``mkdocs.yml`` says 8000, whose value is not this module's to
-change), so the server here answers ``sitemap.xml`` with the test server's own address: what setting
-``site_url`` to it would have built. axe-core comes from its npm package, pinned in
+change), so the site's server (``tests.browser.Site``) answers ``sitemap.xml`` with its own address: what
+setting ``site_url`` to it would have built. axe-core comes from its npm package, pinned in
 ``tests/axe/package-lock.json`` and installed by ``npm ci`` into ``build/axe/``.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +26,7 @@ import pytest
 from rulespy.render import judge, web
 from rulespy.render.languages import WORDS
 from rulespy.render.offline import npm_ci
-from tests.browser import Quiet, require_browser, serving, wait
+from tests.browser import wait
 from tests.odds.test_sampled import BEYOND
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,26 +39,6 @@ SPLIT = (ROOT / "examples/scenarios/split_fire.yaml").read_text(encoding="utf-8"
 pytestmark = pytest.mark.timeout(900)
 
 
-class _Site(Quiet):
-    """The static site, with ``sitemap.xml`` naming this server's address as ``site_url`` would."""
-
-    def do_GET(self) -> None:  # noqa: N802 - the base class's name
-        path = self.path.split("?", 1)[0].split("#", 1)[0]
-        if not path.endswith("/sitemap.xml"):
-            return super().do_GET()
-        found = Path(self.directory) / path.lstrip("/")
-        if not found.is_file():
-            return super().do_GET()
-        port = self.server.server_address[1]
-        body = found.read_bytes().replace(b"http://127.0.0.1:8000/", f"http://127.0.0.1:{port}/".encode())
-        self.send_response(200)
-        self.send_header("Content-Type", "application/xml")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-        return None
-
-
 @pytest.fixture(scope="module")
 def player(browser: Any) -> Any:
     browser.set_window_size(1280, 1000)
@@ -69,10 +48,11 @@ def player(browser: Any) -> Any:
 
 
 @pytest.fixture(scope="module")
-def site(built: Path) -> Iterator[str]:
-    require_browser()
-    with serving(built, _Site) as url:
-        yield url
+def site(base_url: str) -> str:
+    """The built site on its one address for the session (``tests/site/conftest.py``): the engine's
+    runtime, its saved snapshot and its service worker come from Chromium's caches when another module
+    opened the site first."""
+    return base_url
 
 
 @pytest.fixture(scope="module")
