@@ -92,9 +92,12 @@ def _literal_parts(node: ast.AST) -> list[ast.AST]:
 def _placeholders(message: str) -> list[tuple[str | None, str | None, str | None]] | None:
     """The replacement fields of a message (``{model}``, ``{inches:g}``, ``{unit!r}``), in order, or None
     when it is no valid format string: a mutant that changes them (``{UNIT!R}``) makes ``_()`` fail or
-    print another value, which is more than words."""
+    print another value, which is more than words. Only the fields count: ``Formatter().parse`` also yields
+    an item without a field for the text after the last one, which words added there (``{reason}XX``) bring
+    or take away."""
     try:
-        return [(name, spec, conversion) for _, name, spec, conversion in string.Formatter().parse(message)]
+        fields = string.Formatter().parse(message)
+        return [(name, spec, conversion) for _, name, spec, conversion in fields if name is not None]
     except ValueError:
         return None
 

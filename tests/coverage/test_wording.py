@@ -57,6 +57,15 @@ def test_a_change_of_what_is_decided_is_never_wording(after: str) -> None:
     assert _kind(REFUSAL, after) == ""
 
 
+def test_words_after_a_message_s_last_placeholder_are_wording_and_the_placeholder_is_not() -> None:
+    # string.Formatter().parse yields a field-less item for trailing text: only the fields are compared
+    ends = 'def f(m, r):\n    return _("{m} does not fire: {r}", m=m, r=r)\n'
+    assert _kind(ends, ends.replace("{m} does", "XX{m} does").replace("{r}", "{r}XX")) == WORDING
+    assert _kind(ends, ends.replace("{r}", "{r}.")) == WORDING
+    assert _kind(ends, ends.replace(": {r}", ":")) == ""  # a field dropped: its value is no longer said
+    assert _kind(ends, ends.replace("{r}", "{r}{{r}}")) == WORDING  # escaped braces are words
+
+
 def test_the_literal_parts_of_a_refusal_message_are_wording_not_what_it_interpolates() -> None:
     before = 'def f(n):\n    raise InvalidInput(f"at most {n} dice, not {n + 1}", 3, "a.yaml")\n'
     assert _kind(before, before.replace("at most", "XXat mostXX")) == WORDING
