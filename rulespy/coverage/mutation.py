@@ -47,12 +47,15 @@ from rulespy.coverage.mutmut_cache import (
     CONTRACT_TESTS,
     FORMAT_CACHE,
     LOADER,
+    MESSAGE_CACHE,
     contract_fingerprint,
     forget,
     format_digest,
     is_killed,
+    may_be_message,
     metas,
     mutants_of,
+    outputs_fingerprint,
     untested,
     write_report,
 )
@@ -375,6 +378,104 @@ def classify_format(root: Path, patterns: tuple[str, ...] = ()) -> tuple[int, in
     return tested, found
 
 
+#: The child of ``classify_message``: in ``mutants/``, resolves every recorded scenario once on the
+#: unmutated engine (which must answer as recorded, and warms the imports), then once a mutant in a
+#: process forked from that warm one; one JSON line a key on standard output.
+_MESSAGE_CHILD = r"""
+import importlib.util, json, os, signal, sys
+sys.path.insert(0, os.getcwd())
+job = json.load(sys.stdin)
+spec = importlib.util.spec_from_file_location("_outputs_change", job["compare"])
+compare = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(compare)
+outputs_change = compare.outputs_change
+from tests.cli.resolve_outputs import outputs, recorded
+record = recorded()
+CHANGES = {"same": 0, "message": 10}
+
+def run(key, limit):
+    pid = os.fork()
+    if pid == 0:
+        os.environ["MUTANT_UNDER_TEST"] = key
+        quiet = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(quiet, 1)
+        os.dup2(quiet, 2)
+        signal.alarm(limit)
+        try:
+            os._exit(CHANGES.get(outputs_change(outputs(), record), 11))
+        except BaseException:
+            os._exit(11)
+    code = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+    return {0: "same", 10: "message"}.get(code, "decision")
+
+os.environ["MUTANT_UNDER_TEST"] = ""
+print(json.dumps({"clean": outputs_change(outputs(), record) == "same"}), flush=True)
+for key in job["keys"]:
+    print(json.dumps({"key": key, "change": run(key, job["limit"])}), flush=True)
+"""
+
+
+def classify_message(root: Path, patterns: tuple[str, ...] = ()) -> tuple[int, int]:
+    """Resolve every scenario of ``tests/cli/resolve_outputs.json`` (the scenario files and each worked
+    example's scenarios) under every survivor the examples let pass outside the loader, whose key matches
+    one of ``patterns`` (all when none), and record in ``mutants/message.json`` how its answers differ
+    from the record (``rulespy.coverage.outputs_change``). One whose answers differ in the text of their
+    sentences only (a refusal's message, an account line), every decision as recorded, is **message**:
+    which values a sentence prints, pinned by the record's test (``tests/cli/test_resolve_outputs.py``),
+    not a rule, left out of the killed share. One that changes a recorded decision, or nothing recorded,
+    stays a survivor: an example is owed. Cached by the mutant, its module and the record; how many were
+    (resolved now, found message)."""
+    import fnmatch
+
+    try:
+        cache: dict[str, dict[str, Any]] = json.loads((root / MESSAGE_CACHE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        cache = {}
+    record = outputs_fingerprint(root)
+    pending: dict[str, str] = {}
+    live: dict[str, str] = {}
+    for meta in metas(root):
+        for mutant in mutants_of(root, meta):
+            if not may_be_message(mutant):
+                continue
+            if patterns and not any(fnmatch.fnmatch(mutant.key, p) for p in patterns):
+                continue
+            digest = format_digest(root, mutant, record)
+            live[mutant.key] = digest
+            if cache.get(mutant.key, {}).get("digest") != digest:
+                pending[mutant.key] = digest
+    tested = 0
+    if pending:
+        child = subprocess.Popen(
+            [sys.executable, "-c", _MESSAGE_CHILD],
+            cwd=root / FOLDER,
+            env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert child.stdin is not None and child.stdout is not None
+        compare = Path(__file__).with_name("outputs_change.py")  # the checkout's, not mutants/'s copy
+        child.stdin.write(
+            json.dumps({"keys": sorted(pending), "limit": FORMAT_LIMIT, "compare": str(compare)})
+        )
+        child.stdin.close()
+        first = json.loads(child.stdout.readline() or "{}")
+        if not first.get("clean"):
+            child.wait()
+            raise RuntimeError("rulespy resolve does not answer as tests/cli/resolve_outputs.json records")
+        for line in child.stdout:  # written as they come, so that an interrupted run keeps what it did
+            answer = json.loads(line)
+            cache[answer["key"]] = {"digest": pending[answer["key"]], "change": answer["change"]}
+            tested += 1
+            if tested % 25 == 0:
+                (root / MESSAGE_CACHE).write_text(json.dumps(cache), encoding="utf-8")
+        child.wait()
+    (root / MESSAGE_CACHE).write_text(json.dumps(cache), encoding="utf-8")
+    found = sum(cache.get(key) == {"digest": digest, "change": "message"} for key, digest in live.items())
+    return tested, found
+
+
 #: What mutmut copies beside the engine and the rule folders on every run (``also_copy`` and its own
 #: ``tests/``): emptied first (``copied``), so that a rule file, scenario or test deleted from the
 #: repository is deleted from the copy too.
@@ -479,6 +580,11 @@ def main(argv: list[str] | None = None) -> int:
         help="only run the scenario contract's tests against the loader's surviving mutants, then report",
     )
     parser.add_argument(
+        "--message-only",
+        action="store_true",
+        help="only resolve the recorded scenarios under the surviving mutants (message or not), then report",
+    )
+    parser.add_argument(
         "--only",
         action="append",
         default=[],
@@ -489,6 +595,12 @@ def main(argv: list[str] | None = None) -> int:
     root: Path = args.root.resolve()
     if args.format_only and metas(root):
         print(f"make mutants: {classify_format(root, tuple(args.only))[1]} loader mutants are format")
+    elif args.message_only and metas(root):
+        try:
+            print(f"make mutants: {classify_message(root, tuple(args.only))[1]} survivors are message")
+        except RuntimeError as error:
+            print(f"make mutants: {error}", file=sys.stderr)
+            return 2
     elif not args.report_only:
         change = prepare_for_examples(root)
         print(f"make mutants: {change.verdict}")
@@ -515,6 +627,15 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"make mutants: the scenario contract's tests ({', '.join(CONTRACT_TESTS)}) run against {tested} "
             f"loader mutants the examples let pass; {found} in all are format (pinned by the format's tests)"
+        )
+        try:
+            tested, found = classify_message(root, tuple(args.only))
+        except RuntimeError as error:
+            print(f"make mutants: {error}", file=sys.stderr)
+            return 2
+        print(
+            f"make mutants: the recorded scenarios resolved under {tested} surviving mutants; {found} in all "
+            "change only the text of the answers (message, pinned by tests/cli/resolve_outputs.json)"
         )
         record_examples(root, change)
     if not metas(root):
