@@ -10,7 +10,9 @@ changes only the words of a message (a string given to ``_()``, ``N_()``, ``n_()
 decided on the syntax trees by ``rulespy.coverage.mutmut_cache.change_kind``) is **wording**: not run, left
 out of the killed share and counted apart, since the message catalogue's tests pin words, not the rules.
 A loader mutant (``rulespy/scenario``) the examples let pass is run against the scenario format's own
-tests (``classify_format``); one they kill is **format**, counted apart the same way.
+tests (``classify_format``); one they kill is **format**, counted apart the same way. Any other survivor
+is resolved against ``tests/cli/resolve_outputs.json`` (``classify_message``): one that changes only the
+sentences of the recorded answers, nothing they decide, is **message**, counted apart too.
 
 The run is incremental and parallel. mutmut keeps its results in ``mutants/`` (gitignored) and tests again
 only the mutants of functions whose code changed, in ``--jobs`` forked children, each running only the
