@@ -318,6 +318,46 @@ if clean == 0:
 """
 
 
+def _ask_child(
+    root: Path,
+    code: str,
+    job: dict[str, Any],
+    env: dict[str, str],
+    unclean: str,
+    into: tuple[str, dict[str, dict[str, Any]], dict[str, str], str],
+) -> int:
+    """Run the child ``code`` in ``mutants/`` with ``job`` on standard input (its ``keys``: mutants to ask
+    about). Its first line says whether the unmutated engine passed (else ``RuntimeError(unclean)``); then
+    one line a key, whose field ``answer`` is cached under the key beside its digest. ``into`` is (the
+    cache file, the cache, each pending key's digest, ``answer``); the file is written as the answers come,
+    so that an interrupted run keeps what it did. How many were answered."""
+    file, cache, pending, answer = into
+    child = subprocess.Popen(
+        [sys.executable, "-c", code],
+        cwd=root / FOLDER,
+        env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1", **env),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert child.stdin is not None and child.stdout is not None
+    child.stdin.write(json.dumps(job))
+    child.stdin.close()
+    first = json.loads(child.stdout.readline() or "{}")
+    if not first.get("clean"):
+        child.wait()
+        raise RuntimeError(unclean)
+    asked = 0
+    for line in child.stdout:
+        found = json.loads(line)
+        cache[found["key"]] = {"digest": pending[found["key"]], answer: found[answer]}
+        asked += 1
+        if asked % 25 == 0:
+            (root / file).write_text(json.dumps(cache), encoding="utf-8")
+    child.wait()
+    return asked
+
+
 def classify_format(root: Path, patterns: tuple[str, ...] = ()) -> tuple[int, int]:
     """Run the scenario format's own tests (``CONTRACT_TESTS``) against every mutant of the loader
     (``rulespy/scenario``) that the rulebook's examples and scenario files left alive (survived or
@@ -350,31 +390,15 @@ def classify_format(root: Path, patterns: tuple[str, ...] = ()) -> tuple[int, in
     tested = 0
     if pending:
         skip = " and ".join(f"not {name}" for name in CONTRACT_SLOW)
-        job = json.dumps(
-            {"tests": list(CONTRACT_TESTS), "skip": skip, "keys": sorted(pending), "limit": FORMAT_LIMIT}
+        job = {"tests": list(CONTRACT_TESTS), "skip": skip, "keys": sorted(pending), "limit": FORMAT_LIMIT}
+        tested = _ask_child(
+            root,
+            _FORMAT_CHILD,
+            job,
+            {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"},
+            "the scenario contract's tests fail on the unmutated engine",
+            (FORMAT_CACHE, cache, pending, "killed"),
         )
-        child = subprocess.Popen(
-            [sys.executable, "-c", _FORMAT_CHILD],
-            cwd=root / FOLDER,
-            env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1", PYTEST_DISABLE_PLUGIN_AUTOLOAD="1"),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        assert child.stdin is not None and child.stdout is not None
-        child.stdin.write(job)
-        child.stdin.close()
-        first = json.loads(child.stdout.readline() or "{}")
-        if not first.get("clean"):
-            child.wait()
-            raise RuntimeError("the scenario contract's tests fail on the unmutated engine")
-        for line in child.stdout:  # written as they come, so that an interrupted run keeps what it did
-            answer = json.loads(line)
-            cache[answer["key"]] = {"digest": pending[answer["key"]], "killed": answer["killed"]}
-            tested += 1
-            if tested % 25 == 0:
-                (root / FORMAT_CACHE).write_text(json.dumps(cache), encoding="utf-8")
-        child.wait()
     (root / FORMAT_CACHE).write_text(json.dumps(cache), encoding="utf-8")
     found = sum(1 for key, digest in live.items() if cache.get(key) == {"digest": digest, "killed": True})
     return tested, found
@@ -448,31 +472,15 @@ def classify_message(root: Path, patterns: tuple[str, ...] = ()) -> tuple[int, i
                 pending[mutant.key] = digest
     tested = 0
     if pending:
-        child = subprocess.Popen(
-            [sys.executable, "-c", _MESSAGE_CHILD],
-            cwd=root / FOLDER,
-            env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        assert child.stdin is not None and child.stdout is not None
         compare = Path(__file__).with_name("outputs_change.py")  # the checkout's, not mutants/'s copy
-        child.stdin.write(
-            json.dumps({"keys": sorted(pending), "limit": FORMAT_LIMIT, "compare": str(compare)})
+        tested = _ask_child(
+            root,
+            _MESSAGE_CHILD,
+            {"keys": sorted(pending), "limit": FORMAT_LIMIT, "compare": str(compare)},
+            {},
+            "rulespy resolve does not answer as tests/cli/resolve_outputs.json records",
+            (MESSAGE_CACHE, cache, pending, "change"),
         )
-        child.stdin.close()
-        first = json.loads(child.stdout.readline() or "{}")
-        if not first.get("clean"):
-            child.wait()
-            raise RuntimeError("rulespy resolve does not answer as tests/cli/resolve_outputs.json records")
-        for line in child.stdout:  # written as they come, so that an interrupted run keeps what it did
-            answer = json.loads(line)
-            cache[answer["key"]] = {"digest": pending[answer["key"]], "change": answer["change"]}
-            tested += 1
-            if tested % 25 == 0:
-                (root / MESSAGE_CACHE).write_text(json.dumps(cache), encoding="utf-8")
-        child.wait()
     (root / MESSAGE_CACHE).write_text(json.dumps(cache), encoding="utf-8")
     found = sum(cache.get(key) == {"digest": digest, "change": "message"} for key, digest in live.items())
     return tested, found
