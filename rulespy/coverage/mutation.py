@@ -38,12 +38,13 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from rulespy.book.book import Book
-from rulespy.coverage.mutants import FOLDER, WORDING, load_mutation_report, render
+from rulespy.coverage.mutants import FOLDER, WORDING, Mutant, load_mutation_report, render
 from rulespy.coverage.mutmut_cache import (
     CONTRACT_SLOW,
     CONTRACT_TESTS,
@@ -318,6 +319,32 @@ if clean == 0:
 """
 
 
+def _to_ask(
+    root: Path, file: str, wanted: Callable[[Mutant], bool], patterns: tuple[str, ...], fingerprint: str
+) -> tuple[dict[str, dict[str, Any]], dict[str, str], dict[str, str]]:
+    """The cache ``file`` of a step that asks about some mutants (``wanted``, whose key matches one of
+    ``patterns``, all when none), the digests of those it must ask about again (``format_digest`` with
+    ``fingerprint``: its verdict is missing or older than the mutant, its module or what it is asked
+    against), and the digests of all it wants."""
+    import fnmatch
+
+    try:
+        cache: dict[str, dict[str, Any]] = json.loads((root / file).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        cache = {}
+    pending: dict[str, str] = {}
+    live: dict[str, str] = {}
+    for meta in metas(root):
+        for mutant in mutants_of(root, meta):
+            if not wanted(mutant) or (patterns and not any(fnmatch.fnmatch(mutant.key, p) for p in patterns)):
+                continue
+            digest = format_digest(root, mutant, fingerprint)
+            live[mutant.key] = digest
+            if cache.get(mutant.key, {}).get("digest") != digest:
+                pending[mutant.key] = digest
+    return cache, pending, live
+
+
 def _ask_child(
     root: Path,
     code: str,
@@ -366,27 +393,12 @@ def classify_format(root: Path, patterns: tuple[str, ...] = ()) -> tuple[int, in
     form, not a rule of the game, pinned by the format's tests and left out of the rulebook's killed share.
     Those the format's tests let pass too stay survivors (or unreached), in the share. Cached by
     ``format_digest``; how many were (tested now, found format)."""
-    import fnmatch
 
-    try:
-        cache: dict[str, dict[str, Any]] = json.loads((root / FORMAT_CACHE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        cache = {}
-    contract = contract_fingerprint(root)
-    pending: dict[str, str] = {}
-    live: dict[str, str] = {}
-    for meta in metas(root):
-        if not meta.relative_to(root / FOLDER).as_posix().startswith(LOADER):
-            continue
-        for mutant in mutants_of(root, meta):
-            if mutant.kind or mutant.status not in ("survived", "unreached"):
-                continue
-            if patterns and not any(fnmatch.fnmatch(mutant.key, p) for p in patterns):
-                continue
-            digest = format_digest(root, mutant, contract)
-            live[mutant.key] = digest
-            if cache.get(mutant.key, {}).get("digest") != digest:
-                pending[mutant.key] = digest
+    def alive(mutant: Mutant) -> bool:
+        left = mutant.status in ("survived", "unreached")  # by the examples
+        return mutant.path.startswith(LOADER) and not mutant.kind and left
+
+    cache, pending, live = _to_ask(root, FORMAT_CACHE, alive, patterns, contract_fingerprint(root))
     tested = 0
     if pending:
         skip = " and ".join(f"not {name}" for name in CONTRACT_SLOW)
@@ -451,25 +463,7 @@ def classify_message(root: Path, patterns: tuple[str, ...] = ()) -> tuple[int, i
     not a rule, left out of the killed share. One that changes a recorded decision, or nothing recorded,
     stays a survivor: an example is owed. Cached by the mutant, its module and the record; how many were
     (resolved now, found message)."""
-    import fnmatch
-
-    try:
-        cache: dict[str, dict[str, Any]] = json.loads((root / MESSAGE_CACHE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        cache = {}
-    record = outputs_fingerprint(root)
-    pending: dict[str, str] = {}
-    live: dict[str, str] = {}
-    for meta in metas(root):
-        for mutant in mutants_of(root, meta):
-            if not may_be_message(mutant):
-                continue
-            if patterns and not any(fnmatch.fnmatch(mutant.key, p) for p in patterns):
-                continue
-            digest = format_digest(root, mutant, record)
-            live[mutant.key] = digest
-            if cache.get(mutant.key, {}).get("digest") != digest:
-                pending[mutant.key] = digest
+    cache, pending, live = _to_ask(root, MESSAGE_CACHE, may_be_message, patterns, outputs_fingerprint(root))
     tested = 0
     if pending:
         compare = Path(__file__).with_name("outputs_change.py")  # the checkout's, not mutants/'s copy
