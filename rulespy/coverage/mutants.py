@@ -12,8 +12,9 @@ would fail".
 the line before and after the change (as the report shows them), and why the change cannot alter any
 outcome. A note that matches no mutant, or a mutant an example kills, is a problem (exit 1): the code
 moved on and the note must follow. **Wording** (a message's words only) and **format** (a loader mutant
-only the scenario format's own tests kill) are counted apart too (``Mutant.kind``). The killed share is
-killed / (made - equivalent - wording - format).
+only the scenario format's own tests kill) and **message** (a survivor that changes only the text of the
+recorded answers, not what they decide) are counted apart too (``Mutant.kind``). The killed share is
+killed / (made - equivalent - wording - format - message).
 """
 
 from __future__ import annotations
@@ -41,6 +42,12 @@ WORDING = "wording"
 #: scenario format's own tests kill (``mutation.classify_format``): a decision about the file's form,
 #: pinned by the format's tests, counted apart and left out of the killed share like wording.
 FORMAT = "format"
+#: The kind of a mutant that no example notices and that changes, in every answer of
+#: ``tests/cli/resolve_outputs.json`` (each scenario file and worked example's scenario, resolved), only the
+#: text of a sentence (a refusal's message, an account line) and nothing decided (``mutation.
+#: classify_message``): which values a message prints, pinned by that record's test, counted apart and left
+#: out of the killed share like wording.
+MESSAGE = "message"
 
 
 @dataclass(frozen=True)
@@ -50,7 +57,8 @@ class Mutant:
     unreached (no example reaches the function), skipped (not run: wording) or unchecked; and its
     ``kind``: ``"wording"`` when it changes only the words of a message
     (``rulespy.coverage.mutmut_cache.change_kind``), ``"format"`` when only the scenario format's own
-    tests notice it (``FORMAT``), else empty."""
+    tests notice it (``FORMAT``), ``"message"`` when it changes only the recorded answers' text
+    (``MESSAGE``), else empty."""
 
     key: str
     path: str
@@ -84,6 +92,7 @@ class SectionMutants:
     equivalent: int = 0
     wording: int = 0
     format: int = 0
+    message: int = 0
     survivors: list[Mutant] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
@@ -94,6 +103,7 @@ class SectionMutants:
             "equivalent": self.equivalent,
             "wording": self.wording,
             "format": self.format,
+            "message": self.message,
             "survived": len(self.survivors),
             "survivors": [
                 {
@@ -134,19 +144,25 @@ class MutationReport:
     format = _Summed()
 
     @property
+    def message(self) -> int:
+        return sum(s.message for s in self.sections)
+
+    @property
     def killed_share(self) -> float:
         """Percent of the mutants killed by the examples and scenario files, of those neither equivalent,
         wording (the words of a message: the catalogue's tests pin them) nor format (the scenario file's
-        form: the format's tests pin it), none of which the rules decide."""
-        counted = self.made - self.equivalent - self.wording - self.format
+        form: the format's tests pin it) nor message (the text the recorded answers print: their record's
+        test pins it), none of which the rules decide."""
+        counted = self.made - self.equivalent - self.wording - self.format - self.message
         return 100.0 if counted <= 0 else 100.0 * self.killed / counted
 
     def summary_line(self) -> str:
-        survived = self.made - self.killed - self.equivalent - self.wording - self.format
+        survived = self.made - self.killed - self.equivalent - self.wording - self.format - self.message
         return (
             f"{self.made} mutants of the engine: {self.killed} killed by the examples and scenario files, "
-            f"{self.equivalent} equivalent (noted), {self.wording} wording and {self.format} format (left "
-            f"out), {survived} surviving; {self.killed_share:.1f}% of the other mutants killed"
+            f"{self.equivalent} equivalent (noted), {self.wording} wording, {self.format} format and "
+            f"{self.message} message (left out), {survived} surviving; {self.killed_share:.1f}% of the "
+            "other mutants killed"
             + (f" ({self.unchecked} more not tested yet: run make mutants)" if self.unchecked else "")
         )
 
@@ -157,6 +173,7 @@ class MutationReport:
             "equivalent": self.equivalent,
             "wording": self.wording,
             "format": self.format,
+            "message": self.message,
             "killed_share": round(self.killed_share, 2),
             "unchecked": self.unchecked,
             "sections": [s.to_json() for s in self.sections],
@@ -297,11 +314,13 @@ def summarise(mutants: Sequence[Mutant], notes: Sequence[Note], root: Path) -> M
         note = next((n for n in notes if n.matches(mutant)), None)
         if note is not None:
             used.add(id(note))
-        if mutant.kind in (WORDING, FORMAT):  # counted apart (wording whether an example notices it or not)
+        if mutant.kind in (WORDING, FORMAT, MESSAGE):  # apart (wording whether an example notices it or not)
             if mutant.kind == WORDING:
                 section.wording += 1
-            else:
+            elif mutant.kind == FORMAT:
                 section.format += 1
+            else:
+                section.message += 1
             if note is not None:
                 problems.append(
                     f"{NOTES}:{note.line}: noted as equivalent, but it is {mutant.kind} ({mutant.key})"
@@ -330,16 +349,17 @@ def summarise(mutants: Sequence[Mutant], notes: Sequence[Note], root: Path) -> M
 
 def render(report: MutationReport) -> str:
     """The rule writers' section of ``rulespy coverage --mutants``: per rule, what no example pins down."""
-    rows: list[tuple[str, ...]] = [("RULE", "MADE", "KILLED", "EQUIV", "WORDING", "FORMAT", "SURVIVED")]
+    header = ("RULE", "MADE", "KILLED", "EQUIV", "WORDING", "FORMAT", "MESSAGE", "SURVIVED")
+    rows: list[tuple[str, ...]] = [header]
     for s in report.sections:
-        numbers = (s.made, s.killed, s.equivalent, s.wording, s.format, len(s.survivors))
+        numbers = (s.made, s.killed, s.equivalent, s.wording, s.format, s.message, len(s.survivors))
         rows.append((s.rule, *map(str, numbers)))
     width = max(len(r[0]) for r in rows)
     out = [
         "What no example pins down (mutants of the engine that every example and scenario file let pass):",
         "",
     ]
-    widths = (width, 5, 6, 5, 7, 6, 8)
+    widths = (width, 5, 6, 5, 7, 6, 7, 8)
     out += [
         "  ".join(
             c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True))

@@ -10,7 +10,9 @@ changes only the words of a message (a string given to ``_()``, ``N_()``, ``n_()
 decided on the syntax trees by ``rulespy.coverage.mutmut_cache.change_kind``) is **wording**: not run, left
 out of the killed share and counted apart, since the message catalogue's tests pin words, not the rules.
 A loader mutant (``rulespy/scenario``) the examples let pass is run against the scenario format's own
-tests (``classify_format``); one they kill is **format**, counted apart the same way.
+tests (``classify_format``); one they kill is **format**, counted apart the same way. Any other survivor
+is resolved against ``tests/cli/resolve_outputs.json`` (``classify_message``): one that changes only the
+sentences of the recorded answers, nothing they decide, is **message**, counted apart too.
 
 The run is incremental and parallel. mutmut keeps its results in ``mutants/`` (gitignored) and tests again
 only the mutants of functions whose code changed, in ``--jobs`` forked children, each running only the
@@ -36,23 +38,27 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from rulespy.book.book import Book
-from rulespy.coverage.mutants import FOLDER, WORDING, load_mutation_report, render
+from rulespy.coverage.mutants import FOLDER, WORDING, Mutant, load_mutation_report, render
 from rulespy.coverage.mutmut_cache import (
     CONTRACT_SLOW,
     CONTRACT_TESTS,
     FORMAT_CACHE,
     LOADER,
+    MESSAGE_CACHE,
     contract_fingerprint,
     forget,
     format_digest,
     is_killed,
+    may_be_message,
     metas,
     mutants_of,
+    outputs_fingerprint,
     untested,
     write_report,
 )
@@ -313,6 +319,72 @@ if clean == 0:
 """
 
 
+def _to_ask(
+    root: Path, file: str, wanted: Callable[[Mutant], bool], patterns: tuple[str, ...], fingerprint: str
+) -> tuple[dict[str, dict[str, Any]], dict[str, str], dict[str, str]]:
+    """The cache ``file`` of a step that asks about some mutants (``wanted``, whose key matches one of
+    ``patterns``, all when none), the digests of those it must ask about again (``format_digest`` with
+    ``fingerprint``: its verdict is missing or older than the mutant, its module or what it is asked
+    against), and the digests of all it wants."""
+    import fnmatch
+
+    try:
+        cache: dict[str, dict[str, Any]] = json.loads((root / file).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        cache = {}
+    pending: dict[str, str] = {}
+    live: dict[str, str] = {}
+    for meta in metas(root):
+        for mutant in mutants_of(root, meta):
+            if not wanted(mutant) or (patterns and not any(fnmatch.fnmatch(mutant.key, p) for p in patterns)):
+                continue
+            digest = format_digest(root, mutant, fingerprint)
+            live[mutant.key] = digest
+            if cache.get(mutant.key, {}).get("digest") != digest:
+                pending[mutant.key] = digest
+    return cache, pending, live
+
+
+def _ask_child(
+    root: Path,
+    code: str,
+    job: dict[str, Any],
+    env: dict[str, str],
+    unclean: str,
+    into: tuple[str, dict[str, dict[str, Any]], dict[str, str], str],
+) -> int:
+    """Run the child ``code`` in ``mutants/`` with ``job`` on standard input (its ``keys``: mutants to ask
+    about). Its first line says whether the unmutated engine passed (else ``RuntimeError(unclean)``); then
+    one line a key, whose field ``answer`` is cached under the key beside its digest. ``into`` is (the
+    cache file, the cache, each pending key's digest, ``answer``); the file is written as the answers come,
+    so that an interrupted run keeps what it did. How many were answered."""
+    file, cache, pending, answer = into
+    child = subprocess.Popen(
+        [sys.executable, "-c", code],
+        cwd=root / FOLDER,
+        env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1", **env),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert child.stdin is not None and child.stdout is not None
+    child.stdin.write(json.dumps(job))
+    child.stdin.close()
+    first = json.loads(child.stdout.readline() or "{}")
+    if not first.get("clean"):
+        child.wait()
+        raise RuntimeError(unclean)
+    asked = 0
+    for line in child.stdout:
+        found = json.loads(line)
+        cache[found["key"]] = {"digest": pending[found["key"]], answer: found[answer]}
+        asked += 1
+        if asked % 25 == 0:
+            (root / file).write_text(json.dumps(cache), encoding="utf-8")
+    child.wait()
+    return asked
+
+
 def classify_format(root: Path, patterns: tuple[str, ...] = ()) -> tuple[int, int]:
     """Run the scenario format's own tests (``CONTRACT_TESTS``) against every mutant of the loader
     (``rulespy/scenario``) that the rulebook's examples and scenario files left alive (survived or
@@ -321,57 +393,90 @@ def classify_format(root: Path, patterns: tuple[str, ...] = ()) -> tuple[int, in
     form, not a rule of the game, pinned by the format's tests and left out of the rulebook's killed share.
     Those the format's tests let pass too stay survivors (or unreached), in the share. Cached by
     ``format_digest``; how many were (tested now, found format)."""
-    import fnmatch
 
-    try:
-        cache: dict[str, dict[str, Any]] = json.loads((root / FORMAT_CACHE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        cache = {}
-    contract = contract_fingerprint(root)
-    pending: dict[str, str] = {}
-    live: dict[str, str] = {}
-    for meta in metas(root):
-        if not meta.relative_to(root / FOLDER).as_posix().startswith(LOADER):
-            continue
-        for mutant in mutants_of(root, meta):
-            if mutant.kind or mutant.status not in ("survived", "unreached"):
-                continue
-            if patterns and not any(fnmatch.fnmatch(mutant.key, p) for p in patterns):
-                continue
-            digest = format_digest(root, mutant, contract)
-            live[mutant.key] = digest
-            if cache.get(mutant.key, {}).get("digest") != digest:
-                pending[mutant.key] = digest
+    def alive(mutant: Mutant) -> bool:
+        left = mutant.status in ("survived", "unreached")  # by the examples
+        return mutant.path.startswith(LOADER) and not mutant.kind and left
+
+    cache, pending, live = _to_ask(root, FORMAT_CACHE, alive, patterns, contract_fingerprint(root))
     tested = 0
     if pending:
         skip = " and ".join(f"not {name}" for name in CONTRACT_SLOW)
-        job = json.dumps(
-            {"tests": list(CONTRACT_TESTS), "skip": skip, "keys": sorted(pending), "limit": FORMAT_LIMIT}
+        job = {"tests": list(CONTRACT_TESTS), "skip": skip, "keys": sorted(pending), "limit": FORMAT_LIMIT}
+        tested = _ask_child(
+            root,
+            _FORMAT_CHILD,
+            job,
+            {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"},
+            "the scenario contract's tests fail on the unmutated engine",
+            (FORMAT_CACHE, cache, pending, "killed"),
         )
-        child = subprocess.Popen(
-            [sys.executable, "-c", _FORMAT_CHILD],
-            cwd=root / FOLDER,
-            env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1", PYTEST_DISABLE_PLUGIN_AUTOLOAD="1"),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        assert child.stdin is not None and child.stdout is not None
-        child.stdin.write(job)
-        child.stdin.close()
-        first = json.loads(child.stdout.readline() or "{}")
-        if not first.get("clean"):
-            child.wait()
-            raise RuntimeError("the scenario contract's tests fail on the unmutated engine")
-        for line in child.stdout:  # written as they come, so that an interrupted run keeps what it did
-            answer = json.loads(line)
-            cache[answer["key"]] = {"digest": pending[answer["key"]], "killed": answer["killed"]}
-            tested += 1
-            if tested % 25 == 0:
-                (root / FORMAT_CACHE).write_text(json.dumps(cache), encoding="utf-8")
-        child.wait()
     (root / FORMAT_CACHE).write_text(json.dumps(cache), encoding="utf-8")
     found = sum(1 for key, digest in live.items() if cache.get(key) == {"digest": digest, "killed": True})
+    return tested, found
+
+
+#: The child of ``classify_message``: in ``mutants/``, resolves every recorded scenario once on the
+#: unmutated engine (which must answer as recorded, and warms the imports), then once a mutant in a
+#: process forked from that warm one; one JSON line a key on standard output.
+_MESSAGE_CHILD = r"""
+import importlib.util, json, os, signal, sys
+sys.path.insert(0, os.getcwd())
+job = json.load(sys.stdin)
+spec = importlib.util.spec_from_file_location("_outputs_change", job["compare"])
+compare = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(compare)
+outputs_change = compare.outputs_change
+from tests.cli.resolve_outputs import outputs, recorded
+record = recorded()
+CHANGES = {"same": 0, "message": 10}
+
+def run(key, limit):
+    pid = os.fork()
+    if pid == 0:
+        os.environ["MUTANT_UNDER_TEST"] = key
+        quiet = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(quiet, 1)
+        os.dup2(quiet, 2)
+        signal.alarm(limit)
+        try:
+            os._exit(CHANGES.get(outputs_change(outputs(), record), 11))
+        except BaseException:
+            os._exit(11)
+    code = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+    return {0: "same", 10: "message"}.get(code, "decision")
+
+os.environ["MUTANT_UNDER_TEST"] = ""
+print(json.dumps({"clean": outputs_change(outputs(), record) == "same"}), flush=True)
+for key in job["keys"]:
+    print(json.dumps({"key": key, "change": run(key, job["limit"])}), flush=True)
+"""
+
+
+def classify_message(root: Path, patterns: tuple[str, ...] = ()) -> tuple[int, int]:
+    """Resolve every scenario of ``tests/cli/resolve_outputs.json`` (the scenario files and each worked
+    example's scenarios) under every survivor the examples let pass outside the loader, whose key matches
+    one of ``patterns`` (all when none), and record in ``mutants/message.json`` how its answers differ
+    from the record (``rulespy.coverage.outputs_change``). One whose answers differ in the text of their
+    sentences only (a refusal's message, an account line), every decision as recorded, is **message**:
+    which values a sentence prints, pinned by the record's test (``tests/cli/test_resolve_outputs.py``),
+    not a rule, left out of the killed share. One that changes a recorded decision, or nothing recorded,
+    stays a survivor: an example is owed. Cached by the mutant, its module and the record; how many were
+    (resolved now, found message)."""
+    cache, pending, live = _to_ask(root, MESSAGE_CACHE, may_be_message, patterns, outputs_fingerprint(root))
+    tested = 0
+    if pending:
+        compare = Path(__file__).with_name("outputs_change.py")  # the checkout's, not mutants/'s copy
+        tested = _ask_child(
+            root,
+            _MESSAGE_CHILD,
+            {"keys": sorted(pending), "limit": FORMAT_LIMIT, "compare": str(compare)},
+            {},
+            "rulespy resolve does not answer as tests/cli/resolve_outputs.json records",
+            (MESSAGE_CACHE, cache, pending, "change"),
+        )
+    (root / MESSAGE_CACHE).write_text(json.dumps(cache), encoding="utf-8")
+    found = sum(cache.get(key) == {"digest": digest, "change": "message"} for key, digest in live.items())
     return tested, found
 
 
@@ -479,6 +584,11 @@ def main(argv: list[str] | None = None) -> int:
         help="only run the scenario contract's tests against the loader's surviving mutants, then report",
     )
     parser.add_argument(
+        "--message-only",
+        action="store_true",
+        help="only resolve the recorded scenarios under the surviving mutants (message or not), then report",
+    )
+    parser.add_argument(
         "--only",
         action="append",
         default=[],
@@ -489,6 +599,12 @@ def main(argv: list[str] | None = None) -> int:
     root: Path = args.root.resolve()
     if args.format_only and metas(root):
         print(f"make mutants: {classify_format(root, tuple(args.only))[1]} loader mutants are format")
+    elif args.message_only and metas(root):
+        try:
+            print(f"make mutants: {classify_message(root, tuple(args.only))[1]} survivors are message")
+        except RuntimeError as error:
+            print(f"make mutants: {error}", file=sys.stderr)
+            return 2
     elif not args.report_only:
         change = prepare_for_examples(root)
         print(f"make mutants: {change.verdict}")
@@ -515,6 +631,15 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"make mutants: the scenario contract's tests ({', '.join(CONTRACT_TESTS)}) run against {tested} "
             f"loader mutants the examples let pass; {found} in all are format (pinned by the format's tests)"
+        )
+        try:
+            tested, found = classify_message(root, tuple(args.only))
+        except RuntimeError as error:
+            print(f"make mutants: {error}", file=sys.stderr)
+            return 2
+        print(
+            f"make mutants: the recorded scenarios resolved under {tested} surviving mutants; {found} in all "
+            "change only the text of the answers (message, pinned by tests/cli/resolve_outputs.json)"
         )
         record_examples(root, change)
     if not metas(root):

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import asdict, replace
 from pathlib import Path
 
-from rulespy.coverage.mutants import FOLDER, FORMAT, REPORT, WORDING, Mutant
+from rulespy.coverage.mutants import FOLDER, FORMAT, MESSAGE, REPORT, WORDING, Mutant
 
 #: mutmut's exit codes of a mutant's test run (``mutmut.stats.status_by_exit_code``), as this report words
 #: them: a timeout or a crash is a failing example, so the mutant was noticed.
@@ -52,6 +52,12 @@ FORMAT_CACHE = f"{FOLDER}/format.json"
 LOADER = "rulespy/scenario/"
 
 
+#: The record of what ``rulespy resolve`` prints for every scenario file and worked example's scenario (its
+#: JSON and its account), and the module that writes it (``outputs()``): it pins every message's text, so
+#: a mutant the examples let pass that changes only the text in it is **message** (``classify_message``).
+OUTPUTS_RECORD = "tests/cli/resolve_outputs.json"
+OUTPUTS_MODULE = "tests/cli/resolve_outputs.py"
+MESSAGE_CACHE = f"{FOLDER}/message.json"
 #: The calls whose string arguments are a message's words (``rulespy.i18n``), and the exceptions whose
 #: message argument is (its position, and the keyword): the text of a refusal, not what it decides (its
 #: ``rule``, that it is raised at all).
@@ -92,9 +98,12 @@ def _literal_parts(node: ast.AST) -> list[ast.AST]:
 def _placeholders(message: str) -> list[tuple[str | None, str | None, str | None]] | None:
     """The replacement fields of a message (``{model}``, ``{inches:g}``, ``{unit!r}``), in order, or None
     when it is no valid format string: a mutant that changes them (``{UNIT!R}``) makes ``_()`` fail or
-    print another value, which is more than words."""
+    print another value, which is more than words. Only the fields count: ``Formatter().parse`` also yields
+    an item without a field for the text after the last one, which words added there (``{reason}XX``) bring
+    or take away."""
     try:
-        return [(name, spec, conversion) for _, name, spec, conversion in string.Formatter().parse(message)]
+        fields = string.Formatter().parse(message)
+        return [(name, spec, conversion) for _, name, spec, conversion in fields if name is not None]
     except ValueError:
         return None
 
@@ -273,8 +282,38 @@ def with_format(root: Path, mutants: list[Mutant]) -> list[Mutant]:
     return [replace(m, kind=FORMAT) if pinned(m) else m for m in mutants]
 
 
+def outputs_fingerprint(root: Path) -> str:
+    """What a message verdict depends on besides the mutant: the record and the module that writes it."""
+    files = (root / OUTPUTS_RECORD, root / OUTPUTS_MODULE)
+    return hashlib.sha256(b"\0".join(f.read_bytes() for f in files if f.is_file())).hexdigest()
+
+
+def may_be_message(mutant: Mutant) -> bool:
+    """Whether ``classify_message`` asks about the mutant: one the examples let pass (survived) that no
+    other kind claims, outside the loader (whose survivors go to the format's tests)."""
+    return not mutant.kind and mutant.status == "survived" and not mutant.path.startswith(LOADER)
+
+
+def with_message(root: Path, mutants: list[Mutant]) -> list[Mutant]:
+    """``mutants`` with the kind ``MESSAGE`` given to each survivor that, by ``mutants/message.json``
+    (written by ``mutation.classify_message`` for the mutant and the record as they are now), changes
+    the text of the recorded answers and nothing they decide (``outputs_change``)."""
+    try:
+        cache = json.loads((root / MESSAGE_CACHE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return mutants
+    record = outputs_fingerprint(root)
+
+    def pinned(m: Mutant) -> bool:
+        verdict = {"digest": format_digest(root, m, record), "change": "message"}
+        return may_be_message(m) and cache.get(m.key) == verdict
+
+    return [replace(m, kind=MESSAGE) if pinned(m) else m for m in mutants]
+
+
 def write_report(root: Path) -> list[Mutant]:
     """Every mutant of the last run, written to ``mutants/report.json`` and returned."""
     mutants = with_format(root, [m for meta in metas(root) for m in mutants_of(root, meta)])
+    mutants = with_message(root, mutants)
     (root / REPORT).write_text(json.dumps([asdict(m) for m in mutants], indent=1), encoding="utf-8")
     return mutants

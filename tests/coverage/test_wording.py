@@ -58,6 +58,15 @@ def test_a_change_of_what_is_decided_is_never_wording(after: str) -> None:
     assert _kind(REFUSAL, after) == ""
 
 
+def test_words_after_a_message_s_last_placeholder_are_wording_and_the_placeholder_is_not() -> None:
+    # string.Formatter().parse yields a field-less item for trailing text: only the fields are compared
+    ends = 'def f(m, r):\n    return _("{m} does not fire: {r}", m=m, r=r)\n'
+    assert _kind(ends, ends.replace("{m} does", "XX{m} does").replace("{r}", "{r}XX")) == WORDING
+    assert _kind(ends, ends.replace("{r}", "{r}.")) == WORDING
+    assert _kind(ends, ends.replace(": {r}", ":")) == ""  # a field dropped: its value is no longer said
+    assert _kind(ends, ends.replace("{r}", "{r}{{r}}")) == WORDING  # escaped braces are words
+
+
 def test_the_literal_parts_of_a_refusal_message_are_wording_not_what_it_interpolates() -> None:
     before = 'def f(n):\n    raise InvalidInput(f"at most {n} dice, not {n + 1}", 3, "a.yaml")\n'
     assert _kind(before, before.replace("at most", "XXat mostXX")) == WORDING
@@ -152,7 +161,7 @@ def test_wording_is_not_run_and_left_out_of_the_killed_share(tmp_path: Path) -> 
     assert report.killed_share == 50.0  # 1 killed of the 2 that are not wording
     assert report.to_json()["wording"] == 2
     text = render(report)
-    assert "WORDING" in text and "2 wording and 0 format (left out)" in text
+    assert "WORDING" in text and "2 wording, 0 format and 0 message (left out)" in text
     assert "computed `4` instead of `3`" in text and "out of range" not in text  # only the decision listed
 
 
@@ -259,4 +268,127 @@ def test_a_loader_mutant_only_the_contract_kills_is_format(tmp_path: Path) -> No
     # the contract's test changed: its verdicts are taken again, not trusted
     test = root / "tests/scenario/test_malformed.py"
     test.write_text(test.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    assert {m.key[-1]: m.kind for m in write_report(root)}["1"] == ""
+
+
+ENGINE_SOURCE = '''"""Range."""
+
+
+def refuse(u):
+    """Rule: core/range.md#range"""
+    if u > 3:
+        return ("core/range.md#range", f"{u} is out of range")
+    return None
+'''
+
+ENGINE_MUTATED = """import os
+
+
+def x_refuse__mutmut_orig(u):
+    if u > 3:
+        return ("core/range.md#range", f"{u} is out of range")
+    return None
+def x_refuse__mutmut_1(u):
+    if u > 3:
+        return ("core/range.md#range", f"{u + 1} is out of range")
+    return None
+def x_refuse__mutmut_2(u):
+    if u >= 3:
+        return ("core/range.md#range", f"{u} is out of range")
+    return None
+def x_refuse__mutmut_3(u):
+    if u > 4:
+        return ("core/range.md#range", f"{u} is out of range")
+    return None
+def x_refuse__mutmut_4(u):
+    if u > 3:
+        return ("core/range.md#arc", f"{u} is out of range")
+    return None
+def x_refuse__mutmut_5(u):
+    if u > 3:
+        return ("core/range.md#range", f"{u - 1} is out of range")
+    return None
+def refuse(u):  # what mutmut's trampoline does: the mutant named in MUTANT_UNDER_TEST, else the original
+    key = os.environ.get("MUTANT_UNDER_TEST", "").rpartition("__mutmut_")[2]
+    return globals().get(f"x_refuse__mutmut_{key}", x_refuse__mutmut_orig)(u)
+"""
+
+#: A stand-in for tests/cli/resolve_outputs.py: resolves two declarations (3" and 10" away) with the
+#: mutated engine, as rulespy resolve answers them with --json and without.
+OUTPUTS = """import importlib.util, json
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parents[2]
+
+
+def outputs():
+    spec = importlib.util.spec_from_file_location("engine", HERE / "rulespy/core/m.py")
+    engine = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(engine)
+    found = {}
+    for u in (3, 10):
+        refusal = engine.refuse(u)
+        error = None if refusal is None else {"rule": refusal[0], "message": refusal[1]}
+        code = int(refusal is not None)
+        answer = json.dumps({"legal": refusal is None, "error": error}, indent=1).splitlines()
+        account = ["Legal"] if refusal is None else ["Forbidden: " + refusal[1]]
+        found[f"u{u}"] = {
+            "json": {"exit": code, "stdout": answer, "stderr": []},
+            "text": {"exit": code, "stdout": account, "stderr": []},
+        }
+    return found
+
+
+def recorded():
+    return json.loads(Path(__file__).with_name("resolve_outputs.json").read_text(encoding="utf-8"))
+"""
+
+
+def test_a_survivor_that_changes_only_the_recorded_answers_text_is_message(tmp_path: Path) -> None:
+    import importlib.util
+
+    from rulespy.coverage.mutation import classify_message
+
+    root = tmp_path
+    codes = {
+        f"rulespy.core.m.x_refuse__mutmut_{n}": code for n, code in ((1, 0), (2, 0), (3, 0), (4, 0), (5, 1))
+    }
+    for folder in (root, root / "mutants"):
+        (folder / "rulespy/core").mkdir(parents=True)
+        (folder / "tests/cli").mkdir(parents=True)
+        for package in ("tests", "tests/cli"):
+            (folder / package / "__init__.py").write_text("", encoding="utf-8")
+        (folder / "tests/cli/resolve_outputs.py").write_text(OUTPUTS, encoding="utf-8")
+    (root / "rulespy/core/m.py").write_text(ENGINE_SOURCE, encoding="utf-8")
+    (root / "mutants/rulespy/core/m.py").write_text(ENGINE_MUTATED, encoding="utf-8")
+    meta = {"exit_code_by_key": codes, "durations_by_key": {}, "estimated_durations_by_key": {}}
+    (root / "mutants/rulespy/core/m.py.meta").write_text(json.dumps(meta), encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("outputs", root / "mutants/tests/cli/resolve_outputs.py")
+    assert spec is not None and spec.loader is not None
+    writer = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(writer)
+    record = json.dumps(writer.outputs())  # the unmutated engine's answers
+    for folder in (root, root / "mutants"):
+        (folder / "tests/cli/resolve_outputs.json").write_text(record, encoding="utf-8")
+    (root / "tests/mutation").mkdir(parents=True)
+    # 1 prints another distance in the refusal (message); 2 refuses at 3" too and 4 names another rule
+    # (decisions: examples are owed); 3 changes nothing the record holds; an example killed 5, not asked
+    assert classify_message(root) == (4, 1)
+    assert classify_message(root) == (0, 1)  # cached: nothing resolved again
+    changes = json.loads((root / "mutants/message.json").read_text(encoding="utf-8"))
+    assert {key[-1]: answer["change"] for key, answer in changes.items()} == {
+        "1": "message",
+        "2": "decision",
+        "3": "same",
+        "4": "decision",
+    }
+    kinds = {m.key[-1]: m.kind for m in write_report(root)}
+    assert kinds == {"1": "message", "2": "", "3": "", "4": "", "5": ""}
+    report = load_mutation_report(root)
+    assert (report.made, report.killed, report.message) == (5, 1, 1)
+    assert report.killed_share == 25.0  # 2, 3 and 4 stay in the share, as survivors
+    assert "1 message (left out)" in render(report)
+    # the record changed: its verdicts are taken again, not trusted
+    record_file = root / "tests/cli/resolve_outputs.json"
+    record_file.write_text(record_file.read_text(encoding="utf-8") + "\n", encoding="utf-8")
     assert {m.key[-1]: m.kind for m in write_report(root)}["1"] == ""
