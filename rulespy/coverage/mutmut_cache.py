@@ -92,9 +92,11 @@ def _literal_parts(node: ast.AST) -> list[ast.AST]:
 def _placeholders(message: str) -> list[tuple[str | None, str | None, str | None]] | None:
     """The replacement fields of a message (``{model}``, ``{inches:g}``, ``{unit!r}``), in order, or None
     when it is no valid format string: a mutant that changes them (``{UNIT!R}``) makes ``_()`` fail or
-    print another value, which is more than words."""
+    print another value, which is more than words. Text after the last field is no field (``parse`` gives
+    it as an item of its own, named None), so ``"XX{u}XX"`` has the fields of ``"{u}"``."""
     try:
-        return [(name, spec, conversion) for _, name, spec, conversion in string.Formatter().parse(message)]
+        parsed = string.Formatter().parse(message)
+        return [(name, spec, conversion) for _, name, spec, conversion in parsed if name is not None]
     except ValueError:
         return None
 

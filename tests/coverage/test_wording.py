@@ -57,6 +57,17 @@ def test_a_change_of_what_is_decided_is_never_wording(after: str) -> None:
     assert _kind(REFUSAL, after) == ""
 
 
+def test_words_after_a_message_s_last_placeholder_are_wording() -> None:
+    """A message that ends in a placeholder gains a literal tail in the mutant (``"XX{reason}XX"``): no
+    field is added, so it is wording; a field added or dropped is not."""
+    ending = 'def f(m, r):\n    return _("{m!r} does not fire: {r}", m=m, r=r)\n'
+    mutated = ending.replace('"{m!r} does not fire: {r}"', '"XX{m!r} does not fire: {r}XX"')
+    assert _kind(ending, mutated) == WORDING
+    assert _kind(ending, ending.replace(": {r}", ": {r}{r}")) == ""
+    assert _kind(ending, ending.replace(": {r}", ":")) == ""
+    assert _kind(ending, ending.replace("{r}", "{R}")) == ""
+
+
 def test_the_literal_parts_of_a_refusal_message_are_wording_not_what_it_interpolates() -> None:
     before = 'def f(n):\n    raise InvalidInput(f"at most {n} dice, not {n + 1}", 3, "a.yaml")\n'
     assert _kind(before, before.replace("at most", "XXat mostXX")) == WORDING
