@@ -46,11 +46,11 @@ from rulespy.core.target_lock import LockChance, LockResult, die_probabilities  
 from rulespy.dice import SeededDice  # noqa: E402
 from rulespy.errors import RulesError  # noqa: E402
 from rulespy.odds import odds, pool  # noqa: E402
-from rulespy.odds.memo import StepMemo  # noqa: E402
 from rulespy.sequences.shooting_sequence import ShootingSequence  # noqa: E402
 from rulespy.state import Scenario  # noqa: E402
 from tests.odds import oracles  # noqa: E402
 from tests.odds.oracles import lock_outcomes  # noqa: E402
+from tests.odds.step_memo import StepMemo  # noqa: E402
 
 
 def cpu(work: Callable[[], object], clock: Callable[[], float] = time.process_time) -> tuple[float, object]:

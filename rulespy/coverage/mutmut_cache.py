@@ -163,7 +163,12 @@ def change_kind(original: ast.AST, mutant: ast.AST) -> str:
 
 
 def metas(root: Path) -> list[Path]:
-    return sorted((root / FOLDER / "rulespy").rglob("*.py.meta"))
+    """mutmut's results, one ``.meta`` a module of the engine as it is now: mutmut leaves the results of a
+    module deleted (or moved out of the engine) since it ran in ``mutants/``, and a module that is gone has
+    no mutants to count."""
+    folder = root / FOLDER
+    found = (root / FOLDER / "rulespy").rglob("*.py.meta")
+    return sorted(meta for meta in found if (root / meta.relative_to(folder).with_suffix("")).is_file())
 
 
 def forget(root: Path, keep: Callable[[str, int | None], bool]) -> None:

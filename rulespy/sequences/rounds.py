@@ -25,7 +25,7 @@ class Memo:
     """What one sequence remembers while it runs: the geometry of each target and firing group, worked
     out once (models do not move during an attack). A driver that plays the sequence's own steps over
     many outcomes, such as the seeded simulation of ``bench/bench_odds.py``, passes a subclass that also
-    remembers whole steps (``rulespy/odds/memo.py``); ``resolve`` and the exact engine use this one."""
+    remembers whole steps (``tests/odds/step_memo.py``); ``resolve`` and the exact engine use this one."""
 
     def __init__(self) -> None:
         self._geometry: dict[tuple[str, object], Geometry] = {}

@@ -12,6 +12,7 @@ from rulespy.cli import main
 from rulespy.coverage.mutants import Mutant, load_mutation_report, plain_words, render
 from rulespy.coverage.mutation import (
     killer_fingerprints,
+    metas,
     mutants_of,
     prepare_for_examples,
     record_examples,
@@ -82,6 +83,14 @@ def test_mutants_are_read_with_their_line_and_change(tmp_path: Path) -> None:
     )
     method = found["xǁPoolǁsize__mutmut_1"]
     assert (method.function, method.line, method.status) == ("rulespy.core.x.Pool.size", 13, "unreached")
+
+
+def test_a_module_deleted_since_the_run_has_no_mutants(tmp_path: Path) -> None:
+    root = _repo(tmp_path)
+    gone = root / "mutants/rulespy/core/gone.py.meta"
+    gone.write_text((root / "mutants/rulespy/core/x.py.meta").read_text(encoding="utf-8"), encoding="utf-8")
+    assert metas(root) == [root / "mutants/rulespy/core/x.py.meta"]
+    assert len(write_report(root)) == len(KEYS)  # not a missing file's traceback
 
 
 def test_report_counts_each_rule_section_and_words_the_survivors(tmp_path: Path) -> None:

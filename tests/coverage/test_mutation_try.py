@@ -53,6 +53,10 @@ def cache(tmp_path: Path) -> Path:
         "rulespy.damage.x_normal_wounds__mutmut_4": 1,  # killed already: not tried again
     }
     (engine / "damage.py.meta").write_text(json.dumps({"exit_code_by_key": codes}), encoding="utf-8")
+    (tmp_path / "rulespy").mkdir()  # the engine itself, whose module the cache holds results of
+    (tmp_path / "rulespy" / "damage.py").write_text(
+        "def normal_wounds(damage, armour):\n    return max(damage - armour, 0)\n", encoding="utf-8"
+    )
     (tmp_path / "core").mkdir()
     (tmp_path / "core" / "damage.md").write_text(PAGE, encoding="utf-8")
     return tmp_path

@@ -65,6 +65,8 @@ def test_words_after_a_message_s_last_placeholder_are_wording_and_the_placeholde
     assert _kind(ends, ends.replace("{r}", "{r}.")) == WORDING
     assert _kind(ends, ends.replace(": {r}", ":")) == ""  # a field dropped: its value is no longer said
     assert _kind(ends, ends.replace("{r}", "{r}{{r}}")) == WORDING  # escaped braces are words
+    assert _kind(ends, ends.replace(": {r}", ": {r}{r}")) == ""  # a field added
+    assert _kind(ends, ends.replace("{r}", "{R}")) == ""  # a field renamed
 
 
 def test_the_literal_parts_of_a_refusal_message_are_wording_not_what_it_interpolates() -> None:

@@ -13,13 +13,13 @@ import pytest
 
 from rulespy import account
 from rulespy.dice import ScriptedDice
-from rulespy.odds.memo import StepMemo
 from rulespy.scenario import load_scenario
 from rulespy.sequences.records import Casualty, Hit, Record
 from rulespy.sequences.resolution import Resolution, resolve
 from rulespy.sequences.rounds import Memo
 from rulespy.sequences.shooting_sequence import ShootingSequence, State
 from rulespy.timing.firefight import Removal
+from tests.odds.step_memo import StepMemo
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES = [ROOT / "rulespy" / folder for folder in ("core", "sequences", "timing", "commands")]

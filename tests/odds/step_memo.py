@@ -9,8 +9,13 @@ round with the same inputs, and ``StepMemo`` works each out once. The state a st
 under the step's key and every state field it reads (wounds, pins, removals, casualties), and given to
 the next state that matches. Such drivers read states, never the log, so the memo keeps none of the
 records a step logs (holding them for every remembered step made the garbage collector's work grow
-with the state space). Removal is not remembered (``rounds.remove_casualties``). Only the odds side
-needs this, so it lives here and not in the rules.
+with the state space). Removal is not remembered (``rounds.remove_casualties``).
+
+It was in the engine (``rulespy/odds/memo.py``), which never used it: only the bench's simulation and
+``tests/sequences/test_records.py`` (which proves it reaches the states the sequence reaches alone) do.
+Code no command runs is not a rule a player can meet, so no worked example could pin it down (``make
+mutants`` counted its mutants as unreached): it lives beside the odds engine's other test-only helpers
+(``tests/odds/oracles.py``).
 """
 
 from __future__ import annotations
