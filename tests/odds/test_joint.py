@@ -25,8 +25,8 @@ from rulespy.odds.render import render_text
 from rulespy.odds.summary import summarise
 from rulespy.scenario import parse_scenario
 from rulespy.sequences.shooting_sequence import ShootingSequence
-from tests.odds.answers import key, scenario_of, scenarios
 from tests.hypothesis_profiles import examples
+from tests.odds.answers import key, scenario_of, scenarios
 from tests.odds.scenarios import BINOMIAL, INTERLEAVED, VARIED
 from tests.properties.strategies import RandomSource, make_scenario
 
