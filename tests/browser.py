@@ -98,19 +98,19 @@ class Site(Quiet):
 
 
 class Servers:
-    """One ``Site`` server per folder, started on first use and kept until ``close``: the same address
-    each time a module asks for the same built site (``tests/conftest.py``'s ``servers``)."""
+    """One server per folder and handler, started on first use and kept until ``close``: the same
+    address each time a module asks for the same built site (``tests/conftest.py``'s ``servers``)."""
 
     def __init__(self) -> None:
         self._stack = contextlib.ExitStack()
-        self._urls: dict[Path, str] = {}
+        self._urls: dict[tuple[Path, type[SimpleHTTPRequestHandler]], str] = {}
 
-    def url(self, directory: Path) -> str:
-        """The base URL serving ``directory``."""
-        folder = directory.resolve()
-        if folder not in self._urls:
-            self._urls[folder] = self._stack.enter_context(serving(folder, Site))
-        return self._urls[folder]
+    def url(self, directory: Path, handler: type[SimpleHTTPRequestHandler] = Quiet) -> str:
+        """The base URL serving ``directory`` with ``handler``."""
+        key = (directory.resolve(), handler)
+        if key not in self._urls:
+            self._urls[key] = self._stack.enter_context(serving(key[0], handler))
+        return self._urls[key]
 
     def close(self) -> None:
         self._stack.close()

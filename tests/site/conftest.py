@@ -113,7 +113,6 @@ def built(request: pytest.FixtureRequest, staged: Path) -> Path:
 @pytest.fixture(scope="session")
 def base_url(built: Path, servers: Servers) -> str:
     """``built`` served on 127.0.0.1 (only for the browser tests: skipped without Chromium), on the same
-    address every time a module asks for it (``tests.browser.Servers``), its sitemap naming that address
-    as the published site's names its own (``tests.browser.Site``)."""
+    address every time a module asks for it (``tests.browser.Servers``)."""
     require_browser()
     return servers.url(built)

@@ -26,7 +26,7 @@ import pytest
 from rulespy.render import judge, web
 from rulespy.render.languages import WORDS
 from rulespy.render.offline import npm_ci
-from tests.browser import wait
+from tests.browser import Servers, Site, require_browser, wait
 from tests.odds.test_sampled import BEYOND
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -48,11 +48,13 @@ def player(browser: Any) -> Any:
 
 
 @pytest.fixture(scope="module")
-def site(base_url: str) -> str:
-    """The built site on its one address for the session (``tests/site/conftest.py``): the engine's
-    runtime, its saved snapshot and its service worker come from Chromium's caches when another module
-    opened the site first."""
-    return base_url
+def site(built: Path, servers: Servers) -> str:
+    """The built site, its sitemap naming the server's address (``tests.browser.Site``), on one address
+    for the session (``tests.browser.Servers``): the engine's runtime, its saved snapshot and the service
+    worker's copy of the pages stay in Chromium's caches when the module turns from one generator's site
+    to the other's and back. The other modules' address (``base_url``) keeps the sitemap as built."""
+    require_browser()
+    return servers.url(built, Site)
 
 
 @pytest.fixture(scope="module")
