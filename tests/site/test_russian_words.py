@@ -159,7 +159,9 @@ def test_every_word_of_the_russian_site_is_russian(
     browser: Any, base_url: str, built: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # the judge's list of example scenarios quotes their file names, which are ids, not prose
-    files = frozenset(w for f in (ROOT / "examples" / "scenarios").glob("*.yaml") for w in _WORD.findall(f.stem))
+    files = frozenset(
+        w for f in (ROOT / "examples" / "scenarios").glob("*.yaml") for w in _WORD.findall(f.stem)
+    )
     allowed = ALLOWED | scenario_words(ROOT / "ru") | code_words(ROOT / "ru") | files
     pages = _russian_pages(built)
     assert len(pages) >= 20, pages  # every rule page, the home page, the glossary, the judge
