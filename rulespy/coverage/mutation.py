@@ -49,12 +49,12 @@ from rulespy.coverage.mutmut_cache import (
     CONTRACT_SLOW,
     CONTRACT_TESTS,
     FORMAT_CACHE,
-    LOADER,
     MESSAGE_CACHE,
     contract_fingerprint,
     forget,
     format_digest,
     is_killed,
+    may_be_format,
     may_be_message,
     metas,
     mutants_of,
@@ -279,13 +279,33 @@ def mark_wording(root: Path) -> int:
     return marked
 
 
+#: What both children below share: ``forked(key, limit, work)`` runs ``work`` (which returns an exit
+#: status) under the mutant ``key`` in a process forked from the warm child, its output silenced and
+#: stopped after ``limit`` seconds, and returns the fork's exit status.
+_FORKED = r"""
+import os, signal
+
+def forked(key, limit, work):
+    pid = os.fork()
+    if pid == 0:
+        os.environ["MUTANT_UNDER_TEST"] = key
+        quiet = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(quiet, 1)
+        os.dup2(quiet, 2)
+        signal.alarm(limit)
+        os._exit(work())
+    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+"""
+
 #: Seconds the format's tests may run against one mutant before it is noticed (a hang is noticed).
 FORMAT_LIMIT = 120
 
 #: The child of ``classify_format``: in ``mutants/``, runs the format's tests once on the unmutated engine
 #: (which must pass, and warms the imports), then once a mutant in a process forked from that warm one,
 #: stopping at the first failure; one JSON line a key on standard output.
-_FORMAT_CHILD = r"""
+_FORMAT_CHILD = (
+    _FORKED
+    + r"""
 import json, os, signal, sys
 sys.path.insert(0, os.getcwd())
 import pytest
@@ -294,15 +314,7 @@ args = job["tests"] + ["-x", "-q", "--noconftest", "-o", "addopts=", "-p", "no:x
 args += ["-p", "no:cacheprovider"]
 
 def run(key, limit):
-    pid = os.fork()
-    if pid == 0:
-        os.environ["MUTANT_UNDER_TEST"] = key
-        quiet = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(quiet, 1)
-        os.dup2(quiet, 2)
-        signal.alarm(limit)
-        os._exit(int(pytest.main(args)))
-    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+    return forked(key, limit, lambda: int(pytest.main(args)))
 
 os.environ["MUTANT_UNDER_TEST"] = ""
 saved = os.dup(1), os.dup(2)
@@ -317,6 +329,7 @@ if clean == 0:
     for key in job["keys"]:
         print(json.dumps({"key": key, "killed": run(key, job["limit"]) != 0}), flush=True)
 """
+)
 
 
 def _to_ask(
@@ -393,12 +406,7 @@ def classify_format(root: Path, patterns: tuple[str, ...] = ()) -> tuple[int, in
     form, not a rule of the game, pinned by the format's tests and left out of the rulebook's killed share.
     Those the format's tests let pass too stay survivors (or unreached), in the share. Cached by
     ``format_digest``; how many were (tested now, found format)."""
-
-    def alive(mutant: Mutant) -> bool:
-        left = mutant.status in ("survived", "unreached")  # by the examples
-        return mutant.path.startswith(LOADER) and not mutant.kind and left
-
-    cache, pending, live = _to_ask(root, FORMAT_CACHE, alive, patterns, contract_fingerprint(root))
+    cache, pending, live = _to_ask(root, FORMAT_CACHE, may_be_format, patterns, contract_fingerprint(root))
     tested = 0
     if pending:
         skip = " and ".join(f"not {name}" for name in CONTRACT_SLOW)
@@ -419,7 +427,9 @@ def classify_format(root: Path, patterns: tuple[str, ...] = ()) -> tuple[int, in
 #: The child of ``classify_message``: in ``mutants/``, resolves every recorded scenario once on the
 #: unmutated engine (which must answer as recorded, and warms the imports), then once a mutant in a
 #: process forked from that warm one; one JSON line a key on standard output.
-_MESSAGE_CHILD = r"""
+_MESSAGE_CHILD = (
+    _FORKED
+    + r"""
 import importlib.util, json, os, signal, sys
 sys.path.insert(0, os.getcwd())
 job = json.load(sys.stdin)
@@ -431,26 +441,21 @@ from tests.cli.resolve_outputs import outputs, recorded
 record = recorded()
 CHANGES = {"same": 0, "message": 10}
 
+def change():
+    try:
+        return CHANGES.get(outputs_change(outputs(), record), 11)
+    except BaseException:
+        return 11
+
 def run(key, limit):
-    pid = os.fork()
-    if pid == 0:
-        os.environ["MUTANT_UNDER_TEST"] = key
-        quiet = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(quiet, 1)
-        os.dup2(quiet, 2)
-        signal.alarm(limit)
-        try:
-            os._exit(CHANGES.get(outputs_change(outputs(), record), 11))
-        except BaseException:
-            os._exit(11)
-    code = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
-    return {0: "same", 10: "message"}.get(code, "decision")
+    return {0: "same", 10: "message"}.get(forked(key, limit, change), "decision")
 
 os.environ["MUTANT_UNDER_TEST"] = ""
 print(json.dumps({"clean": outputs_change(outputs(), record) == "same"}), flush=True)
 for key in job["keys"]:
     print(json.dumps({"key": key, "change": run(key, job["limit"])}), flush=True)
 """
+)
 
 
 def classify_message(root: Path, patterns: tuple[str, ...] = ()) -> tuple[int, int]:

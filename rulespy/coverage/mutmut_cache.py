@@ -167,7 +167,7 @@ def metas(root: Path) -> list[Path]:
     module deleted (or moved out of the engine) since it ran in ``mutants/``, and a module that is gone has
     no mutants to count."""
     folder = root / FOLDER
-    found = (root / FOLDER / "rulespy").rglob("*.py.meta")
+    found = (folder / "rulespy").rglob("*.py.meta")
     return sorted(meta for meta in found if (root / meta.relative_to(folder).with_suffix("")).is_file())
 
 
@@ -269,22 +269,43 @@ def contract_fingerprint(root: Path) -> str:
     return hashlib.sha256(b"".join(f.read_bytes() for f in files if f.is_file()) + named).hexdigest()
 
 
+def may_be_format(mutant: Mutant) -> bool:
+    """Whether ``classify_format`` asks about the mutant: a loader mutant the rulebook's examples left
+    alive (survived or unreached) that no other kind claims."""
+    left = mutant.status in ("survived", "unreached")
+    return not mutant.kind and left and mutant.path.startswith(LOADER)
+
+
+def _with_cached_kind(
+    root: Path,
+    mutants: list[Mutant],
+    step: tuple[str, Callable[[Mutant], bool], Callable[[Path], str]],
+    verdict: tuple[str, str, object],
+) -> list[Mutant]:
+    """``mutants`` with the kind of ``verdict`` (kind, the cache's answer field, the answer that gives the
+    kind) given to each mutant the ``step`` (its cache file, which mutants it asks about, the fingerprint of
+    what it asks against) asked about and answered so, for the mutant and that fingerprint as they are now
+    (``format_digest``)."""
+    cache_file, asked, fingerprinted = step
+    try:
+        cache = json.loads((root / cache_file).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return mutants
+    kind, field, answer = verdict
+    fingerprint = fingerprinted(root)
+
+    def pinned(m: Mutant) -> bool:
+        return asked(m) and cache.get(m.key) == {"digest": format_digest(root, m, fingerprint), field: answer}
+
+    return [replace(m, kind=kind) if pinned(m) else m for m in mutants]
+
+
 def with_format(root: Path, mutants: list[Mutant]) -> list[Mutant]:
     """``mutants`` with the kind ``FORMAT`` given to each loader mutant that the rulebook left alive and the
     format's tests kill (``mutants/format.json``, written by ``mutation.classify_format``, for the
     mutant as it is now)."""
-    try:
-        cache = json.loads((root / FORMAT_CACHE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return mutants
-    contract = contract_fingerprint(root)
-
-    def pinned(m: Mutant) -> bool:
-        if m.kind or not m.path.startswith(LOADER) or m.status not in ("survived", "unreached"):
-            return False
-        return bool(cache.get(m.key) == {"digest": format_digest(root, m, contract), "killed": True})
-
-    return [replace(m, kind=FORMAT) if pinned(m) else m for m in mutants]
+    step = (FORMAT_CACHE, may_be_format, contract_fingerprint)
+    return _with_cached_kind(root, mutants, step, (FORMAT, "killed", True))
 
 
 def outputs_fingerprint(root: Path) -> str:
@@ -303,17 +324,8 @@ def with_message(root: Path, mutants: list[Mutant]) -> list[Mutant]:
     """``mutants`` with the kind ``MESSAGE`` given to each survivor that, by ``mutants/message.json``
     (written by ``mutation.classify_message`` for the mutant and the record as they are now), changes
     the text of the recorded answers and nothing they decide (``outputs_change``)."""
-    try:
-        cache = json.loads((root / MESSAGE_CACHE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return mutants
-    record = outputs_fingerprint(root)
-
-    def pinned(m: Mutant) -> bool:
-        verdict = {"digest": format_digest(root, m, record), "change": "message"}
-        return may_be_message(m) and cache.get(m.key) == verdict
-
-    return [replace(m, kind=MESSAGE) if pinned(m) else m for m in mutants]
+    step = (MESSAGE_CACHE, may_be_message, outputs_fingerprint)
+    return _with_cached_kind(root, mutants, step, (MESSAGE, "change", "message"))
 
 
 def write_report(root: Path) -> list[Mutant]:
