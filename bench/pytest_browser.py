@@ -96,8 +96,10 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     keys = ("loads", "fresh", "snapshot", "axe")
     lines = [f"{module}\t" + "\t".join(str(c[k]) for k in keys) for module, c in sorted(_COUNTS.items())]
     totals = [sum(c[k] for c in _COUNTS.values()) for k in keys]
-    print(f"\nChromium per module ({worker}): module, page loads, engines fresh, from snapshot, axe runs",
-          file=sys.stderr)
+    print(
+        f"\nChromium per module ({worker}): module, page loads, engines fresh, from snapshot, axe runs",
+        file=sys.stderr,
+    )
     for line in lines:
         print("  " + line, file=sys.stderr)
     print("  total\t" + "\t".join(map(str, totals)), file=sys.stderr)
