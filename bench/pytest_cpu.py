@@ -5,7 +5,9 @@ charged to this test's module: the worker itself, the children it waited for, an
 (Chromium, chromedriver, a generator's build still running), read from ``/proc``. So a session fixture
 is charged to the first module that asks for it, as it is when that module runs first. At the end of
 the session (of each xdist worker) the modules are printed, most CPU first, on stderr and, when
-``PYTEST_CPU_OUT`` names a file, appended to it as tab-separated lines ``module  user  sys  wall``.
+``PYTEST_CPU_OUT`` names a file, appended to it as tab-separated lines ``module  user  sys  wall``;
+when ``PYTEST_CPU_TESTS`` names a file, each test's own share is appended to it as it ends (``test  user
+sys  wall``), to see which tests of a module cost most.
 
 CPU, not wall time, is what the figures in bench/README.md ("The test suite") compare: on a machine
 shared with other work, load stretches wall time far more than it changes the CPU a module needs.
@@ -80,6 +82,11 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):  #
     for index in range(3):
         spent[index] += now[index] - before[index]
     _last[0] = now
+    out = os.environ.get("PYTEST_CPU_TESTS")
+    if out:
+        user, system, wall = (now[i] - before[i] for i in range(3))
+        with open(out, "a", encoding="utf-8") as file:
+            file.write(f"{item.nodeid}\t{user:.1f}\t{system:.1f}\t{wall:.1f}\n")
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:

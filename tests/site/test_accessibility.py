@@ -10,6 +10,14 @@ rule page and its Russian home), built into the test site by the ``past_editions
 site`` builds it. On the Judge page the judge's own forms and editor
 (``.vs-judge-page``) are left to that page's tests; the theme and text around them are checked here.
 
+Each page is loaded once for both schemes (a module fixture per generator; each scheme's test asserts
+its own findings): checked light by every rule, then switched to dark in place, as the toggle switches a
+reader's page, and checked again by the rules a scheme can change, the colour rules over the whole page
+and every rule over the palette toggle (which of its labels shows). The styles of the theme and the site
+change nothing but colours with the scheme. Only the rules that can report a serious or critical
+violation run (axe-core reports each violation with its rule's impact), so the findings are those of a
+run by every rule. The search dialog is typed into once a page and checked in both schemes the same way.
+
 Also here: tooltips open on keyboard focus and on a tap, and show the owner's first paragraph whole.
 """
 
@@ -34,9 +42,37 @@ SCHEMES = {"light": "default", "dark": "slate"}
 pytestmark = pytest.mark.timeout(900)
 
 _SCHEME = "return document.body.getAttribute('data-md-color-scheme');"
+#: the reader's choice in the theme's palette toggle (kept for the next pages, as for a reader)
+_PALETTE = """const input = document.querySelector(
+  `input[name=__palette][data-md-color-scheme='${arguments[0]}']`);
+if (input && !input.checked) { input.checked = true;
+  input.dispatchEvent(new Event('change', {bubbles: true})); }"""
+#: the palette toggle, the one part of a page whose elements (which label shows) the scheme changes
+_TOGGLE = "form[data-md-component=palette]"
+#: the theme's colour transitions turned off before a switch of scheme, so that axe reads the colours a
+#: reader sees once the switch is over (as on a page loaded in that scheme), never ones mid-fade
+_NO_FADE = """if (!document.getElementById('vs-no-fade')) {
+  const off = document.createElement('style');
+  off.id = 'vs-no-fade';
+  off.textContent = '*, *::before, *::after { transition: none !important; }';
+  document.head.append(off);
+}"""
+#: axe-core over the selectors ``arguments[0]`` (null: the whole page) less ``arguments[1]``, by the rules
+#: of ``arguments[2]``'s category (null: all) that can find a serious or critical violation. axe-core
+#: gives each violation its rule's impact (axe 4: every check result of a rule takes the rule's
+#: ``impact`` before the violations are summed up), so a rule of minor or moderate impact can never
+#: fail these tests: it is not run.
 _RUN = """const done = arguments[arguments.length - 1];
-const exclude = arguments[0];
-axe.run({include: [document], exclude: exclude}, {resultTypes: ['violations']}).then(
+const [include, exclude, category] = arguments;
+if (!axe._audit || !axe._audit.rules.some((r) => r.impact)) {
+  done(['axe failed: its rules carry no impact (axe-core changed: see _RUN in test_accessibility.py)']);
+  return;
+}
+const keep = (r) => r.impact !== 'minor' && r.impact !== 'moderate'
+                    && (!category || r.tags.includes(category));
+const rules = Object.fromEntries(
+  axe._audit.rules.filter((r) => !keep(r)).map((r) => [r.id, {enabled: false}]));
+axe.run({include: include || [document], exclude: exclude}, {resultTypes: ['violations'], rules: rules}).then(
   (r) => done(r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map(
     (v) => `${v.id} (${v.impact}, ${v.nodes.length}): ` +
            v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | '))),
@@ -47,16 +83,6 @@ axe.run({include: [document], exclude: exclude}, {resultTypes: ['violations']}).
 def axe_source() -> str:
     modules = npm_ci(ROOT / "tests" / "axe", ROOT / "build" / "axe", Path("axe-core") / "axe.min.js")
     return (modules / "axe-core" / "axe.min.js").read_text(encoding="utf-8")
-
-
-@pytest.fixture
-def scheme(browser: Any, request: pytest.FixtureRequest) -> Iterator[str]:
-    value = request.param
-    browser.execute_cdp_cmd(
-        "Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": value}]}
-    )
-    yield value
-    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
 
 
 @pytest.fixture(scope="module")
@@ -85,63 +111,123 @@ def _pages(built: Path) -> list[str]:
     return [*PAGES, *(f"{v}/{page}" for v in past for page in ("", "core/damage/", "ru/"))]
 
 
-def _violations(browser: Any, axe_source: str, url: str, scheme: str) -> list[str]:
+def _emulate(browser: Any, scheme: str | None) -> None:
+    """The reader's system preference (``prefers-color-scheme``), emulated; None: Chromium's own."""
+    features = [{"name": "prefers-color-scheme", "value": scheme}] if scheme else []
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": features})
+
+
+def _in_scheme(browser: Any, scheme: str) -> str | None:
+    """Switch the open page to ``scheme`` as a reader does (the system's preference and the theme's palette
+    toggle set to it), its colours switched at once: None, or why it was not applied."""
+    from selenium.common.exceptions import TimeoutException
+
+    browser.execute_script(_NO_FADE)
+    _emulate(browser, scheme)
+    wanted = SCHEMES[scheme]
+    browser.execute_script(_PALETTE, wanted)
+    try:
+        wait(browser, lambda d: d.execute_script(_SCHEME) == wanted)
+    except TimeoutException:
+        return f"the {scheme} palette is not applied"
+    return None
+
+
+def _open(browser: Any, axe_source: str, url: str) -> None:
+    """Load ``url`` in the light scheme, wait for its content and give it axe-core."""
     from selenium.webdriver.common.by import By
 
+    _emulate(browser, "light")
     browser.get(url)
     wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, ".md-content h1"))
-    wanted = SCHEMES[scheme]
-    # the reader's choice in the theme's palette toggle (it is kept for the next pages, as for a reader)
-    browser.execute_script(
-        "const input = document.querySelector("
-        "  `input[name=__palette][data-md-color-scheme='${arguments[0]}']`);"
-        "if (input && !input.checked) { input.checked = true;"
-        "  input.dispatchEvent(new Event('change', {bubbles: true})); }",
-        wanted,
-    )
-    shown = wait(browser, lambda d: d.execute_script(_SCHEME) == wanted and wanted)
-    assert shown == wanted, f"{url}: the {scheme} palette is not applied"
     browser.execute_script(axe_source)
+
+
+def _page_violations(browser: Any, axe_source: str, url: str) -> dict[str, list[str]]:
+    """The violations of the page at ``url`` in each scheme, from one load: in the light scheme by every
+    rule; then switched to the dark one, its colours by the colour rules (``cat.color``) and the palette
+    toggle, whose shown label the switch changes, by every rule. Nothing else on a page depends on the
+    scheme: the theme's and the site's styles key only colours on it (``[data-md-color-scheme=slate]``)."""
+    _open(browser, axe_source, url)
     exclude = [[".vs-judge-page"]] if url.endswith("/judge/") else []
-    return [f"{url} ({scheme}): {v}" for v in browser.execute_async_script(_RUN, exclude)]
+    found: dict[str, list[str]] = {}
+    for scheme in SCHEMES:
+        problem = _in_scheme(browser, scheme)
+        if problem is not None:
+            found[scheme] = [problem]
+        elif scheme == "light":
+            found[scheme] = browser.execute_async_script(_RUN, None, exclude, None)
+        else:
+            found[scheme] = browser.execute_async_script(_RUN, [_TOGGLE], [], None)
+            found[scheme] += browser.execute_async_script(_RUN, None, exclude, "cat.color")
+    return {scheme: [f"{url} ({scheme}): {v}" for v in said] for scheme, said in found.items()}
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"], indirect=True)
+@pytest.fixture(scope="module")
+def page_violations(
+    browser: Any, base_url: str, built: Path, axe_source: str, past_editions: list[str]
+) -> Iterator[dict[str, list[str]]]:
+    """Every page type of this generator's site checked at desktop and phone size, each page loaded once
+    for both schemes (``_page_violations``): the violations found, per scheme."""
+    browser.set_script_timeout(120)
+    found: dict[str, list[str]] = {scheme: [] for scheme in SCHEMES}
+    try:
+        for size in ((1280, 1000), PHONE):
+            browser.set_window_size(*size)
+            for page in _pages(built) if size != PHONE else ("", "core/damage/", "ru/"):
+                for scheme, said in _page_violations(browser, axe_source, urljoin(base_url, page)).items():
+                    found[scheme] += [f"{size[0]}px {v}" for v in said]
+    finally:
+        browser.set_window_size(1280, 1000)
+        _emulate(browser, None)
+    yield found
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_no_serious_or_critical_axe_violation_on_any_page_type(
-    browser: Any, base_url: str, built: Path, axe_source: str, scheme: str, past_editions: list[str]
+    page_violations: dict[str, list[str]], scheme: str, past_editions: list[str]
 ) -> None:
     assert past_editions, "no past edition was built into the test site: CHANGELOG.md has a release (v1.0)"
-    browser.set_script_timeout(120)
-    found: list[str] = []
-    for size in ((1280, 1000), PHONE):
-        browser.set_window_size(*size)
-        for page in _pages(built) if size != PHONE else ("", "core/damage/", "ru/"):
-            found += [
-                f"{size[0]}px {v}" for v in _violations(browser, axe_source, urljoin(base_url, page), scheme)
-            ]
-    browser.set_window_size(1280, 1000)
+    found = page_violations[scheme]
     assert not found, "\n".join(found)
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"], indirect=True)
-def test_the_search_dialog_with_its_results_has_no_serious_or_critical_axe_violation(
-    browser: Any, base_url: str, axe_source: str, scheme: str
-) -> None:
-    """The site's search (Pagefind's UI in ``assets/search.js``'s dialog) open, with results, in both
-    editions, at desktop and phone size: axe-core checks the dialog alone (the page behind it is inert)."""
+@pytest.fixture(scope="module")
+def dialog_violations(browser: Any, base_url: str, axe_source: str) -> Iterator[dict[str, list[str]]]:
+    """The site's search dialog open with results on an English and a Russian page, at desktop and phone
+    size, checked in each scheme (the search typed once a page, the scheme then switched): per scheme."""
     from tests.browser import search
 
     browser.set_script_timeout(120)
-    found: list[str] = []
-    for size in ((1280, 1000), PHONE):
-        browser.set_window_size(*size)
-        for page, words in (("core/damage/", "overkill damage"), ("ru/core/damage/", "лишний урон")):
-            url = urljoin(base_url, page)
-            _violations(browser, axe_source, url, scheme)  # the page and palette, as a reader has them
-            assert search(browser, words, "/core/damage/")
-            violations = browser.execute_async_script(_RUN.replace("[document]", "['dialog.vs-search']"), [])
-            found += [f"{size[0]}px {url} search ({scheme}): {v}" for v in violations]
-    browser.set_window_size(1280, 1000)
+    found: dict[str, list[str]] = {scheme: [] for scheme in SCHEMES}
+    try:
+        for size in ((1280, 1000), PHONE):
+            browser.set_window_size(*size)
+            for page, words in (("core/damage/", "overkill damage"), ("ru/core/damage/", "лишний урон")):
+                url = urljoin(base_url, page)
+                _open(browser, axe_source, url)
+                for scheme in SCHEMES:
+                    problem = _in_scheme(browser, scheme)  # the page and palette, as a reader has them
+                    if problem is not None:
+                        found[scheme].append(f"{size[0]}px {url}: {problem}")
+                        continue
+                    if scheme == "light":
+                        assert search(browser, words, "/core/damage/")
+                    violations = browser.execute_async_script(_RUN, ["dialog.vs-search"], [], None)
+                    found[scheme] += [f"{size[0]}px {url} search ({scheme}): {v}" for v in violations]
+    finally:
+        browser.set_window_size(1280, 1000)
+        _emulate(browser, None)
+    yield found
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_search_dialog_with_its_results_has_no_serious_or_critical_axe_violation(
+    dialog_violations: dict[str, list[str]], scheme: str
+) -> None:
+    """The site's search (Pagefind's UI in ``assets/search.js``'s dialog) open, with results, in both
+    editions, at desktop and phone size: axe-core checks the dialog alone (the page behind it is inert)."""
+    found = dialog_violations[scheme]
     assert not found, "\n".join(found)
 
 
