@@ -134,8 +134,6 @@ def segment_crosses_interior(a: Point, b: Point, polygon: Polygon) -> bool:
     """
     if len(polygon) < 3:
         return False
-    if a == b:
-        return strictly_inside(a, polygon)
     x0, y0, x1, y1 = _bounds(polygon)
     if (
         max(a[0], b[0]) < x0 - EPSILON
@@ -146,7 +144,7 @@ def segment_crosses_interior(a: Point, b: Point, polygon: Polygon) -> bool:
         return False
     d = (b[0] - a[0], b[1] - a[1])
     length2 = d[0] * d[0] + d[1] * d[1]
-    if length2 == 0.0:  # a and b closer than floats can square: one point
+    if length2 == 0.0:  # one point (two models on one spot), or closer than floats can square
         return strictly_inside(a, polygon)
     # each vertex's side of the line (once per vertex, so the crossings agree with each other)
     side = [d[0] * (v[1] - a[1]) - d[1] * (v[0] - a[0]) > 0.0 for v in polygon]
