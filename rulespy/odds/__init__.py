@@ -5,12 +5,13 @@
 and ``seed`` are ignored: every die is enumerated with its probability, nothing is sampled.
 
 What a player reads (the casualties) is computed from final states that keep the casualties alone
-(``final_states(..., casualties_only=True)``): survivors' wounds and pins, which nothing printed depends
+(``final_states`` with ``exact.CASUALTIES``): survivors' wounds and pins, which nothing printed depends
 on, are forgotten so that more ends merge; ``tests/odds/test_joint.py`` proves the printed and JSON odds
-unchanged on every recorded scenario. The expected wounds taken off each target unit need the survivors'
-wounds: they are kept (``keep_wounds``, pins still forgotten; about a tenth more work on the recorded
-scenarios) within a quarter of the size limit (``WOUNDS_LIMITS``); an attack beyond that is worked out again
-without them, and its odds have no expected wounds (``Odds.wounds`` None, JSON ``null``, the text says so).
+those of the full final states on every recorded scenario. The expected wounds taken off each target unit
+need the survivors' wounds: they are kept (``exact.WOUNDS``, pins still forgotten; about a tenth more work
+on the recorded scenarios) within a quarter of the size limit (``WOUNDS_LIMITS``); an attack beyond that is
+worked out again without them, and its odds have no expected wounds (``Odds.wounds`` None, JSON ``null``,
+the text says so).
 
 Size limit (``rulespy.odds.exact``): at most ``MAX_STATES`` (100,000) distinct states held at once,
 ``MAX_TRANSITIONS`` (5,000,000) chance transitions in all and ``MAX_DEALS`` (1,000,000) allocation deals
@@ -27,7 +28,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from rulespy.odds.exact import MAX_DEALS, MAX_STATES, MAX_TRANSITIONS, TooLarge, final_states
+from rulespy.odds.exact import MAX_DEALS, MAX_STATES, MAX_TRANSITIONS, WOUNDS, TooLarge, final_states
 from rulespy.odds.limits import check_size
 from rulespy.odds.render import bar_chart
 from rulespy.odds.render import markdown_table as _markdown
@@ -70,19 +71,11 @@ def odds(scenario: Scenario) -> Odds:
     try:
         check_size(scenario)
         try:  # with each model's wounds left (the expected wounds), within a quarter of the limits
-            kept = WOUNDS_LIMITS
-            finals = final_states(
-                sequence,
-                kept["max_states"],
-                kept["max_transitions"],
-                casualties_only=True,
-                max_deals=kept["max_deals"],
-                keep_wounds=True,
-            )
+            finals = final_states(sequence, **WOUNDS_LIMITS, walk=WOUNDS)
             return summarise(sequence, finals, wounds=True)
         except TooLarge:
             pass
-        finals = final_states(sequence, casualties_only=True)
+        finals = final_states(sequence)
     except TooLarge as error:
         error.path = error.path or scenario.path
         raise

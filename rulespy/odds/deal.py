@@ -3,11 +3,16 @@
 ``resolve`` allocates a round's successes once all of them are known (``rulespy.sequences.rounds``). The
 odds engine instead deals each success the moment its die is counted, so that dice outcomes reaching the
 same allocation merge before the next weapon rolls: a round in progress is a small ``Deal`` (how many
-successes each model has taken, of each weapon and in all, and its wounds and pins so far), and
+successes each model has taken, of each weapon and in all, and its wounds so far), and
 ``Round.deal`` gives the next one from the same rule functions the round uses (``allocation_key``,
 ``choose``, ``wounds_inflicted``, ``wounds_lost``), remembered per round. Once every model of the target
-unit still in play is at 0 wounds, more successes change nothing a player sees (those models leave play,
-their pins with them), so the deal stops counting and such rounds merge.
+unit still in play is at 0 wounds, more successes change nothing a player sees (those models leave play),
+so the deal stops counting and such rounds merge.
+
+A deal keeps no pins: nothing the odds print reads them (a status caused by the attack changes no tier
+before its Removal Timing, core/allocation.md#allocation-key, and the odds give casualties and wounds).
+``tests/odds/full_states.py`` deals the same rounds keeping the pins too (``Round.hit``), to compare the
+engine's final states with those ``rulespy resolve`` reaches.
 
 Rule: core/allocation.md#allocation-rounds
 """
@@ -23,7 +28,8 @@ from rulespy.sequences import rounds
 from rulespy.sequences.shooting_sequence import ShootingSequence, State
 
 # A round in progress: (any success dealt yet, per weapon and model successes, per model successes,
-# per model wounds left, pinned models as a bit mask); the two counts are None once nothing can change.
+# per model wounds left, pinned models as a bit mask, 0 in the engine: see ``Round.hit``); the two counts
+# are None once nothing can change.
 Deal = tuple[bool, tuple[int, ...] | None, tuple[int, ...] | None, tuple[int, ...], int]
 # A round's deals are numbered as they are first made, so that the odds engine hashes small numbers.
 DealId = int
@@ -42,7 +48,6 @@ class Round:
     fixed: tuple[tuple[int, int, int], ...]
     marked: int
     inflicted: tuple[tuple[int, ...], ...]
-    pinning: tuple[bool, ...]
     full: tuple[int, ...]
     deals: list[Deal] = field(default_factory=list)
     numbers: dict[Deal, DealId] = field(default_factory=dict)
@@ -65,7 +70,6 @@ class Round:
         in_play = [m for m in everyone if m.id not in state.removed]
         names = sorted({fw.weapon.name for fw in firing})
         profiles = [bf.weapon(name) for name in names]
-        pins_hit = seq.attacks[attack].rules.pins_hit_models
         ids = tuple(m.id for m in in_play)
         return cls(
             ids=ids,
@@ -78,7 +82,6 @@ class Round:
             inflicted=tuple(
                 tuple(wounds_inflicted(weapon, m.armour, critical) for m in in_play) for weapon in profiles
             ),
-            pinning=tuple(weapon.pinning or pins_hit for weapon in profiles),
             full=tuple(m.wounds for m in in_play),
             memo=[{} for _ in names],
         )
@@ -126,33 +129,34 @@ class Round:
             lost = wounds_lost(self.inflicted[weapon][chosen], left)
             if lost:
                 wounds = wounds[:chosen] + (left - lost,) + wounds[chosen + 1 :]
-            if self.pinning[weapon]:
-                pinned |= 1 << chosen
             if not any(wounds):
-                after = (True, None, None, wounds, 0)
+                after = (True, None, None, wounds, pinned)
             else:
                 at = base + chosen
                 same = same[:at] + (same[at] + 1,) + same[at + 1 :]
                 total = total[:chosen] + (total[chosen] + 1,) + total[chosen + 1 :]
                 after = (True, same, total, wounds, pinned)
+            after = self.hit(after, weapon, chosen)
         found = self.memo[weapon][number] = self.number(after)
         return found
 
+    def hit(self, after: Deal, weapon: int, chosen: int) -> Deal:
+        """``after``, the deal once model ``chosen`` (its number among ``ids``) has taken a success of
+        ``weapon``, as the round keeps it: as it is, since the engine keeps no pins."""
+        return after
+
     def settle(self, state: State, deal: DealId) -> State:
-        """``state`` with the round's wounds and pins."""
-        _, _, _, wounds, pinned = self.deals[deal]
+        """``state`` with the round's wounds."""
+        wounds = self.deals[deal][3]
         # Every model below its full wounds (a model the state already holds keeps or lowers its value).
         hurt = [
             (model_id, left)
             for model_id, full, left in zip(self.ids, self.full, wounds, strict=True)
             if left != full
         ]
-        pins = state.pins
-        if pinned:
-            pins = pins | {model_id for p, model_id in enumerate(self.ids) if pinned >> p & 1}
         before = dict(state.wounds)
         before.update(hurt)
         now = tuple(sorted(before.items()))
-        if now == state.wounds and pins == state.pins:
+        if now == state.wounds:
             return state
-        return state.evolve(wounds=now, pins=pins)
+        return state.evolve(wounds=now)

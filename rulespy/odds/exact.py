@@ -42,7 +42,8 @@ Rule: sequences/shooting_sequence.md#shooting-sequence
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable
+from collections.abc import Hashable
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -52,7 +53,7 @@ from rulespy.core.target_lock import LockChance, LockResult, die_probabilities
 from rulespy.errors import InvalidInput
 from rulespy.i18n import _
 from rulespy.odds import joint, pool
-from rulespy.odds.deal import DealId, Round
+from rulespy.odds.deal import Deal, DealId, Round
 from rulespy.sequences.rounds import critical_casualties
 from rulespy.sequences.shooting_sequence import ShootingSequence, State
 from rulespy.sequences.steps import Phase
@@ -84,21 +85,70 @@ def progress(state: State) -> Progress:
     return (state.attack, ORDER[state.phase], state.target, state.group)
 
 
-def finished(state: State, casualties_only: bool = False, keep_wounds: bool = False) -> State:
-    """A finished state reduced to what its outcome is: casualties, wounds and pins (so ends merge), or
-    with ``casualties_only`` its casualties alone (all that ``rulespy odds`` prints), and with
-    ``keep_wounds`` as well each model's wounds left (its expected wounds), without the pins."""
-    if casualties_only and keep_wounds:
-        return State(casualties=state.casualties, wounds=state.wounds, phase=Phase.DONE)
-    if casualties_only:
+@dataclass(frozen=True)
+class Walk:
+    """What ``final_states`` keeps of the sequence as it walks it, for ``rulespy odds``: each end's
+    casualties (so ends merge), with ``keep_wounds`` each model's wounds left too (the expected wounds),
+    never the pins, which nothing the odds print reads. Consecutive weapons of one profile are rolled
+    together, and an attack no firefight follows is rolled in one pass (``rulespy.odds.joint``).
+
+    ``tests/odds/full_states.py`` walks the same sequence keeping everything (wounds, removals and pins)
+    and, for its tests, joining no weapons or rolling every attack in two passes: that is how the tests
+    prove these merges change no answer."""
+
+    keep_wounds: bool = False
+
+    def one_pass(self, sequence: ShootingSequence) -> bool:
+        """Whether the attacks' dice are rolled in one pass: no firefight follows and each target is its
+        own unit (the rounds of one target then touch no other target's models)."""
+        return not sequence.firefight and all(
+            len({target.unit for target in plan.targets}) == len(plan.targets) for plan in sequence.attacks
+        )
+
+    def groups(self, chances: tuple[LockChance, ...]) -> list[tuple[str, int, int, int, int]]:
+        """A target's firing weapons as (weapon, critical faces, success faces, fail faces, dice), in Dice
+        Order, consecutive weapons of one profile whose dice have the same faces joined (their dice are
+        alike and their successes fall into one run, so rolling them together reaches the same rounds)."""
+        groups: list[tuple[str, int, int, int, int]] = []
+        for chance in chances:
+            faces = _faces(chance)
+            name = chance.weapon.name
+            if groups and groups[-1][:4] == (name, *faces):
+                groups[-1] = (*groups[-1][:4], groups[-1][4] + chance.dice)
+            else:
+                groups.append((name, *faces, chance.dice))
+        return groups
+
+    def round(
+        self, seq: ShootingSequence, state: State, attack: int, index: int, target: TargetPlan, critical: bool
+    ) -> Round:
+        """The allocation round at target ``index`` of ``attack`` (``Round.of``)."""
+        return Round.of(seq, state, attack, index, target, critical)
+
+    def finished(self, state: State) -> State:
+        """A finished state reduced to what its outcome is: its casualties, and with ``keep_wounds`` each
+        model's wounds left."""
+        if self.keep_wounds:
+            return State(casualties=state.casualties, wounds=state.wounds, phase=Phase.DONE)
         return State(casualties=state.casualties, phase=Phase.DONE)
-    return State(
-        wounds=state.wounds,
-        removed=state.removed,
-        pins=state.pins,
-        casualties=state.casualties,
-        phase=Phase.DONE,
-    )
+
+    def critical_end(self, deal: Deal) -> Hashable:
+        """What tells a critical round's ends apart in the one pass: whether a Critical Lock was dealt (the
+        round then ends as the sequence ends it) and each model's wounds."""
+        started, _, _, wounds, _ = deal
+        return started, wounds
+
+    def normal_end(self, deal: Deal) -> Hashable:
+        """What tells a normal round's ends apart in the one pass: which models end at 0 wounds, or with
+        ``keep_wounds`` every model's wounds left."""
+        wounds = deal[3]
+        return wounds if self.keep_wounds else tuple(left == 0 for left in wounds)
+
+
+CASUALTIES = Walk()
+"""The walk ``rulespy odds`` reads its casualties from."""
+WOUNDS = Walk(keep_wounds=True)
+"""The walk ``rulespy odds`` reads its casualties and expected wounds from."""
 
 
 class _Limits:
@@ -153,23 +203,14 @@ def final_states(
     sequence: ShootingSequence,
     max_states: int = MAX_STATES,
     max_transitions: int = MAX_TRANSITIONS,
-    on_batch: Callable[[int, int], None] | None = None,
-    join_groups: bool = True,
-    casualties_only: bool = False,
     max_deals: int = MAX_DEALS,
-    one_pass: bool = True,
-    keep_wounds: bool = False,
+    walk: Walk = CASUALTIES,
 ) -> dict[State, Fraction]:
-    """Every state the sequence can end in, with its exact probability (they sum to 1).
+    """Every end the sequence can come to, as ``walk`` keeps it (its casualties, by default), with its
+    exact probability (they sum to 1).
 
     Raises ``TooLarge`` as soon as the next step would hold more than ``max_states`` distinct states, take
     the total past ``max_transitions`` transitions or the one pass's deals past ``max_deals``.
-    ``on_batch(states, transitions)`` is called after each batch (for profiling). ``join_groups`` False
-    rolls every firing group on its own (for tests proving that joining them changes nothing); ``one_pass``
-    False rolls every attack's dice in two passes, as a firefight's are (for tests proving that the one pass
-    changes nothing). ``casualties_only`` keeps only the casualties of each final state (``finished``);
-    ``keep_wounds`` with it keeps each model's wounds left too (the expected wounds ``rulespy odds``
-    prints), so that fewer ends merge: pins are still forgotten.
 
     Every chance outcome has a probability of k / 6**dice, so weights are kept as whole numbers over one
     common denominator 6**E, E being at least every die the sequence can roll: exact, and much faster
@@ -179,23 +220,16 @@ def final_states(
     """
     start, _ = sequence.initial()
     scale = 6 ** dice_bound(sequence)
-    # One pass when no firefight follows and each target is its own unit (``rulespy.odds.joint``).
-    at_once = (
-        one_pass
-        and not sequence.firefight
-        and all(
-            len({target.unit for target in plan.targets}) == len(plan.targets) for plan in sequence.attacks
-        )
-    )
+    at_once = walk.one_pass(sequence)
     limits = _Limits(max_states, max_transitions, max_deals)
     done: dict[State, int] = {}
     buckets: dict[Progress, dict[Entry, int]] = {}
     queue: list[Progress] = []
-    rounds: dict[tuple[object, ...], Round] = {}
+    rounds = _Rounds(sequence, walk)
 
     def add(state: State, kept: Kept, weight: int) -> None:
         if state.done:
-            state = finished(state, casualties_only, keep_wounds)
+            state = walk.finished(state)
             done[state] = done.get(state, 0) + weight
             return
         key = progress(state)
@@ -227,21 +261,17 @@ def final_states(
                     after, _ = sequence.advance(sequence.record(state, passed), Phase.NORMAL_ROUND)
                     add(after, kept, exact.numerator)
             elif state.phase is Phase.TARGET_LOCK and at_once:
-                for after, part in _at_once(
-                    sequence, state, weight, rounds, limits, join_groups, casualties_only, keep_wounds
-                ):
+                for after, part in _at_once(state, weight, rounds, limits):
                     add(sequence.advance(after)[0], kept, part)
             elif state.phase is Phase.TARGET_LOCK:
-                for (after, more), part in _criticals(sequence, state, weight, rounds, limits, join_groups):
+                for (after, more), part in _criticals(state, weight, rounds, limits):
                     add(sequence.advance(after, Phase.NORMAL_ROUND)[0], kept + more, part)
             else:
                 assert state.phase is Phase.NORMAL_ROUND, f"no chance step in {state.phase}"
                 normal[(state, kept)] = weight
         if normal:
-            for after, part in _normals(sequence, normal, rounds, limits).items():
+            for after, part in _normals(normal, rounds, limits).items():
                 add(sequence.advance(after)[0], (), part)
-        if on_batch is not None:
-            on_batch(limits.held, limits.transitions)
     return {state: Fraction(weight, scale) for state, weight in done.items()}
 
 
@@ -254,35 +284,22 @@ def _faces(chance: LockChance) -> tuple[int, int, int]:
     return crit, success, fail
 
 
-def _groups(chances: tuple[LockChance, ...], join: bool) -> list[tuple[str, int, int, int, int]]:
-    """A target's firing weapons as (weapon, critical faces, success faces, fail faces, dice), in Dice
-    Order, consecutive weapons of one profile whose dice have the same faces joined (their dice are
-    alike and their successes fall into one run, so rolling them together reaches the same rounds)."""
-    groups: list[tuple[str, int, int, int, int]] = []
-    for chance in chances:
-        faces = _faces(chance)
-        name = chance.weapon.name
-        if join and groups and groups[-1][:4] == (name, *faces):
-            groups[-1] = (*groups[-1][:4], groups[-1][4] + chance.dice)
-        else:
-            groups.append((name, *faces, chance.dice))
-    return groups
+class _Rounds:
+    """The allocation rounds of one walk, each made once (``walk.round``) for the models a state has in
+    play and the weapons firing at its target."""
 
+    def __init__(self, sequence: ShootingSequence, walk: Walk) -> None:
+        self.sequence = sequence
+        self.walk = walk
+        self.made: dict[tuple[object, ...], Round] = {}
 
-def _round(
-    sequence: ShootingSequence,
-    state: State,
-    attack: int,
-    index: int,
-    critical: bool,
-    rounds: dict[tuple[object, ...], Round],
-) -> Round:
-    key = (attack, index, critical, state.removed, state.firing[attack])
-    found = rounds.get(key)
-    if found is None:
-        target = sequence.attacks[attack].targets[index]
-        found = rounds[key] = Round.of(sequence, state, attack, index, target, critical)
-    return found
+    def get(self, state: State, attack: int, index: int, critical: bool) -> Round:
+        key = (attack, index, critical, state.removed, state.firing[attack])
+        found = self.made.get(key)
+        if found is None:
+            target = self.sequence.attacks[attack].targets[index]
+            found = self.made[key] = self.walk.round(self.sequence, state, attack, index, target, critical)
+        return found
 
 
 def _critical_end(
@@ -299,12 +316,7 @@ def _critical_end(
 
 
 def _criticals(
-    sequence: ShootingSequence,
-    state: State,
-    weight: int,
-    rounds: dict[tuple[object, ...], Round],
-    limits: _Limits,
-    join: bool,
+    state: State, weight: int, rounds: _Rounds, limits: _Limits
 ) -> list[tuple[tuple[State, Kept], int]]:
     """The first pass over an attack's Target Lock dice: each weapon's Critical Locks dealt as they
     are rolled, target by target, each critical round ended as the sequence ends it; the dice that
@@ -314,22 +326,22 @@ def _criticals(
     Rule: sequences/shooting_sequence.md#step-target-lock
     Rule: sequences/shooting_sequence.md#step-critical-round
     """
-    attack = state.attack
+    sequence, attack = rounds.sequence, state.attack
     plan = sequence.attacks[attack]
     entries: dict[tuple[State, Kept], int] = {(state, ()): weight}
     for index, chances in enumerate(sequence.lock_chances(state)):
-        groups = _groups(chances, join)
+        groups = rounds.walk.groups(chances)
         if not groups:
             continue
         dealt: dict[tuple[State, Kept, DealId], int] = {}
         for (before, kept), w in entries.items():
-            dealt[(before, kept, _round(sequence, before, attack, index, True, rounds).start(before))] = w
+            dealt[(before, kept, rounds.get(before, attack, index, True).start(before))] = w
         for name, crit, success, fail, dice in groups:
             limits.spend(len(dealt) * (dice + 1))
             whole = 6**dice
             following: dict[tuple[State, Kept, DealId], int] = {}
             for (before, kept, deal), w in dealt.items():
-                table = _round(sequence, before, attack, index, True, rounds)
+                table = rounds.get(before, attack, index, True)
                 weapon = table.weapons[name]
                 share, rest = divmod(w, whole)
                 assert not rest, "the dice bound covers every die rolled"
@@ -349,37 +361,28 @@ def _criticals(
             dealt = following
         entries = {}
         for (before, kept, deal), w in dealt.items():
-            table = _round(sequence, before, attack, index, True, rounds)
+            table = rounds.get(before, attack, index, True)
             after = _critical_end(sequence, table, before, deal, plan.targets[index])
             entries[(after, kept)] = entries.get((after, kept), 0) + w
     ended = [(state.evolve(phase=Phase.CRITICAL_ROUND), kept) for state, kept in entries]
     return [((after, kept), w) for (after, kept), w in zip(ended, entries.values(), strict=True)]
 
 
-def _at_once(
-    sequence: ShootingSequence,
-    state: State,
-    weight: int,
-    rounds: dict[tuple[object, ...], Round],
-    limits: _Limits,
-    join: bool,
-    casualties_only: bool,
-    keep_wounds: bool = False,
-) -> list[tuple[State, int]]:
+def _at_once(state: State, weight: int, rounds: _Rounds, limits: _Limits) -> list[tuple[State, int]]:
     """An attack no firefight follows, from its Target Lock dice to removal, in one pass: each target's
     critical and normal rounds dealt together (``rulespy.odds.joint``), target after target. Returns
-    states in the removal phase, with weights. With ``casualties_only`` a normal round's deals are told
-    apart by which models end at 0 wounds, and with ``keep_wounds`` as well by every model's wounds left.
+    states in the removal phase, with weights. The ends of each round are told apart as the walk tells
+    them (``Walk.critical_end``, ``Walk.normal_end``).
 
     Rule: sequences/shooting_sequence.md#step-target-lock
     Rule: sequences/shooting_sequence.md#step-critical-round
     Rule: sequences/shooting_sequence.md#step-normal-round
     """
-    attack = state.attack
+    sequence, walk, attack = rounds.sequence, rounds.walk, state.attack
     plan = sequence.attacks[attack]
     entries: dict[State, int] = {state: weight}
     for index, chances in enumerate(sequence.lock_chances(state)):
-        groups = _groups(chances, join)
+        groups = walk.groups(chances)
         if not groups:
             continue
         faces = [(crit, success, fail, dice) for _, crit, success, fail, dice in groups]
@@ -388,11 +391,10 @@ def _at_once(
         for before, w in entries.items():
             share, rest = divmod(w, whole)
             assert not rest, "the dice bound covers every die rolled"
-            crit = _round(sequence, before, attack, index, True, rounds)
+            crit = rounds.get(before, attack, index, True)
 
-            def crit_end(deal: DealId, crit: Round = crit) -> object:
-                started, _, _, wounds, pinned = crit.deals[deal]
-                return (started, wounds) if casualties_only else (started, wounds, pinned)
+            def crit_end(deal: DealId, crit: Round = crit) -> Hashable:
+                return walk.critical_end(crit.deals[deal])
 
             weapons = [(crit.weapons[name], dice) for name, *_, dice in groups]
             crits = joint.layers(crit, crit.start(before), weapons, crit_end, limits)
@@ -411,13 +413,10 @@ def _at_once(
                 guess.append(made)
             can_reach = joint.reach(crits, guess)
             for number, first in enumerate(firsts):
-                table = _round(sequence, first, attack, index, False, rounds)
+                table = rounds.get(first, attack, index, False)
 
-                def normal_end(deal: DealId, table: Round = table) -> object:
-                    _, _, _, wounds, pinned = table.deals[deal]
-                    if casualties_only and keep_wounds:
-                        return wounds
-                    return tuple(left == 0 for left in wounds) if casualties_only else (wounds, pinned)
+                def normal_end(deal: DealId, table: Round = table) -> Hashable:
+                    return walk.normal_end(table.deals[deal])
 
                 weapons = [(table.weapons[name], dice) for name, *_, dice in groups]
                 normals = joint.layers(table, table.start(first), weapons, normal_end, limits)
@@ -437,12 +436,7 @@ def _keep(kept: Kept, group: tuple[int, int, str, int, int, int]) -> Kept:
     return kept + (group,)
 
 
-def _normals(
-    sequence: ShootingSequence,
-    batch: dict[Entry, int],
-    rounds: dict[tuple[object, ...], Round],
-    limits: _Limits,
-) -> dict[State, int]:
+def _normals(batch: dict[Entry, int], rounds: _Rounds, limits: _Limits) -> dict[State, int]:
     """The second pass: the kept dice rolled as other successes or fails and dealt into the normal
     rounds (every target of every attack, in the sequence's order). Entries with as many kept weapons
     left go together, so that equal rounds merge. Returns states ready for removal, with weights.
@@ -479,7 +473,7 @@ def _normals(
                 ready[after] = ready.get(after, 0) + w
                 continue
             attack, index, name, success, fail, dice = rest[0]
-            table = _round(sequence, before, attack, index, False, rounds)
+            table = rounds.get(before, attack, index, False)
             if deal is None:
                 deal = table.start(before)
             weapon = table.weapons[name]
@@ -496,7 +490,7 @@ def _normals(
                 deal = table.deal(deal, weapon)
         for (at, later, deal, attack, index), w in ended.items():  # the round is over
             before = states[at]
-            table = _round(sequence, before, attack, index, False, rounds)
+            table = rounds.get(before, attack, index, False)
             settled = (number(table.settle(before, deal), states), later, None)
             dealt[settled] = dealt.get(settled, 0) + w
         if dealt:

@@ -16,8 +16,8 @@ Critical Lock, another success or a fail, and deals the two kinds of success at 
   roll leads them to alike deals, and at the end to the same outcome. Which model took which success
   is soon forgotten this way (in the alternating attack, every critical round that has hit the first k
   models is one class), so the pass carries a handful of critical classes times the normal classes.
-  With ``casualties_only`` the outcome is which models end at 0 wounds, so survivors' wounds and pins
-  are forgotten too (what ``rulespy odds`` prints; ``tests/odds/test_joint.py`` proves the printed
+  With the engine's walk (``exact.Walk``) the outcome is which models end at 0 wounds, so survivors'
+  wounds are forgotten too (what ``rulespy odds`` prints; ``tests/odds/test_joint.py`` proves the printed
   odds unchanged on every recorded scenario).
 
 Used for an attack that no firefight follows, whose targets are distinct units (the critical and normal

@@ -72,9 +72,7 @@ class Odds:
         }
 
 
-def summarise(
-    sequence: ShootingSequence, finals: Mapping[State, Fraction], wounds: bool = False
-) -> Odds:
+def summarise(sequence: ShootingSequence, finals: Mapping[State, Fraction], wounds: bool = False) -> Odds:
     """Reduce the final states' distribution to the odds a player reads; with ``wounds`` (final states
     that kept each model's wounds left) the expected wounds taken off each target unit as well."""
     bf = sequence.battlefield

@@ -75,9 +75,9 @@ def key(text: str) -> str:
 def answer(text: str) -> dict[str, object]:
     """The scenario's answer: its first target's casualty distribution and a digest of its final
     states, or why it has none (a malformed scenario or an illegal declaration)."""
-    from rulespy.odds.exact import final_states
     from rulespy.odds.summary import summarise
     from rulespy.sequences.shooting_sequence import ShootingSequence
+    from tests.odds.full_states import final_states
 
     try:
         sequence = ShootingSequence(scenario_of(text))

@@ -12,6 +12,7 @@ from rulespy.odds import TooLarge, markdown_table, odds, table
 from rulespy.odds.exact import final_states
 from rulespy.scenario import parse_scenario
 from rulespy.sequences.shooting_sequence import ShootingSequence
+from tests.odds import full_states
 from tests.odds.scenarios import BINOMIAL, INTERLEAVED, VARIED
 
 
@@ -129,8 +130,8 @@ def test_joining_firing_groups_of_one_profile_changes_no_probability(name: str) 
     # Groups of one weapon profile in a row add into one run of successes (Dice Order keeps them
     # together), so rolling them together must reach exactly the same final states.
     scenario = parse_scenario(VARIED.get(name, INTERLEAVED))
-    joined = final_states(ShootingSequence(scenario))
-    one_by_one = final_states(ShootingSequence(scenario), join_groups=False)
+    joined = full_states.final_states(ShootingSequence(scenario))
+    one_by_one = full_states.final_states(ShootingSequence(scenario), joined=False)
     assert joined == one_by_one
 
 

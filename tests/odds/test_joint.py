@@ -19,13 +19,14 @@ import pytest
 
 from rulespy.errors import RulesError
 from rulespy.odds import TooLarge, odds
-from rulespy.odds.exact import _groups, _Limits, _round, final_states
+from rulespy.odds.exact import CASUALTIES, WOUNDS, _Limits, _Rounds, final_states
 from rulespy.odds.joint import layers
 from rulespy.odds.render import render_text
 from rulespy.odds.summary import summarise
 from rulespy.scenario import parse_scenario
 from rulespy.sequences.shooting_sequence import ShootingSequence
 from tests.hypothesis_profiles import examples
+from tests.odds import full_states
 from tests.odds.answers import key, scenario_of, scenarios
 from tests.odds.scenarios import BINOMIAL, INTERLEAVED, VARIED
 from tests.properties.strategies import RandomSource, make_scenario
@@ -37,7 +38,7 @@ RECORDED = json.loads((Path(__file__).with_name("answers.json")).read_text(encod
 CURRENT = {key(text): (name, text) for name, text in scenarios()}
 FOUND = sorted(k for k in RECORDED if k in CURRENT)
 SHAPES = {**VARIED, "binomial": BINOMIAL, "interleaved": INTERLEAVED, **odds_attacks.RECORDED}
-BIG = {"max_states": 10**7, "max_transitions": 10**8, "max_deals": 10**7}
+BIG = (10**7, 10**8, 10**7)  # the limits: room for every recorded scenario
 #: the random legal attacks compared below: the suite's first 160, the thorough profile's 400 (the
 #: suite's count before; each attempt is a seeded battlefield, so the suite's are among the thorough's)
 ATTEMPTS = examples(suite=160, thorough=400)
@@ -49,8 +50,8 @@ def test_one_pass_reaches_exactly_the_final_states_of_two_passes(name: str) -> N
     # either way), runs of one profile interleaved with another, and the bench attacks: every final
     # state, every probability.
     scenario = parse_scenario(SHAPES[name])
-    one = final_states(ShootingSequence(scenario))
-    two = final_states(ShootingSequence(scenario), one_pass=False)
+    one = full_states.final_states(ShootingSequence(scenario))
+    two = full_states.final_states(ShootingSequence(scenario), at_once=False)
     assert one == two
 
 
@@ -62,12 +63,12 @@ def test_one_pass_and_casualties_only_agree_with_two_passes_on_random_legal_atta
         scenario = make_scenario(RandomSource(random.Random(7_000_003 + attempt)))
         try:
             sequence = ShootingSequence(scenario)
-            two = final_states(ShootingSequence(scenario), one_pass=False)
+            two = full_states.final_states(ShootingSequence(scenario), at_once=False)
         except RulesError:
             continue  # an illegal declaration (about half the attempts)
-        one = final_states(sequence)
+        one = full_states.final_states(sequence)
         assert one == two, attempt
-        short = final_states(ShootingSequence(scenario), casualties_only=True)
+        short = final_states(ShootingSequence(scenario))
         assert summarise(sequence, short) == summarise(sequence, one), attempt
         compared += 1
         split += len(sequence.attacks[0].targets) > 1
@@ -81,12 +82,12 @@ def test_casualties_only_final_states_print_the_same_odds_on_every_recorded_scen
     name, text = CURRENT[digest]
     try:
         sequence = ShootingSequence(scenario_of(text))
-        full = final_states(sequence, **BIG)
+        full = full_states.final_states(sequence, *BIG)
     except RulesError as error:
         with pytest.raises(type(error)):
             odds(scenario_of(text))
         return
-    short = final_states(ShootingSequence(scenario_of(text)), casualties_only=True, **BIG)
+    short = final_states(ShootingSequence(scenario_of(text)), *BIG, walk=CASUALTIES)
     assert len(short) <= len(full)
     both = summarise(sequence, full), summarise(sequence, short)
     assert both[0] == both[1], name
@@ -98,8 +99,8 @@ def test_casualties_only_final_states_print_the_same_odds_on_every_recorded_scen
 def test_casualties_only_merges_final_states_that_differ_in_survivors_wounds() -> None:
     # The bench attack: survivors with one or two wounds left, Pinned or not, are one outcome to a player.
     sequence = ShootingSequence(parse_scenario(odds_attacks.bench()))
-    full = final_states(sequence)
-    short = final_states(sequence, casualties_only=True)
+    full = full_states.final_states(sequence)
+    short = final_states(sequence)
     assert len(short) < len(full)
     assert {state.casualties for state in full} == {state.casualties for state in short}
 
@@ -119,8 +120,8 @@ def test_layers_merge_only_deals_that_no_later_success_tells_apart() -> None:
     # classes for every count of Critical Locks each weapon may roll gives the outcome dealing gives.
     sequence = ShootingSequence(parse_scenario(odds_attacks.alternating(6, 3)))
     start, _ = sequence.initial()
-    groups = _groups(sequence.lock_chances(start)[0], True)
-    table = _round(sequence, start, 0, 0, True, {})
+    groups = CASUALTIES.groups(sequence.lock_chances(start)[0])
+    table = _Rounds(sequence, CASUALTIES).get(start, 0, 0, True)
     weapons = [(table.weapons[name], dice) for name, *_, dice in groups]
 
     def wounds(deal: int) -> object:
@@ -156,11 +157,9 @@ def test_final_states_keeping_wounds_give_the_expected_wounds_of_the_full_ones(d
     name, text = CURRENT[digest]
     try:
         sequence = ShootingSequence(scenario_of(text))
-        full = final_states(sequence, **BIG)
+        full = full_states.final_states(sequence, *BIG)
     except RulesError:
         return
-    kept = final_states(
-        ShootingSequence(scenario_of(text)), casualties_only=True, keep_wounds=True, **BIG
-    )
+    kept = final_states(ShootingSequence(scenario_of(text)), *BIG, walk=WOUNDS)
     assert len(kept) <= len(full)
     assert summarise(sequence, kept, wounds=True) == summarise(sequence, full, wounds=True), name

@@ -1,5 +1,5 @@
 """Expected wounds with exact odds (issue 26): the exact engine keeps each model's wounds left
-(``final_states(..., keep_wounds=True)``) so that ``rulespy odds`` can say how many wounds an attack
+(``final_states(..., walk=WOUNDS)``) so that ``rulespy odds`` can say how many wounds an attack
 takes off each target unit, as the sampled answer already did; checked by hand counts, against the
 full final states and against the sampled figure, with the fallback when the wounds do not fit.
 
@@ -17,13 +17,14 @@ import pytest
 import rulespy.odds
 from rulespy.cli import main
 from rulespy.odds import odds
-from rulespy.odds.exact import final_states
+from rulespy.odds.exact import WOUNDS, final_states
 from rulespy.odds.render import UNKEPT, render_text
 from rulespy.odds.sampled import mean_interval, sample
 from rulespy.odds.summary import summarise
 from rulespy.scenario import parse_scenario
 from rulespy.sequences.shooting_sequence import ShootingSequence
 from tests.hypothesis_profiles import examples
+from tests.odds import full_states
 from tests.odds.scenarios import SPLIT, VARIED
 
 
@@ -81,8 +82,8 @@ def test_expected_wounds_kept_equal_those_of_the_full_final_states(name: str) ->
     # deals merged by wounds left) must give the same expected wounds and the same casualties.
     scenario = parse_scenario(VARIED[name])
     sequence = ShootingSequence(scenario)
-    full = summarise(sequence, final_states(sequence), wounds=True)
-    kept = final_states(ShootingSequence(scenario), casualties_only=True, keep_wounds=True)
+    full = summarise(sequence, full_states.final_states(sequence), wounds=True)
+    kept = final_states(ShootingSequence(scenario), walk=WOUNDS)
     assert summarise(sequence, kept, wounds=True) == full
     assert odds(scenario) == full
 
