@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from rulespy.errors import InvalidInput
-from rulespy.scenario import load_scenario, parse_scenario
+from rulespy.scenario import load_scenario, parse_scenario, read_scenario_text
 from rulespy.scenario.build import MAX_MODELS
 from rulespy.sequences.resolution import check_dice_source
 from rulespy.state import Command, Cover, ModelStatus
@@ -225,3 +225,90 @@ def test_r5_split_target_weapon_declared_twice_is_refused_at_the_second_declarat
     assert error.line == 20  # s2/rifle again, at the walker (target 2)
     assert "s2/rifle is declared at target 1 (line 19) and again at target 2" in error.message
     assert "Split Target, core/shooting.md#split-target" in error.message
+
+
+def test_what_is_not_a_readable_file_is_refused_at_line_1(tmp_path: Path) -> None:
+    import errno
+    import os
+
+    below_a_file = str(tmp_path / "file.yaml" / "below.yaml")
+    cases = [
+        ("/dev/null", "the scenario path is not a regular file (a FIFO or a device)"),
+        (below_a_file, "cannot read the scenario file: " + os.strerror(errno.ENOTDIR)),
+        (str(tmp_path), "the scenario path is a folder, not a file"),
+        (str(tmp_path / "gone.yaml"), "no such scenario file"),
+    ]
+    (tmp_path / "file.yaml").write_text("units: []\n")
+    for path, message in cases:
+        with pytest.raises(InvalidInput) as caught:
+            read_scenario_text(path)
+        assert (caught.value.line, caught.value.path, caught.value.message) == (1, path, message)
+
+
+def test_a_path_holding_a_nul_character_is_malformed_input_not_a_crash() -> None:
+    with pytest.raises(InvalidInput) as caught:
+        load_scenario("a\0b.yaml")
+    assert (caught.value.line, caught.value.path) == (1, "a\\0b.yaml")
+    assert "NUL character" in caught.value.message
+
+
+def test_the_size_limit_counts_bytes_and_accepts_the_limit_itself(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import rulespy.scenario as loader
+    from rulespy.scenario import yamlnodes
+
+    monkeypatch.setattr(loader, "MAX_BYTES", 12)
+    monkeypatch.setattr(yamlnodes, "MAX_BYTES", 12)
+    at_limit = tmp_path / "twelve.yaml"
+    at_limit.write_bytes(b"seed: 12345\n")
+    assert read_scenario_text(at_limit) == "seed: 12345\n"
+    over = tmp_path / "thirteen.yaml"
+    over.write_bytes(b"seed: 123456\n")
+    with pytest.raises(InvalidInput, match="larger than") as caught:
+        read_scenario_text(over)
+    assert (caught.value.line, caught.value.path) == (1, str(over))
+    # The text itself: 12 bytes pass on to the YAML (which finds no units), 13 do not, and a character of
+    # two bytes in UTF-8 counts as two.
+    assert "has no 'units'" in _error("seed: 12345\n").message
+    for text in ("seed: 123456\n", "seed: 'ééé'\n"):
+        error = _error(text)
+        assert (error.line, error.path) == (1, "s.yaml") and "larger than" in error.message
+
+
+def test_the_models_and_dice_limits_accept_the_limit_itself(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rulespy.scenario import build
+
+    # SMALL holds two models in two units; r1 carries a carbine of 2 dice.
+    monkeypatch.setattr(build, "MAX_MODELS", 2)
+    assert len(parse_scenario(SMALL).battlefield.units) == 2
+    monkeypatch.setattr(build, "MAX_MODELS", 1)
+    error = _error(SMALL)
+    assert (error.line, error.message) == (10, "the scenario has more than 1 models")
+    monkeypatch.setattr(build, "MAX_MODELS", MAX_MODELS)
+    monkeypatch.setattr(build, "MAX_TOTAL_DICE", 2)
+    assert parse_scenario(SMALL).battlefield.model("r1").weapons == ("carbine",)
+    monkeypatch.setattr(build, "MAX_TOTAL_DICE", 1)
+    error = _error(SMALL)
+    assert error.line == 3
+    assert error.message == "the models carry 2 Target Lock dice in all; at most 1 are supported"
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "phrase"),
+    [
+        # PyYAML counts CR LF, CR, NEL and the Unicode line and paragraph separators as line breaks.
+        ("a: 1\r\nb: 2\rc: 3\x85d: 4\u2028e: 5\u2029f: \x07\n", 6, "unacceptable character #x0007"),
+        # A flow sequence broken on the line it opened: that line, and no "opened on line" hint.
+        ("units: 1\nattack: [1, : ]\n", 2, "YAML syntax error: expected the node content, but found ':'"),
+        # A flow sequence never closed: the line where it opened, not where the file ended.
+        ("units: 1\nattack: [1, 2\n\n\n", 2, "(the sequence opened on line 2 is not closed)"),
+        ("units: 1\nattack: {a: 1\n\n\n", 2, "(the mapping opened on line 2 is not closed)"),
+        ("units: 1\nattack: *nowhere\n", 2, "found undefined alias 'nowhere'"),
+    ],
+)
+def test_each_yaml_error_is_reported_at_the_line_to_look_at(text: str, line: int, phrase: str) -> None:
+    error = _error(text)
+    assert (error.line, error.path) == (line, "s.yaml")
+    assert error.message.startswith("YAML syntax error: ") and phrase in error.message
+    assert error.message.count("opened on line") == phrase.count("opened on line")
