@@ -358,6 +358,19 @@ def _to_ask(
     return cache, pending, live
 
 
+def refresh_copies(root: Path) -> None:
+    """Lay ``mutants/``'s copies of the folders mutmut copies (``copied``: the tests, the scenario files,
+    the rule folders) anew from the checkout. The format and message steps run the copies, but cache
+    each verdict under the fingerprint of the checkout's tests and record (``contract_fingerprint``,
+    ``outputs_fingerprint``): a fixture or test added since mutmut last copied them (``--format-only``
+    after new fixtures, or the pass's own step when the tests changed while mutmut ran) must be what
+    runs, or a verdict of the old tests would stand for the new ones."""
+    for name in copied(root):
+        shutil.rmtree(root / FOLDER / name, ignore_errors=True)
+        if (root / name).is_dir():
+            shutil.copytree(root / name, root / FOLDER / name, ignore=shutil.ignore_patterns("__pycache__"))
+
+
 def _ask_child(
     root: Path,
     code: str,
@@ -371,6 +384,7 @@ def _ask_child(
     one line a key, whose field ``answer`` is cached under the key beside its digest. ``into`` is (the
     cache file, the cache, each pending key's digest, ``answer``); the file is written as the answers come,
     so that an interrupted run keeps what it did. How many were answered."""
+    refresh_copies(root)
     file, cache, pending, answer = into
     child = subprocess.Popen(
         [sys.executable, "-c", code],
