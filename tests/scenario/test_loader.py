@@ -91,34 +91,86 @@ def test_dice_values_are_checked_after_legality_not_by_the_loader() -> None:
     ("old", "new", "line", "phrase"),
     [
         ("ld: 8", "ld: 13", 7, "'ld' of model 'r1' must be from 2 to 12, not 13"),
-        ("armour: 1", "armour: 4", 11, "must be from 0 to 3, not 4"),
-        ("arc: 90", "arc: 0", 7, "must be more than 0"),
-        ("damage: 1", "damage: 0", 2, "'damage' of weapon 'carbine' must be at least 1"),
-        ("range: 18", "range: -1", 2, "must be more than 0"),
-        ("dice: 2,", "dice: 2.0,", 2, "must be a whole number, not the number 2.0"),
-        ("leader: true", "leader: yes please", 7, "must be true or false"),
-        ("minimum range 2.5", "minimum range -1", 2, "must be at least 0"),
-        ("minimum range 2.5", "minimum range far", 2, "must be a number, not 'far'"),
-        ("critical 5,", "critical 5, critical 4,", 2, "more than once"),
-        ("  - id: rangers", "  - id: 7", 4, "must be text, not the number 7"),
-        ("dice: [6, 2]", "dice: [6, true]", 17, "not the boolean true"),
-        ("command: shoot", "command: shot", 14, "did you mean 'shoot'"),
-        ("side: red", "sid: red", 9, "did you mean 'side'"),
-        ("side: red", "side: ''", 9, "must not be empty"),
-        ("attack:", "atack:", 12, "did you mean 'attack'"),
-        ("weapons: [carbine]", "weapons: carbine", 7, "must be a list, not the text 'carbine'"),
+        ("armour: 1", "armour: 4", 11, "'armour' of model '無人機' must be from 0 to 3, not 4"),
+        ("arc: 90", "arc: 0", 7, "'arc' of model 'r1' must be more than 0, not 0"),
+        ("damage: 1", "damage: 0", 2, "'damage' of weapon 'carbine' must be at least 1, not 0"),
+        ("range: 18", "range: -1", 2, "'range' of weapon 'carbine' must be more than 0, not -1"),
+        (
+            "dice: 2,",
+            "dice: 2.0,",
+            2,
+            "'dice' of weapon 'carbine' must be a whole number, not the number 2.0",
+        ),
+        (
+            "leader: true",
+            "leader: yes please",
+            7,
+            "'leader' of model 'r1' must be true or false, not the text 'yes please'",
+        ),
+        (
+            "minimum range 2.5",
+            "minimum range -1",
+            2,
+            "N of 'minimum range N' on weapon 'carbine' must be at least 0, not -1.0",
+        ),
+        (
+            "minimum range 2.5",
+            "minimum range far",
+            2,
+            "N of 'minimum range N' on weapon 'carbine' must be a number, not 'far'",
+        ),
+        (
+            "critical 5,",
+            "critical 5, critical 4,",
+            2,
+            "weapon 'carbine' has the trait 'critical 4' more than once",
+        ),
+        ("  - id: rangers", "  - id: 7", 4, "the id of a unit must be text, not the number 7"),
+        (
+            "dice: [6, 2]",
+            "dice: [6, true]",
+            17,
+            "a scripted die must be a whole number, not the boolean true",
+        ),
+        (
+            "command: shoot",
+            "command: shot",
+            14,
+            "'command' of the attack must be one of: shoot, advance, assault, covering_fire; not 'shot'",
+        ),
+        ("command: shoot", "command: [shoot]", 14, "'command' of the attack must be text, not a list"),
+        ("side: red", "sid: red", 9, "unknown key 'sid' in a unit (did you mean 'side'?)"),
+        ("side: red", "side: ''", 9, "'side' of unit 'drönes' must not be empty"),
+        ("attack:", "atack:", 12, "unknown key 'atack' in the scenario (did you mean 'attack'?)"),
+        (
+            "weapons: [carbine]",
+            "weapons: carbine",
+            7,
+            "'weapons' of model 'r1' must be a list, not the text 'carbine'",
+        ),
         (
             "{unit: drönes, mark: 無人機}",
             "{unit: rangers, mark: 無人機}",
             16,
-            "is not a model of unit 'rangers'",
+            "'無人機' (the mark of target 1) is not a model of unit 'rangers'"
+            " ('無人機' is a model of unit 'drönes')",
         ),
-        ("at: [12.5, 0]", "at: [12.5, 1.0e+300]", 11, "must be at most 100000"),
-        ("dice: [6, 2]", "dice: [6, 2]\nseed: 1.5", 18, "'seed' must be a whole number"),
-        ("dice: [6, 2]", "dice: [6, 2]\nwhen: 2001-12-14", 18, "!!timestamp is not allowed"),
-        ("dice: [6, 2]", "dice: [6, 2]\nx: &a [1]\ny: *a", 18, "unknown key 'x'"),
-        ("dice: [6, 2]", "dice: [6, 2]\n<<: {seed: 1}", 18, "merge keys"),
-        ("dice: [6, 2]", "dice: [6, 2]\n? [a]\n: 1", 18, "is not text"),
+        (
+            "at: [12.5, 0]",
+            "at: [12.5, 1.0e+300]",
+            11,
+            "'at' of model '無人機' must be at most 100000, not 1e+300",
+        ),
+        ("dice: [6, 2]", "dice: [6, 2]\nseed: 1.5", 18, "'seed' must be a whole number, not the number 1.5"),
+        ("dice: [6, 2]", "dice: [6, 2]\nwhen: 2001-12-14", 18, "the YAML tag !!timestamp is not allowed"),
+        ("dice: [6, 2]", "dice: [6, 2]\nx: &a [1]\ny: *a", 18, "unknown key 'x' in the scenario;"),
+        (
+            "dice: [6, 2]",
+            "dice: [6, 2]\n<<: {seed: 1}",
+            18,
+            "merge keys (<<) are not supported in a scenario",
+        ),
+        ("dice: [6, 2]", "dice: [6, 2]\n? [a]\n: 1", 18, "the key 'a collection' is not text"),
     ],
 )
 def test_each_wrong_value_is_refused_at_its_line(old: str, new: str, line: int, phrase: str) -> None:
@@ -212,7 +264,7 @@ dice: [4, 4, 4]
 def test_r5_split_target_unit_declared_twice_is_refused_at_the_second_declaration() -> None:
     error = _error(SPLIT.replace("weapons: [s2/rifle]", "models: []"))
     assert error.line == 21  # the third target, the second declaration of "raiders"
-    assert "already as target 1 (line 19)" in error.message
+    assert "unit 'raiders' is declared as target 3 and already as target 1 (line 19)" in error.message
     assert "Split Target, core/shooting.md#split-target" in error.message
 
 
