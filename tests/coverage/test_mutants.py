@@ -237,6 +237,14 @@ def test_a_cache_without_fingerprint_retests_everything(tmp_path: Path) -> None:
     assert set(_codes(root).values()) == {None}
 
 
+def test_a_run_stopped_half_way_keeps_its_verdicts_for_the_next(tmp_path: Path) -> None:
+    root = _repo(tmp_path)
+    prepare_for_examples(root)  # the run starts: every mutant is tested again
+    _repo_codes(root, {"rulespy.core.x.x_normal_wounds__mutmut_1": 1})  # then it is stopped
+    assert prepare_for_examples(root).verdict == "examples unchanged"
+    assert _codes(root)["rulespy.core.x.x_normal_wounds__mutmut_1"] == 1
+
+
 def _codes(root: Path) -> dict[str, int | None]:
     meta = json.loads((root / "mutants/rulespy/core/x.py.meta").read_text(encoding="utf-8"))
     return dict(meta["exit_code_by_key"])
