@@ -171,6 +171,17 @@ def test_dice_values_are_checked_after_legality_not_by_the_loader() -> None:
             "merge keys (<<) are not supported in a scenario",
         ),
         ("dice: [6, 2]", "dice: [6, 2]\n? [a]\n: 1", 18, "the key 'a collection' is not text"),
+        ("dice: [6, 2]", "dice: [6, 2]\n1: x", 18, "the key '1' is not text"),
+        ("dice: [6, 2]", 'dice: [6, 2]\n"a\\uD800": 1', 18, "the text 'a\\ud800' holds \\uD800"),
+        ("dice: [6, 2]", "dice: [6, 2]\ndescription: !point x", 18, "the YAML tag !point is not allowed"),
+        ("dice: [6, 2]", "dice: [6, 2]\ndescription: !!set {a}", 18, "the YAML tag !!set is not allowed"),
+        (
+            "dice: [6, 2]",
+            "dice: [6, 2]\ndescription: !!omap [a: 1]",
+            18,
+            "the YAML tag !!omap is not allowed",
+        ),
+        ("side: red", 'side: "' + "r" * 70 + '\\uD800"', 9, "the text '" + "r" * 60 + "' holds \\uD800"),
     ],
 )
 def test_each_wrong_value_is_refused_at_its_line(old: str, new: str, line: int, phrase: str) -> None:
