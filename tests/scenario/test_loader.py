@@ -452,3 +452,22 @@ def test_a_fifo_is_refused_at_once_not_waited_on(tmp_path: Path) -> None:
         str(fifo),
         "the scenario path is not a regular file (a FIFO or a device)",
     )
+
+
+def test_weapon_profiles_are_the_weapons_as_written_once_the_scenario_is_accepted() -> None:
+    from rulespy.scenario import weapon_profiles
+
+    assert weapon_profiles(SMALL, "s.yaml") == {
+        "carbine": {
+            "range": 18,
+            "dice": 2,
+            "lock": 4,
+            "damage": 1,
+            "traits": ["assault", "critical 5", "minimum range 2.5"],
+        }
+    }
+    bare = SMALL.replace(SMALL[: SMALL.index("units:")], "").replace(", weapons: [carbine]", "")
+    assert weapon_profiles(bare, "s.yaml") == {}
+    with pytest.raises(InvalidInput) as caught:
+        weapon_profiles(SMALL.replace("lock: 4", "lock: 7"), "s.yaml")
+    assert (caught.value.line, caught.value.path) == (2, "s.yaml")
