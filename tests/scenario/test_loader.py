@@ -468,6 +468,7 @@ def test_weapon_profiles_are_the_weapons_as_written_once_the_scenario_is_accepte
     }
     bare = SMALL.replace(SMALL[: SMALL.index("units:")], "").replace(", weapons: [carbine]", "")
     assert weapon_profiles(bare, "s.yaml") == {}
-    with pytest.raises(InvalidInput) as caught:
-        weapon_profiles(SMALL.replace("lock: 4", "lock: 7"), "s.yaml")
-    assert (caught.value.line, caught.value.path) == (2, "s.yaml")
+    for text, line in ((SMALL.replace("lock: 4", "lock: 7"), 2), (SMALL.replace("[0, 0]", "[0, 0"), 7)):
+        with pytest.raises(InvalidInput) as caught:
+            weapon_profiles(text, "s.yaml")
+        assert (caught.value.line, caught.value.path) == (line, "s.yaml")
