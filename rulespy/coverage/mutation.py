@@ -133,18 +133,25 @@ def prepare_for_examples(root: Path) -> ExampleChange:
     and mutmut is made to learn again what it reaches. An added or changed example can kill what
     survived: once mutmut has learnt which functions it reaches, ``retest_reached`` tests again the
     survivors of those functions only. A change of the killers module itself, or a cache without a
-    fingerprint, tests everything again."""
+    fingerprint, tests everything again.
+
+    When no example is new, nothing about the examples is left for the end of the run, so the examples
+    are recorded at once (``record_examples``): a run stopped half-way (a session's time, a pass stopped
+    by hand) keeps the verdicts it found for the next, instead of leaving a cache without a fingerprint
+    that the next run would test again from nothing."""
     now = killer_fingerprints(root)
     try:
         before = json.loads((root / FINGERPRINT).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         before = None
     if before == now or not metas(root):
-        return ExampleChange("examples unchanged", frozenset(), now)
+        return _recorded(root, ExampleChange("examples unchanged", frozenset(), now))
     if not isinstance(before, dict) or before.get(KILLERS) != now[KILLERS]:
         forget(root, lambda key, code: False)
         (root / FOLDER / "mutmut-stats.json").unlink(missing_ok=True)
-        return ExampleChange("examples changed: testing every mutant again", frozenset(), now)
+        return _recorded(
+            root, ExampleChange("examples changed: testing every mutant again", frozenset(), now)
+        )
     known = set(before.values())
     fresh = frozenset(test for test, code in now.items() if code not in known)
     gone = known - set(now.values())
@@ -163,7 +170,13 @@ def prepare_for_examples(root: Path) -> ExampleChange:
         f"{len(fresh)} examples new or changed, {len(stale)} changed or removed: testing again the killed "
         f"mutants of the {len(touched)} functions the old ones reached"
     )
-    return ExampleChange(verdict, fresh, now)
+    change = ExampleChange(verdict, fresh, now)
+    return change if fresh else _recorded(root, change)
+
+
+def _recorded(root: Path, change: ExampleChange) -> ExampleChange:
+    record_examples(root, change)
+    return change
 
 
 def retest_reached(root: Path, fresh: frozenset[str]) -> int:
@@ -183,7 +196,7 @@ def retest_reached(root: Path, fresh: frozenset[str]) -> int:
 
 
 def record_examples(root: Path, change: ExampleChange) -> None:
-    """Record the examples a completed run tested with (``mutants/killers.json``)."""
+    """Record the examples the cache's verdicts were found with (``mutants/killers.json``)."""
     (root / FINGERPRINT).parent.mkdir(exist_ok=True)
     (root / FINGERPRINT).write_text(json.dumps(change.fingerprint), encoding="utf-8")
 
@@ -358,6 +371,19 @@ def _to_ask(
     return cache, pending, live
 
 
+def refresh_copies(root: Path) -> None:
+    """Lay ``mutants/``'s copies of the folders mutmut copies (``copied``: the tests, the scenario files,
+    the rule folders) anew from the checkout. The format and message steps run the copies, but cache
+    each verdict under the fingerprint of the checkout's tests and record (``contract_fingerprint``,
+    ``outputs_fingerprint``): a fixture or test added since mutmut last copied them (``--format-only``
+    after new fixtures, or the pass's own step when the tests changed while mutmut ran) must be what
+    runs, or a verdict of the old tests would stand for the new ones."""
+    for name in copied(root):
+        shutil.rmtree(root / FOLDER / name, ignore_errors=True)
+        if (root / name).is_dir():
+            shutil.copytree(root / name, root / FOLDER / name, ignore=shutil.ignore_patterns("__pycache__"))
+
+
 def _ask_child(
     root: Path,
     code: str,
@@ -371,6 +397,7 @@ def _ask_child(
     one line a key, whose field ``answer`` is cached under the key beside its digest. ``into`` is (the
     cache file, the cache, each pending key's digest, ``answer``); the file is written as the answers come,
     so that an interrupted run keeps what it did. How many were answered."""
+    refresh_copies(root)
     file, cache, pending, answer = into
     child = subprocess.Popen(
         [sys.executable, "-c", code],

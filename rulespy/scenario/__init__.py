@@ -72,6 +72,10 @@ def read_scenario_text(path: str | Path) -> str:
         raise InvalidInput("the scenario path is a folder, not a file", 1, where) from None
     except OSError as error:
         raise InvalidInput(f"cannot read the scenario file: {error.strerror or error}", 1, where) from None
+    except ValueError:  # os.open refuses a path holding a NUL character before asking the system
+        where = where.replace("\0", "\\0")
+        message = "the scenario path holds a NUL character, which no file name may"
+        raise InvalidInput(message, 1, where) from None
     if len(data) > MAX_BYTES:
         raise InvalidInput(f"the scenario is larger than {MAX_BYTES // 1_000_000} MB", 1, where)
     try:

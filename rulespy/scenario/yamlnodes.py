@@ -80,8 +80,8 @@ def parse(text: str, path: str) -> Node:
         line = len(_LINE_BREAK.findall(text, 0, error.position)) + 1
         problem = f"unacceptable character #x{error.character:04x}: {error.reason}"
         raise InvalidInput(f"YAML syntax error: {problem}", line, path) from None
-    except yaml.YAMLError as error:  # pragma: no cover - PyYAML raises only the two above on text
-        raise InvalidInput(f"YAML syntax error: {error}", 1, path) from None
+    # No other YAMLError can come: PyYAML's pure reader, scanner, parser and composer raise only the
+    # MarkedYAMLError and ReaderError above (its resolver's errors are for registering resolvers).
     if root is None:
         raise InvalidInput("the scenario is empty", 1, path)
     return _Converter(path).convert(root)

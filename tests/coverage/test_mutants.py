@@ -16,6 +16,7 @@ from rulespy.coverage.mutation import (
     mutants_of,
     prepare_for_examples,
     record_examples,
+    refresh_copies,
     retest_reached,
     write_report,
 )
@@ -236,6 +237,14 @@ def test_a_cache_without_fingerprint_retests_everything(tmp_path: Path) -> None:
     assert set(_codes(root).values()) == {None}
 
 
+def test_a_run_stopped_half_way_keeps_its_verdicts_for_the_next(tmp_path: Path) -> None:
+    root = _repo(tmp_path)
+    prepare_for_examples(root)  # the run starts: every mutant is tested again
+    _repo_codes(root, {"rulespy.core.x.x_normal_wounds__mutmut_1": 1})  # then it is stopped
+    assert prepare_for_examples(root).verdict == "examples unchanged"
+    assert _codes(root)["rulespy.core.x.x_normal_wounds__mutmut_1"] == 1
+
+
 def _codes(root: Path) -> dict[str, int | None]:
     meta = json.loads((root / "mutants/rulespy/core/x.py.meta").read_text(encoding="utf-8"))
     return dict(meta["exit_code_by_key"])
@@ -293,3 +302,25 @@ def test_only_names_the_untested_mutants_so_that_mutmut_keeps_the_verdicts(tmp_p
     assert pending_keys(root, ("rulespy.core.*",)) == ["rulespy.core.x.x_normal_wounds__mutmut_2"]
     assert _codes(root) == {**keys, "rulespy.core.x.xǁPoolǁsize__mutmut_1": 33}  # no test reaches Pool.size
     assert pending_keys(root, ("rulespy.odds.*",)) == []  # nothing to test: mutmut is not started
+
+
+def test_the_format_and_message_steps_ask_against_the_tests_as_they_are_now(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import rulespy.coverage.mutation as mutation
+
+    monkeypatch.setattr(mutation, "copied", lambda root: ("tests", "examples"))
+    (tmp_path / "tests/scenario/malformed").mkdir(parents=True)
+    (tmp_path / "tests/scenario/malformed/added.yaml").write_text("# expect: 1: new\n", encoding="utf-8")
+    (tmp_path / "tests/scenario/test_malformed.py").write_text("NEW = 1\n", encoding="utf-8")
+    copy = tmp_path / "mutants/tests/scenario"
+    (copy / "malformed").mkdir(parents=True)
+    (copy / "malformed/removed.yaml").write_text("# expect: 1: old\n", encoding="utf-8")
+    (copy / "test_malformed.py").write_text("OLD = 1\n", encoding="utf-8")
+    (tmp_path / "mutants/examples").mkdir()
+    (tmp_path / "mutants/rulespy").mkdir()
+    refresh_copies(tmp_path)
+    assert sorted(path.name for path in (copy / "malformed").iterdir()) == ["added.yaml"]
+    assert (copy / "test_malformed.py").read_text(encoding="utf-8") == "NEW = 1\n"
+    assert not (tmp_path / "mutants/examples").exists()  # gone from the checkout, gone from the copy
+    assert (tmp_path / "mutants/rulespy").is_dir()  # mutmut's mutated engine is not touched
