@@ -163,6 +163,18 @@ def _page_violations(browser: Any, axe_source: str, url: str) -> dict[str, list[
     return {scheme: [f"{url} ({scheme}): {v}" for v in said] for scheme, said in found.items()}
 
 
+def _each_size(browser: Any) -> Iterator[tuple[int, int]]:
+    """The desktop and the phone size, the window set to each in turn; afterwards desktop again and no
+    emulated colour scheme, however the loop ended."""
+    try:
+        for size in ((1280, 1000), PHONE):
+            browser.set_window_size(*size)
+            yield size
+    finally:
+        browser.set_window_size(1280, 1000)
+        _emulate(browser, None)
+
+
 @pytest.fixture(scope="module")
 def page_violations(
     browser: Any, base_url: str, built: Path, axe_source: str, past_editions: list[str]
@@ -171,15 +183,10 @@ def page_violations(
     for both schemes (``_page_violations``): the violations found, per scheme."""
     browser.set_script_timeout(120)
     found: dict[str, list[str]] = {scheme: [] for scheme in SCHEMES}
-    try:
-        for size in ((1280, 1000), PHONE):
-            browser.set_window_size(*size)
-            for page in _pages(built) if size != PHONE else ("", "core/damage/", "ru/"):
-                for scheme, said in _page_violations(browser, axe_source, urljoin(base_url, page)).items():
-                    found[scheme] += [f"{size[0]}px {v}" for v in said]
-    finally:
-        browser.set_window_size(1280, 1000)
-        _emulate(browser, None)
+    for size in _each_size(browser):
+        for page in _pages(built) if size != PHONE else ("", "core/damage/", "ru/"):
+            for scheme, said in _page_violations(browser, axe_source, urljoin(base_url, page)).items():
+                found[scheme] += [f"{size[0]}px {v}" for v in said]
     yield found
 
 
@@ -200,24 +207,19 @@ def dialog_violations(browser: Any, base_url: str, axe_source: str) -> Iterator[
 
     browser.set_script_timeout(120)
     found: dict[str, list[str]] = {scheme: [] for scheme in SCHEMES}
-    try:
-        for size in ((1280, 1000), PHONE):
-            browser.set_window_size(*size)
-            for page, words in (("core/damage/", "overkill damage"), ("ru/core/damage/", "лишний урон")):
-                url = urljoin(base_url, page)
-                _open(browser, axe_source, url)
-                for scheme in SCHEMES:
-                    problem = _in_scheme(browser, scheme)  # the page and palette, as a reader has them
-                    if problem is not None:
-                        found[scheme].append(f"{size[0]}px {url}: {problem}")
-                        continue
-                    if scheme == "light":
-                        assert search(browser, words, "/core/damage/")
-                    violations = browser.execute_async_script(_RUN, ["dialog.vs-search"], [], None)
-                    found[scheme] += [f"{size[0]}px {url} search ({scheme}): {v}" for v in violations]
-    finally:
-        browser.set_window_size(1280, 1000)
-        _emulate(browser, None)
+    for size in _each_size(browser):
+        for page, words in (("core/damage/", "overkill damage"), ("ru/core/damage/", "лишний урон")):
+            url = urljoin(base_url, page)
+            _open(browser, axe_source, url)
+            for scheme in SCHEMES:
+                problem = _in_scheme(browser, scheme)  # the page and palette, as a reader has them
+                if problem is not None:
+                    found[scheme].append(f"{size[0]}px {url}: {problem}")
+                    continue
+                if scheme == "light":
+                    assert search(browser, words, "/core/damage/")
+                violations = browser.execute_async_script(_RUN, ["dialog.vs-search"], [], None)
+                found[scheme] += [f"{size[0]}px {url} search ({scheme}): {v}" for v in violations]
     yield found
 
 
