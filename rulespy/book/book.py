@@ -262,6 +262,15 @@ class Book:
         edition = root / language if language else root
         return cls(root, language, registry, Tree(edition, registry.layout).walk())
 
+    def translation(self, language: str) -> Book:
+        """The edition ``language`` of this English book's repository, read with this book's
+        ``concepts.yml`` (not read again) and with this book as its ``english``: only the translation's
+        folder is walked."""
+        assert self.language is None, "a translation of the English edition"
+        found = Book(self.root, language, self._registry, Tree(self.root / language, self.layout).walk())
+        found.__dict__["english"] = self  # the ``english`` cached property, already at hand
+        return found
+
     @classmethod
     def without_registry(cls, root: Path, language: str | None = None) -> Book:
         """The edition read with the default layout and no concepts (``concepts.yml`` cannot be read:

@@ -21,10 +21,13 @@ import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rulespy.coverage.rules import CoverageError, load_rule_files
 from rulespy.coverage.runner import run_engine, scenario_texts
+
+if TYPE_CHECKING:
+    from rulespy.book.book import Book
 
 SCENARIOS = "examples/scenarios"
 
@@ -107,8 +110,9 @@ def materialise(repo: Path, commit: str, into: Path) -> list[str]:
     return skipped
 
 
-def jobs(root: Path) -> tuple[list[dict[str, Any]], dict[str, str]]:
-    """What to resolve in the tree at ``root``, and where each one is written (``path:line``). Each job's
+def jobs(root: Path, book: Book | None = None) -> tuple[list[dict[str, Any]], dict[str, str]]:
+    """What to resolve in the tree at ``root`` (``book``: its rule book, when the caller opened it), and
+    where each one is written (``path:line``). Each job's
     ``shown`` is the text that shows its outcome to a reader: the scenario file, or the worked example's
     code (with the fences it continues); a worked example's ``exercises`` are the sections it sits in and
     those its ``# exercises:`` lines name (``PATH#ANCHOR``)."""
@@ -126,7 +130,7 @@ def jobs(root: Path) -> tuple[list[dict[str, Any]], dict[str, str]]:
                 found.append({"id": name, "yaml": text, "path": name, "shown": text})
                 where[name] = f"{name}:1"
     try:
-        files = load_rule_files(root)
+        files = load_rule_files(root, book)
     except CoverageError:
         files = {}
     for rule in files.values():
@@ -158,10 +162,16 @@ class Resolved:
     error: str | None
 
 
-def resolve_tree(root: Path, with_odds: bool = False, borrowed: Iterable[dict[str, Any]] = ()) -> Resolved:
-    """Resolve the tree's own jobs, and ``borrowed`` ones (another tree's jobs, by their text) it lacks;
-    ``where``, ``shown`` and ``exercises`` describe its own jobs only."""
-    todo, where = jobs(root)
+def resolve_tree(
+    root: Path,
+    with_odds: bool = False,
+    borrowed: Iterable[dict[str, Any]] = (),
+    own_jobs: tuple[list[dict[str, Any]], dict[str, str]] | None = None,
+) -> Resolved:
+    """Resolve the tree's own jobs (``own_jobs``: ``jobs(root)``, when the caller found them already), and
+    ``borrowed`` ones (another tree's jobs, by their text) it lacks; ``where``, ``shown`` and
+    ``exercises`` describe its own jobs only."""
+    todo, where = own_jobs if own_jobs is not None else jobs(root)
     own = {job["id"] for job in todo}
     answer = run_engine(root, todo + [j for j in borrowed if j["id"] not in own], odds=with_odds)
     return Resolved(

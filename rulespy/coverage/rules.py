@@ -110,12 +110,12 @@ def rule_paths(root: Path) -> list[str]:
     """Every rule file, repository-relative with ``/``, sorted: the rule book's (``Book.rule_paths``:
     the ``check: rule_dirs`` folders, listed by the checker's walk), so a symlink resolving outside the
     repository (RS043) is never read, run or published."""
-    return _any_book(root).rule_paths()
+    return any_book(root).rule_paths()
 
 
-def _any_book(root: Path) -> Book:
+def any_book(root: Path) -> Book:
     """The book of ``root``; with the default rule folders and no concepts when ``concepts.yml`` cannot be
-    read (an old release's tree, read by What changed)."""
+    read (an old release's tree, read by What changed, which opens each tree's book once with it)."""
     try:
         try:
             return Book.open(root)
@@ -145,7 +145,7 @@ HOME = "index.md"
 def load_rule_files(root: Path, book: Book | None = None) -> dict[str, RuleFile]:
     """Every rule file of ``book`` (opened here when not given), and the home page when it holds a
     worked example."""
-    paths = (book or _any_book(root)).rule_paths()
+    paths = (book or any_book(root)).rule_paths()
     files = {path: parse_rule_file(path, _read(root, path)) for path in paths}
     home = root / HOME
     if home.is_file() and not home.is_symlink():

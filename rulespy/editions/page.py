@@ -154,7 +154,7 @@ def _entry(
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         pass
     try:
-        summary = summarise(root, old.commit, new.commit if new else None)
+        summary = summarise(root, old.commit, new.commit if new else None, None if new else book)
     except CoverageError as error:  # a tree that cannot be read: the page says so, the site still builds
         said = error.located()
         return (

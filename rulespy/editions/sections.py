@@ -66,10 +66,13 @@ def section_texts(path: str, text: str) -> dict[str, SectionText]:
     return found
 
 
-def tree_sections(root: Path, texts: dict[str, str] | None = None) -> dict[str, SectionText]:
-    """Every rule section of the tree at ``root``; ``texts`` (path -> text) overrides what is read."""
+def tree_sections(
+    root: Path, texts: dict[str, str] | None = None, book: Book | None = None
+) -> dict[str, SectionText]:
+    """Every rule section of the tree at ``root``; ``texts`` (path -> text) overrides what is read;
+    ``book``: the tree's English edition, when the caller opened it (its rule files are listed)."""
     found: dict[str, SectionText] = {}
-    for path in rule_paths(root):
+    for path in book.rule_paths() if book is not None else rule_paths(root):
         text = texts[path] if texts and path in texts else _read(root / path)
         if text is not None:
             found.update(section_texts(path, text))

@@ -33,12 +33,15 @@ import tempfile
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rulespy.coverage.diff import Change, commit_of, jobs, materialise, repository_root, resolve_tree
-from rulespy.coverage.rules import rule_paths
+from rulespy.coverage.rules import any_book, rule_paths
 from rulespy.editions.sections import Op, SectionText, section_texts, tree_sections, word_diff
 from rulespy.editions.versions import resolve
+
+if TYPE_CHECKING:
+    from rulespy.book.book import Book
 
 
 @dataclass(frozen=True)
@@ -187,12 +190,13 @@ _COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 _ADMONITION = re.compile(r'^([ \t]*)(?:!!!|\?\?\?\+?)[ \t]+[\w-]+(?:[ \t]+"([^"]*)")?', re.MULTILINE)
 
 
-def translated_sections(root: Path, language: str) -> dict[str, SectionText]:
+def translated_sections(root: Path, language: str, book: Book | None = None) -> dict[str, SectionText]:
     """Every rule section of the ``language`` translation in the tree at ``root`` (``ru/core/...``), by
     the English page's ``PATH#ANCHOR`` (the translation keeps the anchors); its stamps
-    (``<!-- translates: ... -->``) are no words of it."""
+    (``<!-- translates: ... -->``) are no words of it. ``book``: the tree's English edition, when the
+    caller opened it (its rule files are the ones looked for)."""
     found: dict[str, SectionText] = {}
-    for path in rule_paths(root):
+    for path in book.rule_paths() if book is not None else rule_paths(root):
         try:
             text = (root / language / path).read_text(encoding="utf-8").replace("\r\n", "\n")
         except (OSError, UnicodeDecodeError):
@@ -240,9 +244,12 @@ def _tree(repo: Path, commit: str, into: Path, notes: list[str]) -> Path:
     return into
 
 
-def summarise(path: Path, old: str, new: str | None = None) -> Summary:
+def summarise(path: Path, old: str, new: str | None = None, book: Book | None = None) -> Summary:
     """The summary from revision ``old`` to revision ``new`` (None: the working tree). Either may name a
-    release as CHANGELOG.md records it (``v1.0.0``; ``rulespy.editions.versions.resolve``)."""
+    release as CHANGELOG.md records it (``v1.0.0``; ``rulespy.editions.versions.resolve``). ``book``: the
+    working tree's English edition when the caller has read it (``rulespy render``). Each tree's book
+    is opened once (its walk and ``concepts.yml``) for all that is read of it: its jobs, their answers,
+    its sections and its translations' sections."""
     repo = repository_root(path)
     old_commit = commit_of(repo, resolve(repo, old))
     new_commit = commit_of(repo, resolve(repo, new)) if new is not None else None
@@ -254,13 +261,19 @@ def summarise(path: Path, old: str, new: str | None = None) -> Summary:
         )
         # each engine resolves both trees' scenarios, each by its own text where it has one, so a new
         # example shows what the older rules made of it, and a removed one what the newer rules make
-        before_jobs, after_jobs = jobs(before_root)[0], jobs(after_root)[0]
-        before = resolve_tree(before_root, True, after_jobs)
-        after = resolve_tree(after_root, True, before_jobs)
-        old_sections, new_sections = tree_sections(before_root), tree_sections(after_root)
+        if book is not None and (new_commit or book.language or book.root.resolve() != repo.resolve()):
+            book = None  # not the working tree's English edition: the tree is read here
+        before_book = any_book(before_root)
+        after_book = book or any_book(after_root)
+        before_jobs, after_jobs = jobs(before_root, before_book), jobs(after_root, after_book)
+        before = resolve_tree(before_root, True, after_jobs[0], before_jobs)
+        after = resolve_tree(after_root, True, before_jobs[0], after_jobs)
+        old_sections = tree_sections(before_root, book=before_book)
+        new_sections = tree_sections(after_root, book=after_book)
         for language in TRANSLATIONS:
-            newer = translated_sections(after_root, language)
-            summary.translated[language] = section_changes(translated_sections(before_root, language), newer)
+            newer = translated_sections(after_root, language, after_book)
+            older = translated_sections(before_root, language, before_book)
+            summary.translated[language] = section_changes(older, newer)
             summary.titles[language] = {ref: text.title for ref, text in newer.items()}
     for side, resolved in ((old, before), (summary.new, after)):
         if resolved.error:

@@ -85,6 +85,7 @@ class Report:
     removed: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     changes: Changes | None = None  # the What changed page staged (``render_all`` hands it on)
+    book: Book | None = field(default=None, repr=False)  # the edition read (``render_all`` hands it on)
 
 
 def publishable_sources(
@@ -272,6 +273,7 @@ def render(
     language: str | None = None,
     unreleased: bool = True,
     changes: Changes | None = None,
+    book: Book | None = None,
 ) -> Report:
     """Render the repository at ``root`` into ``out`` (default ``root/build/pages``) and its navigation
     into ``nav_file`` (default ``root/build/nav.yml``). Raises ``RenderError`` for input it cannot publish.
@@ -281,7 +283,9 @@ def render(
     Without: the English site, with a switcher to each page's translation where one exists, and the
     "What changed" page (``rulespy.editions.page``) last; ``unreleased=False`` leaves out its entry of
     unreleased changes, which takes seconds. ``changes``: that page as ``rulespy.editions.page.changes``
-    made it already (``render_all`` hands the English render's to each translation)."""
+    made it already (``render_all`` hands the English render's to each translation); ``book``: the
+    edition ``language``, read already (``render_all`` reads each translation with the English book's
+    ``concepts.yml``)."""
     root = Path(root)
     edition = root / language if language else root
     out = Path(out) if out is not None else (root / "build" / language / "pages" if language else root / OUT)
@@ -296,7 +300,8 @@ def render(
             raise RenderError([refused])
     try:  # one render at a time writes a staging folder (two would remove each other's files)
         with locked_folder(out.parent):
-            return _render(root, edition, out, nav_file, language, unreleased, Report(changes=changes))
+            report = Report(changes=changes, book=book)
+            return _render(root, edition, out, nav_file, language, unreleased, report)
     except WriteError as error:
         raise RenderError([f"{error.path}: cannot write: {error.reason}"]) from None
 
@@ -314,11 +319,12 @@ def _render(
     changes = report.changes
     unread: list[str] = []
     try:  # the edition, read once: its tree, concepts.yml, each page parsed once (``rulespy.book``)
-        book = Book.open(root, language)
+        book = report.book or Book.open(root, language)
         concepts = languages.localized(book.concepts, language)
     except CheckError as error:  # concepts.yml cannot be read
         unread.append(f"{root / 'concepts.yml'}:{error.line or 1}: {error.message}")
         book, concepts = Book.without_registry(root, language), ()
+    report.book = book
     sources, skipped = publishable_sources(edition, book.rule_dirs, book.tree)
     report.warnings += skipped
     problems = _one_page_per_url(sources)
@@ -352,6 +358,7 @@ def _render(
 
     def stamped(path: str, page: str) -> str:
         return currency.stamp(page, currency.line(changes, built, path, language))
+
     graph = book.graph
     site_pages = frozenset(texts) | {pages.GLOSSARY}
     shared = _digest(
@@ -388,8 +395,18 @@ def _render(
         else:
             page_warnings: list[str] = []
             page = render_page(
-                edition, path, texts[path], site_pages, concepts, previews, graph, page_warnings, language,
-                book_page, rule_dirs=book.rule_dirs, published=published,
+                edition,
+                path,
+                texts[path],
+                site_pages,
+                concepts,
+                previews,
+                graph,
+                page_warnings,
+                language,
+                book_page,
+                rule_dirs=book.rule_dirs,
+                published=published,
             )
             page = search.with_search_words(page, path, concepts, language)
             if language:
@@ -458,11 +475,15 @@ def _english_text(root: Path, path: str) -> str | None:
 
 
 def render_all(root: Path) -> Report:
-    """The English site and every translation there is (a ``ru/`` folder with pages), one report."""
+    """The English site and every translation there is (a ``ru/`` folder with pages), one report. The
+    repository is read once: the English render's book (its walk, ``concepts.yml``, its parsed pages)
+    is the one What changed compares with the last release and the one each translation is read with
+    (``Book.translation``: only its folder walked)."""
     report = render(root)
     for language in languages.LANGUAGES:
         if (Path(root) / language / "index.md").is_file():
-            done = render(root, language=language, changes=report.changes)
+            book = report.book.translation(language) if report.book is not None else None
+            done = render(root, language=language, changes=report.changes, book=book)
             for name in ("written", "rendered", "removed", "warnings"):
                 getattr(report, name).extend(f"{language}/{item}" for item in getattr(done, name))
         elif (Path(root) / "build" / language).is_dir():  # the translation is gone: so is its site

@@ -11,22 +11,45 @@ from pathlib import Path
 import pytest
 import yaml
 
+from rulespy.check import files, registry
 from rulespy.editions.page import Changes, changes, comparisons
 from rulespy.editions.site import versions_json
 from rulespy.editions.versions import Release
 from rulespy.render.currency import Built, line
 from rulespy.render.pdf import book_html
 from rulespy.render.stage import render, render_all
+from tests.calls import recorded
 from tests.coverage.conftest import _git
 
 from .conftest import at, changelog, cover_page
+
+#: what the ``staged`` render read: each tree walked (``Tree.walk``), each config file read, by folder
+READ: dict[str, list[tuple[Path, str]]] = {}
 
 
 @pytest.fixture(scope="module")
 def staged(editions: Path) -> Path:
     _git(editions, "checkout", "-q", at(editions, "v1.1.0"))
-    render_all(editions)
+    with pytest.MonkeyPatch.context() as patch:  # counted as it runs, for the test below
+        walks = recorded(patch, files.Tree, "walk", lambda tree: (Path(tree.root).resolve(), ""))
+        reads = recorded(patch, registry, "read_config", lambda root, name: (Path(root).resolve(), name))
+        render_all(editions)
+    READ.update(walks=walks, reads=reads)
     return editions / "build"
+
+
+def test_the_render_of_both_languages_reads_each_tree_once(staged: Path) -> None:
+    """Work counted, never seconds: ``render_all`` (English, Russian, What changed with its release
+    entry compared afresh: no cache yet) walks each tree once and reads each ``concepts.yml`` once: the
+    repository's English and Russian editions (one ``concepts.yml`` for both) and the two releases' trees
+    What changed compares. Before, it walked 10 trees: each release's tree once for its jobs, again for
+    their answers, for its sections and for its Russian sections, each with a book of its own."""
+    repo = staged.parent.resolve()
+    walks = [root for root, _ in READ["walks"]]
+    configs = [root for root, name in READ["reads"] if name == "concepts.yml"]
+    assert sorted(walks) == sorted(set(walks)) and len(walks) == 4, walks
+    assert {repo, repo / "ru"} <= set(walks)
+    assert sorted(configs) == sorted(set(walks) - {repo / "ru"}), configs
 
 
 def _entry(page: str, title: str) -> str:
@@ -201,8 +224,10 @@ def test_releases_further_apart_get_an_entry_of_their_own(tmp_path: Path, editio
 
 def test_the_rulebook_cover_names_the_edition_once(staged: Path) -> None:
     commit = at(staged.parent, "v1.1.0")[:12]
-    for language, said in ((None, "Edition v1.1.0 of 2026-12-01 · built from commit"),
-                           ("ru", "Редакция v1.1.0 от 2026-12-01 · собрано из коммита")):
+    for language, said in (
+        (None, "Edition v1.1.0 of 2026-12-01 · built from commit"),
+        ("ru", "Редакция v1.1.0 от 2026-12-01 · собрано из коммита"),
+    ):
         html = book_html(staged.parent, language)
         cover = html[html.index('<section class="vs-cover">') : html.index("</section>")]
         assert f'<small class="vs-edition">{said} <code>{commit}</code></small>' in cover

@@ -31,18 +31,28 @@ SEARCH = {"mkdocs": "search/search_index.json", "zensical": "search.json"}
 pytestmark = pytest.mark.timeout(600)  # a hang guard: two editions built per generator, under load
 
 
-@pytest.fixture(scope="module", params=["mkdocs", "zensical"])
-def site(request: pytest.FixtureRequest, editions: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    generator = request.param
-    repo = tmp_path_factory.mktemp(generator) / "rules"
+@pytest.fixture(scope="module")
+def rendered(editions: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """A copy of the repository at v1.1.0 for each generator, its current rules rendered (``rulespy
+    render .``, as `make site` does first) once and the staged tree copied for the other generator:
+    a render takes no generator, so both builds read the same staged pages (before, each generator's
+    copy rendered them again)."""
+    repo = tmp_path_factory.mktemp("mkdocs") / "rules"
     shutil.copytree(editions, repo, symlinks=True)
     _git(repo, "checkout", "-q", at(repo, "v1.1.0"))
-    # the current rules, built first, as `make site` does
-    for command in (
-        [sys.executable, "-c", _CLI, "render", "."],
-        [sys.executable, "-m", "rulespy.render.build", generator],
-    ):
-        subprocess.run(command, cwd=repo, check=True, capture_output=True)
+    subprocess.run([sys.executable, "-c", _CLI, "render", "."], cwd=repo, check=True, capture_output=True)
+    other = tmp_path_factory.mktemp("zensical") / "rules"
+    shutil.copytree(repo, other, symlinks=True)  # before either build writes into it
+    return {"mkdocs": repo, "zensical": other}
+
+
+@pytest.fixture(scope="module", params=["mkdocs", "zensical"])
+def site(request: pytest.FixtureRequest, rendered: dict[str, Path]) -> Path:
+    generator = request.param
+    repo = rendered[generator]
+    # the current rules, built first, as `make site` does, then each past edition
+    command = [sys.executable, "-m", "rulespy.render.build", generator]
+    subprocess.run(command, cwd=repo, check=True, capture_output=True)
     assert [r.edition for r in build_editions(repo, generator, repo / "site")] == ["v1.0", "v1.1"]
     return repo / "site"
 
@@ -205,8 +215,10 @@ def test_in_a_browser_the_edition_line_reads_under_the_title_in_both_languages(
 
     driver = browser
     driver.set_window_size(width, height)
-    for page, start in (("core/cover/", "Edition v1.1.0 of 2026-12-01 · built from commit "),
-                        ("ru/", "Редакция v1.1.0 от 2026-12-01 · собрано из коммита ")):
+    for page, start in (
+        ("core/cover/", "Edition v1.1.0 of 2026-12-01 · built from commit "),
+        ("ru/", "Редакция v1.1.0 от 2026-12-01 · собрано из коммита "),
+    ):
         driver.get(served + page)
         line = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "article .vs-edition"))
         assert line.is_displayed() and line.text.startswith(start)

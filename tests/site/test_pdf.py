@@ -20,7 +20,7 @@ from pypdf import PdfReader
 from rulespy.check.slugs import split_attr_list
 from rulespy.render.book import book_id
 from rulespy.render.pages import RULEBOOK
-from rulespy.render.pdf import destination_pages, mkdocs_config, nav_pages, published_site
+from rulespy.render.pdf import Rulebook, destination_pages, mkdocs_config, nav_pages, published_site
 from rulespy.render.pdf import rulebook as book_of
 from rulespy.render.stage import NAV, OUT
 
@@ -28,16 +28,52 @@ ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.timeout(300)
 
 
+class Printed:
+    """What the module reads of each language's rulebook, each read once for all its tests: pypdf's text
+    of every page (about 13 s of CPU for a book of 220 pages: before, the English book's was extracted
+    twice), the pages each destination printed on, and the book ``rulespy.render.pdf.rulebook`` makes of
+    the staged pages (about 2 s; before, made again by three tests)."""
+
+    def __init__(self, rulebooks: Path) -> None:
+        self.rulebooks = rulebooks
+        self.found: dict[str | None, tuple[bytes, PdfReader, list[str]]] = {}
+        self.books: dict[str | None, Rulebook] = {}
+        self.landed: dict[str | None, dict[str, int]] = {}
+
+    def read(self, language: str | None) -> tuple[bytes, PdfReader, list[str]]:
+        """(the PDF's bytes, its reader, the text of each of its pages)."""
+        if language not in self.found:
+            data = (self.rulebooks / (language or "") / RULEBOOK).read_bytes()
+            reader = PdfReader(io.BytesIO(data))
+            self.found[language] = data, reader, [page.extract_text() for page in reader.pages]
+        return self.found[language]
+
+    def book(self, language: str | None) -> Rulebook:
+        if language not in self.books:
+            self.books[language] = book_of(ROOT, language)
+        return self.books[language]
+
+    def destinations(self, language: str | None) -> dict[str, int]:
+        if language not in self.landed:
+            self.landed[language] = destination_pages(self.read(language)[0])
+        return self.landed[language]
+
+
 @pytest.fixture(scope="module")
-def rulebook(rulebooks: Path) -> PdfReader:
+def read(rulebooks: Path) -> Printed:
+    return Printed(rulebooks)
+
+
+@pytest.fixture(scope="module")
+def rulebook(read: Printed) -> PdfReader:
     """The English rulebook ``print_rulebook`` printed for the session (``conftest.py``)."""
-    return PdfReader(rulebooks / RULEBOOK)
+    return read.read(None)[1]
 
 
 @pytest.fixture(scope="module")
-def texts(rulebook: PdfReader) -> list[str]:
-    """The text of each page of the rulebook, extracted once (pypdf takes seconds for the whole book)."""
-    return [page.extract_text() for page in rulebook.pages]
+def texts(read: Printed) -> list[str]:
+    """The text of each page of the English rulebook (extracted once for the module)."""
+    return read.read(None)[2]
 
 
 def _flat(text: str) -> str:
@@ -101,11 +137,11 @@ LANGUAGES = (None, "ru")
 
 
 @pytest.fixture(scope="module", params=LANGUAGES, ids=("en", "ru"))
-def printed(request: pytest.FixtureRequest, rulebooks: Path) -> tuple[str | None, bytes, list[str]]:
+def printed(request: pytest.FixtureRequest, read: Printed) -> tuple[str | None, bytes, list[str]]:
     """(language, the PDF's bytes, the text of each of its pages) of each language's rulebook."""
     language = request.param
-    data = (rulebooks / (language or "") / RULEBOOK).read_bytes()
-    return language, data, [page.extract_text() for page in PdfReader(io.BytesIO(data)).pages]
+    data, _, pages = read.read(language)
+    return language, data, pages
 
 
 def test_the_rulebook_prints_no_test_code(printed: tuple[str | None, bytes, list[str]]) -> None:
@@ -116,10 +152,12 @@ def test_the_rulebook_prints_no_test_code(printed: tuple[str | None, bytes, list
     assert text.count("What happens") + text.count("Что происходит") > 40  # each worked example's outcome
 
 
-def test_the_contents_give_the_page_each_page_starts_on(printed: tuple[str | None, bytes, list[str]]) -> None:
-    language, data, pages = printed
-    book = book_of(ROOT, language)
-    landed = destination_pages(data)
+def test_the_contents_give_the_page_each_page_starts_on(
+    printed: tuple[str | None, bytes, list[str]], read: Printed
+) -> None:
+    language, _, pages = printed
+    book = read.book(language)
+    landed = read.destinations(language)
     contents = _flat(pages[1])
     assert len(book.pages) > 20
     for _, path, title, _ in book.pages:
@@ -131,11 +169,11 @@ def test_the_contents_give_the_page_each_page_starts_on(printed: tuple[str | Non
 
 
 def test_every_see_page_says_the_page_its_section_printed_on(
-    printed: tuple[str | None, bytes, list[str]],
+    printed: tuple[str | None, bytes, list[str]], read: Printed
 ) -> None:
-    language, data, pages = printed
-    book = book_of(ROOT, language)
-    book.book.numbers = destination_pages(data)  # where each destination printed
+    language, _, pages = printed
+    book = read.book(language)  # its pages are made already: the numbers change only what html() writes
+    book.book.numbers = dict(read.destinations(language))  # where each destination printed
     expected = Counter(re.findall(r'class="vs-see"[^>]*> \(([^)]*)\)<', book.html()))
     printed_see = Counter(re.findall(r"(?:see p\.|см\. с\.) \d+", _flat(" ".join(pages))))
     assert sum(expected.values()) > 100
@@ -143,12 +181,12 @@ def test_every_see_page_says_the_page_its_section_printed_on(
 
 
 def test_every_link_leads_into_the_book_or_to_the_published_site(
-    printed: tuple[str | None, bytes, list[str]],
+    printed: tuple[str | None, bytes, list[str]], read: Printed
 ) -> None:
-    language, data, _ = printed
+    language, _, _ = printed
     site = published_site(mkdocs_config(ROOT), language)
     assert site is not None
-    reader = PdfReader(io.BytesIO(data))
+    reader = read.read(language)[1]
     outside = []
     for page in reader.pages:
         for annotation in page.get("/Annots") or ():
@@ -165,11 +203,13 @@ def test_every_link_leads_into_the_book_or_to_the_published_site(
 _LABEL = re.compile(r'class="vs-label">([^<]+)<')
 
 
-def test_every_board_prints_all_its_models(printed: tuple[str | None, bytes, list[str]]) -> None:
+def test_every_board_prints_all_its_models(
+    printed: tuple[str | None, bytes, list[str]], read: Printed
+) -> None:
     """Each model's label of each board of a page is printed among that page's PDF pages."""
-    language, data, pages = printed
-    book = book_of(ROOT, language)
-    landed = destination_pages(data)
+    language, _, pages = printed
+    book = read.book(language)
+    landed = read.destinations(language)
     starts = [landed[book_id(path, None)] for _, path, _, _ in book.pages] + [len(pages) + 1]
     boards = 0
     for (_, path, _, body), start, end in zip(book.pages, starts, starts[1:], strict=False):
