@@ -38,9 +38,12 @@ def _counted(monkeypatch: pytest.MonkeyPatch) -> tuple[list[str], int, list[Path
 def test_a_render_parses_each_text_about_once_and_walks_the_tree_once(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    from rulespy.book.book import forget_pages
+
     texts, with_admonitions, walks, reads = _counted(monkeypatch)
     (ROOT / "build").mkdir(exist_ok=True)
     with tempfile.TemporaryDirectory(dir=ROOT / "build") as folder:
+        forget_pages()  # as a new process starts: a page an earlier test of this process parsed counts too
         before = markdown.parses()
         report = render(ROOT, out=Path(folder) / "pages", nav_file=Path(folder) / "nav.yml", unreleased=False)
         parses = markdown.parses() - before
