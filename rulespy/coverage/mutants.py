@@ -306,14 +306,14 @@ def summarise(mutants: Sequence[Mutant], notes: Sequence[Note], root: Path) -> M
     used: set[int] = set()
     problems: list[str] = []
     for mutant in mutants:
+        note = next((n for n in notes if n.matches(mutant)), None)
+        if note is not None:
+            used.add(id(note))  # a note of a mutant not tested yet waits for its verdict: no problem
         if mutant.status == "unchecked" and mutant.kind != WORDING:
             continue
         rule = _rule_of(mutant.function, cited)
         section = sections.setdefault(rule, SectionMutants(rule))
         section.made += 1
-        note = next((n for n in notes if n.matches(mutant)), None)
-        if note is not None:
-            used.add(id(note))
         if mutant.kind in (WORDING, FORMAT, MESSAGE):  # apart (wording whether an example notices it or not)
             if mutant.kind == WORDING:
                 section.wording += 1

@@ -133,6 +133,22 @@ def test_an_equivalent_note_is_counted_apart_and_a_stale_one_is_a_problem(tmp_pa
     ]
 
 
+def test_a_note_of_a_mutant_not_tested_yet_is_no_problem(tmp_path: Path) -> None:
+    """A stopped pass (or ``--report-only`` over a partial cache) leaves mutants untested: a note of one
+    waits for its verdict instead of being reported as matching nothing."""
+    root = _repo(tmp_path, {**KEYS, "rulespy.core.x.x_normal_wounds__mutmut_2": None})
+    write_report(root)
+    (root / "tests/mutation/equivalent.yml").write_text(
+        "- function: rulespy.core.x.normal_wounds\n"
+        "  before: return max(damage - armour, 0)\n"
+        "  after: return max(damage - armour, 1)\n"
+        "  why: the caller never asks for less than one wound.\n",
+        encoding="utf-8",
+    )
+    report = load_mutation_report(root)
+    assert report.problems == [] and report.unchecked == 1 and report.equivalent == 0
+
+
 def test_a_note_on_a_killed_mutant_is_a_problem(tmp_path: Path) -> None:
     root = _repo(tmp_path)
     write_report(root)
