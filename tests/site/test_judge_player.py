@@ -232,6 +232,8 @@ def test_a_new_page_load_starts_the_engine_from_its_saved_snapshot_and_judges_al
     # a lazily imported module works too
     assert odds == json.loads(web.odds(web.decode(code), language or "en"))["text"]
 
+    if language is not None:  # the spoilt snapshot's fresh start is the same in every language: once a site
+        return
     assert player.execute_async_script(SNAPSHOTS, True)[0][1] == len("not a snapshot")  # spoilt
     panel = _try_first(player, url)
     assert player.execute_script("return window.vsJudgeBoot") == "fresh"
