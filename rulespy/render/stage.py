@@ -171,8 +171,9 @@ def refused_markup(path: str, text: str | Page) -> list[str]:
 def _check_headings(path: str, text: str) -> None:
     """``RenderError`` at the first heading past ``MAX_PAGE_HEADINGS``; the block parse only (linear,
     and it knows fences and setext headings), before any generator sees the page."""
-    if text.count("#") + text.count("=") + text.count("-") <= MAX_PAGE_HEADINGS:
-        return  # every heading holds one of these marks
+    marked = sum(1 for line in text.split("\n") if "#" in line or "=" in line or "-" in line)
+    if marked <= MAX_PAGE_HEADINGS:
+        return  # each heading is a line holding one of these marks (its `#` or its setext underline)
     blocks = book_markdown.parser(inline=False)
     headings = [t for t in book_markdown.parse(blocks, text) if t.type == "heading_open"]
     if len(headings) > MAX_PAGE_HEADINGS:
