@@ -249,6 +249,18 @@ def test_heading_marks_inside_fences_do_not_count_as_headings(tmp_path: Path) ->
     assert read_text(tmp_path, "page.md") == text
 
 
+def test_a_page_of_many_marks_on_few_lines_is_not_parsed_for_its_headings(tmp_path: Path) -> None:
+    # the guard parses a page's blocks only when more lines than MAX_PAGE_HEADINGS could be headings:
+    # a long page's minus signs, rules and comments on a few lines cost no parse
+    from rulespy.book import markdown
+
+    text = "# Page\n\n" + "a - b = c # d\n" * 10 + "-" * (3 * MAX_PAGE_HEADINGS) + "\n"
+    (tmp_path / "page.md").write_text(text, encoding="utf-8")
+    before = markdown.parses()
+    assert read_text(tmp_path, "page.md") == text
+    assert markdown.parses() == before
+
+
 def test_a_page_that_is_not_utf8_is_refused_at_its_line_before_the_site_build(tmp_path: Path) -> None:
     # a traceback (UnicodeDecodeError) from the build hook before the render step
     (tmp_path / "page.md").write_bytes("# Latin\n\ncaf\xe9\n".encode("latin-1"))
