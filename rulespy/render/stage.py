@@ -85,7 +85,7 @@ class Report:
     removed: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     changes: Changes | None = None  # the What changed page staged (``render_all`` hands it on)
-    book: Book | None = field(default=None, repr=False)  # the edition read (``render_all`` hands it on)
+    book: Book | None = field(default=None, repr=False)  # the edition this render read (output only)
 
 
 def publishable_sources(
@@ -301,8 +301,8 @@ def render(
             raise RenderError([refused])
     try:  # one render at a time writes a staging folder (two would remove each other's files)
         with locked_folder(out.parent):
-            report = Report(changes=changes, book=book)
-            return _render(root, edition, out, nav_file, language, unreleased, report)
+            report = Report(changes=changes)
+            return _render(root, edition, out, nav_file, language, unreleased, report, book)
     except WriteError as error:
         raise RenderError([f"{error.path}: cannot write: {error.reason}"]) from None
 
@@ -315,12 +315,13 @@ def _render(
     language: str | None,
     unreleased: bool,
     report: Report,
+    book: Book | None,
 ) -> Report:
-    """``render``, with the staging folder's lock held."""
+    """``render``, with the staging folder's lock held; ``book`` the edition read already, if it was."""
     changes = report.changes
     unread: list[str] = []
     try:  # the edition, read once: its tree, concepts.yml, each page parsed once (``rulespy.book``)
-        book = report.book or Book.open(root, language)
+        book = book or Book.open(root, language)
         concepts = languages.localized(book.concepts, language)
     except CheckError as error:  # concepts.yml cannot be read
         unread.append(f"{root / 'concepts.yml'}:{error.line or 1}: {error.message}")
