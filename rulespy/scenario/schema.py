@@ -72,7 +72,7 @@ def number_of(node: Node, what: str, path: str, low: float, high: float, low_ope
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise InvalidInput(f"{what} must be a number, not {kind(node)}", node.line, path)
     if low_open and value <= low:
-        raise InvalidInput(f"{what} must be more than {low:g}, not {value!r}", node.line, path)
+        raise InvalidInput(f"{what} must be more than {_written(low)}, not {value!r}", node.line, path)
     _in_range(value, what, node.line, path, low, high)
     return float(value)
 
@@ -81,10 +81,15 @@ def _in_range(value: float, what: str, line: int, path: str, low: float, high: f
     if low <= value <= high:
         return
     if high <= 360:
-        bound = f"from {low:g} to {high:g}"
+        bound = f"from {_written(low)} to {_written(high)}"
     else:
-        bound = f"at least {low:g}" if value < low else f"at most {high:g}"
+        bound = f"at least {_written(low)}" if value < low else f"at most {_written(high)}"
     raise InvalidInput(f"{what} must be {bound}, not {value!r}", line, path)
+
+
+def _written(bound: float) -> str:
+    """A bound as a player writes it: ``1000000``, ``2.5``; never ``1e+06``."""
+    return str(int(bound)) if float(bound).is_integer() else f"{bound:g}"
 
 
 def choice_of(node: Node, what: str, path: str, choices: Sequence[str]) -> str:

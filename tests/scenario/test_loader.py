@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,7 @@ from rulespy.errors import InvalidInput
 from rulespy.scenario import load_scenario, parse_scenario, read_scenario_text
 from rulespy.scenario.build import MAX_MODELS
 from rulespy.sequences.resolution import check_dice_source
-from rulespy.state import Command, Cover, ModelStatus
+from rulespy.state import Battlefield, Command, Cover, ModelStatus
 
 SMALL = """\
 weapons:
@@ -472,3 +473,608 @@ def test_weapon_profiles_are_the_weapons_as_written_once_the_scenario_is_accepte
         with pytest.raises(InvalidInput) as caught:
             weapon_profiles(text, "s.yaml")
         assert (caught.value.line, caught.value.path) == (line, "s.yaml")
+
+
+# Every bound of the format at both of its edges: the value just past it is refused with the whole
+# message (which key, which bound, which value), and the value on it is accepted. A bound moved by one, a
+# `<` for a `<=` or a message that names the wrong edge fails a row.
+REFUSED_PAST_A_BOUND = [
+    (
+        "ld: 8",
+        "ld: 1",
+        7,
+        "'ld' of model 'r1' must be from 2 to 12, not 1",
+    ),
+    (
+        "armour: 1",
+        "armour: -1",
+        11,
+        "'armour' of model '無人機' must be from 0 to 3, not -1",
+    ),
+    (
+        "arc: 90",
+        "arc: 360.5",
+        7,
+        "'arc' of model 'r1' must be from 0 to 360, not 360.5",
+    ),
+    (
+        "arc: 90",
+        "arc: -5",
+        7,
+        "'arc' of model 'r1' must be more than 0, not -5",
+    ),
+    (
+        "lock: 4",
+        "lock: 1",
+        2,
+        "'lock' of weapon 'carbine' must be from 2 to 6, not 1",
+    ),
+    (
+        "lock: 4",
+        "lock: 7",
+        2,
+        "'lock' of weapon 'carbine' must be from 2 to 6, not 7",
+    ),
+    (
+        "dice: 2,",
+        "dice: 0,",
+        2,
+        "'dice' of weapon 'carbine' must be at least 1, not 0",
+    ),
+    (
+        "dice: 2,",
+        "dice: 1001,",
+        2,
+        "'dice' of weapon 'carbine' must be at most 1000, not 1001",
+    ),
+    (
+        "damage: 1",
+        "damage: 1000001",
+        2,
+        "'damage' of weapon 'carbine' must be at most 1000000, not 1000001",
+    ),
+    (
+        "range: 18",
+        "range: 0",
+        2,
+        "'range' of weapon 'carbine' must be more than 0, not 0",
+    ),
+    (
+        "range: 18",
+        "range: 100000.5",
+        2,
+        "'range' of weapon 'carbine' must be at most 100000, not 100000.5",
+    ),
+    (
+        "wounds: 2",
+        "wounds: 0",
+        11,
+        "'wounds' of model '無人機' must be at least 1, not 0",
+    ),
+    (
+        "wounds: 2",
+        "wounds: 1000001",
+        11,
+        "'wounds' of model '無人機' must be at most 1000000, not 1000001",
+    ),
+    (
+        "facing: 45.5",
+        "facing: 100001",
+        7,
+        "'facing' of model 'r1' must be at most 100000, not 100001",
+    ),
+    (
+        "facing: 45.5",
+        "facing: -100001",
+        7,
+        "'facing' of model 'r1' must be at least -100000, not -100001",
+    ),
+    (
+        "at: [0, 0]",
+        "at: [-100000.5, 0]",
+        7,
+        "'at' of model 'r1' must be at least -100000, not -100000.5",
+    ),
+    (
+        "at: [0, 0]",
+        "at: [0, 0], base: 0",
+        7,
+        "'base' of model 'r1' must be more than 0, not 0",
+    ),
+    (
+        "at: [0, 0]",
+        "at: [0, 0], base: 100001",
+        7,
+        "'base' of model 'r1' must be at most 100000, not 100001",
+    ),
+    (
+        "critical 5,",
+        "critical 1,",
+        2,
+        "N of 'critical N' on weapon 'carbine' must be from 2 to 6, not 1",
+    ),
+    (
+        "critical 5,",
+        "critical 7,",
+        2,
+        "N of 'critical N' on weapon 'carbine' must be from 2 to 6, not 7",
+    ),
+    (
+        "minimum range 2.5",
+        "minimum range 100001",
+        2,
+        "N of 'minimum range N' on weapon 'carbine' must be at most 100000, not 100001.0",
+    ),
+    (
+        "dice: [6, 2]",
+        "seed: 9223372036854775809",
+        17,
+        "'seed' must be at most 9223372036854775808, not 9223372036854775809",
+    ),
+    (
+        "dice: [6, 2]",
+        "seed: -9223372036854775809",
+        17,
+        "'seed' must be at least -9223372036854775808, not -9223372036854775809",
+    ),
+]
+
+# Each refusal of a name, a list or a declaration, with its whole message: the hint that tells a unit
+# status from a model status, the line an id was first given on, the target a weapon was declared at.
+REFUSED_BY_NAME = [
+    (
+        "weapons:\n  carbine",
+        "weapons: [1]\nunits2:\n  carbine",
+        2,
+        "unknown key 'units2' in the scenario (did you mean 'units'?); allowed keys: weapons, units, "
+        "terrain, attack, response, dice, seed, description, expect",
+    ),
+    (
+        "side: red",
+        "side: red\n    traits: [swam]",
+        10,
+        "unknown unit trait 'swam' in 'traits' of unit 'drönes' (did you mean 'swarm'?); allowed: swarm",
+    ),
+    (
+        "side: red",
+        "side: red\n    traits: [swarm, swarm]",
+        10,
+        "unit trait 'swarm' is listed twice in 'traits' of unit 'drönes' (first on line 10)",
+    ),
+    (
+        "side: red",
+        "side: red\n    status: [pinned]",
+        10,
+        "unknown status 'pinned' in 'status' of unit 'drönes' (pinned is a model status: give it in the "
+        "model's 'status'); allowed: shaken, fleeing",
+    ),
+    (
+        "side: red",
+        "side: red\n    status: [engaged]",
+        10,
+        "unknown status 'engaged' in 'status' of unit 'drönes' (Engaged is found from positions, never "
+        "declared); allowed: shaken, fleeing",
+    ),
+    (
+        "side: red",
+        "side: red\n    status: [sleepy]",
+        10,
+        "unknown status 'sleepy' in 'status' of unit 'drönes'; allowed: shaken, fleeing",
+    ),
+    (
+        "status: [pinned]",
+        "status: [shaken]",
+        11,
+        "unknown status 'shaken' in 'status' of model '無人機' (shaken is a unit status: give it in the "
+        "unit's 'status'); allowed: pinned, immobilised, abandoned",
+    ),
+    (
+        "status: [pinned]",
+        "status: [pinned, pinned]",
+        11,
+        "status 'pinned' is listed twice in 'status' of model '無人機' (first on line 11)",
+    ),
+    (
+        "weapons: [carbine]",
+        "weapons: [carbine, carbine]",
+        7,
+        "weapon 'carbine' is listed twice in 'weapons' of model 'r1' (first on line 7)",
+    ),
+    (
+        "weapons: [carbine]",
+        "weapons: [carbin]",
+        7,
+        "unknown weapon 'carbin' carried by model 'r1' (did you mean 'carbine'?)",
+    ),
+    (
+        "weapons: [carbine]",
+        "weapons: [carbine, 5]",
+        7,
+        "an entry of 'weapons' of model 'r1' must be text, not the number 5",
+    ),
+    (
+        "id: 無人機",
+        "id: r1",
+        11,
+        "duplicate id 'r1': ids of units and models are unique (first on line 7)",
+    ),
+    (
+        "id: 無人機",
+        "id: rangers",
+        11,
+        "duplicate id 'rangers': ids of units and models are unique (first on line 4)",
+    ),
+    (
+        "id: 無人機",
+        "id: a/b",
+        11,
+        "model id 'a/b' must not contain '/'",
+    ),
+    (
+        "id: 無人機",
+        "id: ' '",
+        11,
+        "the id of a model must not be empty",
+    ),
+    (
+        "      - {id: 無人機",
+        "      - {id: x1, at: [1, 1], leader: true}\n      - {id: x2, at: [2, 2]}\n"
+        "      - {id: 無人機, leader: true",
+        13,
+        "unit 'drönes' has two leaders, 'x1' and '無人機': at most one is allowed",
+    ),
+    (
+        "units:\n",
+        "terrain:\n  - {kind: light, polygon: [[0, 0], [1, 0]]}\nunits:\n",
+        4,
+        "the polygon of a terrain piece needs at least 3 points, not 2",
+    ),
+    (
+        "units:\n",
+        "terrain:\n  - {kind: ruin, polygon: [[0, 0], [1, 0], [1, 1]]}\nunits:\n",
+        4,
+        "'kind' of a terrain piece must be one of: blocking, light, heavy; not 'ruin'",
+    ),
+    (
+        "units:\n",
+        "terrain:\n  - {kind: heavy, polygon: [[0, 0], [1, 0], [1]]}\nunits:\n",
+        4,
+        "a corner of a terrain polygon must be two numbers [x, y], not 1 values",
+    ),
+    (
+        "units:\n",
+        "terrain: {kind: ruins}\nunits:\n",
+        3,
+        "'terrain' of the scenario must be a list, not a mapping",
+    ),
+    (
+        "at: [0, 0]",
+        "at: [0, 0, 0]",
+        7,
+        "'at' of model 'r1' must be two numbers [x, y], not 3 values",
+    ),
+    (
+        "at: [0, 0]",
+        "at: 5",
+        7,
+        "'at' of model 'r1' (written [x, y]) must be a list, not the number 5",
+    ),
+    (
+        "cover: light",
+        "cover: medium",
+        11,
+        "'cover' of model '無人機' must be one of: none, light, heavy; not 'medium'",
+    ),
+    (
+        "cover: light",
+        "cover: lite",
+        11,
+        "'cover' of model '無人機' must be one of: none, light, heavy; not 'lite' (did you mean 'light'?)",
+    ),
+    (
+        "status: [pinned]",
+        "status: [pinned], holds_fire: 1",
+        11,
+        "'holds_fire' of model '無人機' must be true or false, not the number 1",
+    ),
+    (
+        "assault,",
+        "asault,",
+        2,
+        "unknown trait 'asault' of weapon 'carbine' (did you mean 'assault'?); known traits: assault, "
+        "heavy, pinning, precise, critical N, minimum range N",
+    ),
+    (
+        "assault,",
+        "assault 2,",
+        2,
+        "unknown trait 'assault 2' of weapon 'carbine' (did you mean 'assault'?); known traits: "
+        "assault, heavy, pinning, precise, critical N, minimum range N",
+    ),
+    (
+        "critical 5,",
+        "critical,",
+        2,
+        "unknown trait 'critical' of weapon 'carbine' (did you mean 'critical N'?); known traits: "
+        "assault, heavy, pinning, precise, critical N, minimum range N",
+    ),
+    (
+        "critical 5,",
+        "critical five,",
+        2,
+        "N of 'critical N' on weapon 'carbine' must be a whole number, not 'five'",
+    ),
+    (
+        "critical 5,",
+        "critical 5.5,",
+        2,
+        "N of 'critical N' on weapon 'carbine' must be a whole number, not '5.5'",
+    ),
+    (
+        "dice: [6, 2]",
+        "dice: 6",
+        17,
+        "'dice' of the scenario must be a list, not the number 6",
+    ),
+    (
+        "dice: [6, 2]",
+        "dice: [6, 2.0]",
+        17,
+        "a scripted die must be a whole number, not the number 2.0",
+    ),
+    (
+        "dice: [6, 2]",
+        "dice: [6, 2]\ndescription: ''",
+        18,
+        "'description' of the scenario must not be empty",
+    ),
+    (
+        "dice: [6, 2]",
+        "dice: [6, 2]\ndescription: 5",
+        18,
+        "'description' of the scenario must be text, not the number 5",
+    ),
+    (
+        "unit: rangers",
+        "unit: ranger",
+        13,
+        "unknown unit 'ranger' in the attacking unit (did you mean 'rangers'?)",
+    ),
+    (
+        "unit: rangers",
+        "unit: r1",
+        13,
+        "unknown unit 'r1' in the attacking unit ('r1' is a model of unit 'rangers')",
+    ),
+    (
+        "command: shoot",
+        "command: snap_fire",
+        14,
+        "snap_fire is a responding command: declare it under 'response', not as the attack",
+    ),
+    (
+        "targets:\n    - {unit: drönes, mark: 無人機}",
+        "targets: []",
+        15,
+        "the attack declares no targets",
+    ),
+    (
+        "{unit: drönes, mark: 無人機}",
+        "{unit: drönes, mark: 無人機}\n    - {unit: drönes, mark: 無人機}",
+        17,
+        "targets 1 and 2 both leave out 'models' and 'weapons': at most one target may take every "
+        "weapon not declared elsewhere",
+    ),
+    (
+        "{unit: drönes, mark: 無人機}",
+        "{unit: 無人機, mark: 無人機}",
+        16,
+        "unknown unit '無人機' in the unit of target 1 ('無人機' is a model of unit 'drönes')",
+    ),
+    (
+        "{unit: drönes, mark: 無人機}",
+        "{unit: drönes, mark: 無人機, models: [r1, r1]}",
+        16,
+        "model 'r1' is declared at target 1 (line 16) and again at target 1: each weapon fires at one "
+        "target only (Split Target, core/shooting.md#split-target)",
+    ),
+    (
+        "{unit: drönes, mark: 無人機}",
+        "{unit: drönes, mark: 無人機, models: [無人機]}",
+        16,
+        "'無人機' (a model firing at target 1) is not a model of unit 'rangers' ('無人機' is a model of unit "
+        "'drönes')",
+    ),
+    (
+        "{unit: drönes, mark: 無人機}",
+        "{unit: drönes, mark: 無人機, weapons: [r1/carbine, r1/carbine]}",
+        16,
+        "r1/carbine is declared at target 1 (line 16) and again at target 1: each weapon fires at one "
+        "target only (Split Target, core/shooting.md#split-target)",
+    ),
+    (
+        "{unit: drönes, mark: 無人機}",
+        "{unit: drönes, mark: 無人機, weapons: [r1/lance]}",
+        16,
+        "model 'r1' carries no weapon 'lance'; it carries: carbine",
+    ),
+    (
+        "{unit: drönes, mark: 無人機}",
+        "{unit: drönes, mark: 無人機, weapons: [r1]}",
+        16,
+        "a weapon firing at target 1 is written MODEL/WEAPON, such as r2/lance, not 'r1'",
+    ),
+    (
+        "{unit: drönes, mark: 無人機}",
+        "{unit: drönes, mark: 無人機, weapons: [r2/carbine]}",
+        16,
+        "'r2' (the model of 'r2/carbine') is not a model of unit 'rangers'",
+    ),
+    (
+        "{unit: drönes, mark: 無人機}",
+        "{unit: drönes, mark: 無人機, models: [r1], weapons: [r1/carbine]}",
+        16,
+        "r1/carbine is declared at target 1 (line 16) and again at target 1: each weapon fires at one "
+        "target only (Split Target, core/shooting.md#split-target)",
+    ),
+    (
+        "{unit: drönes, mark: 無人機}",
+        "{unit: drönes, mark: 無人機, weapons: [r1/carbine], models: [r1]}",
+        16,
+        "r1/carbine is declared at target 1 (line 16) and again at target 1: each weapon fires at one "
+        "target only (Split Target, core/shooting.md#split-target)",
+    ),
+    (
+        "{unit: drönes, mark: 無人機}",
+        "{unit: drönes, mark: r1}",
+        16,
+        "'r1' (the mark of target 1) is not a model of unit 'drönes' ('r1' is a model of unit 'rangers')",
+    ),
+    (
+        "dice: [6, 2]",
+        "dice: [6, 2]\nresponse: {command: snap_fire, mark: 無人機}",
+        18,
+        "'無人機' (the mark of the response) is not a model of unit 'rangers' ('無人機' is a model of unit "
+        "'drönes')",
+    ),
+    (
+        "dice: [6, 2]",
+        "dice: [6, 2]\nresponse: {command: shoot, mark: r1}",
+        18,
+        "'command' of the response must be one of: snap_fire; not 'shoot'",
+    ),
+    (
+        "dice: [6, 2]",
+        "dice: [6, 2]\nresponse: {command: snap_fire}",
+        18,
+        "the response has no 'mark': it is required",
+    ),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "line", "message"), REFUSED_PAST_A_BOUND + REFUSED_BY_NAME)
+def test_a_refusal_gives_its_line_and_its_whole_message(old: str, new: str, line: int, message: str) -> None:
+    assert old in SMALL
+    error = _error(SMALL.replace(old, new, 1))
+    assert (error.line, error.path, error.message) == (line, "s.yaml", message)
+
+
+CARBINE = "traits: [heavy, pinning, precise, assault,"
+ACCEPTED_ON_A_BOUND = [
+    ("ld: 8", "ld: 2", lambda b: b.model("r1").ld == 2),
+    ("ld: 8", "ld: 12", lambda b: b.model("r1").ld == 12),
+    ("armour: 1", "armour: 0", lambda b: b.model("無人機").armour == 0),
+    ("armour: 1", "armour: 3", lambda b: b.model("無人機").armour == 3),
+    ("arc: 90", "arc: 360", lambda b: b.model("r1").arc == 360.0),
+    ("arc: 90", "arc: 0.5", lambda b: b.model("r1").arc == 0.5),
+    ("lock: 4", "lock: 2", lambda b: b.weapon("carbine").lock == 2),
+    ("lock: 4", "lock: 6", lambda b: b.weapon("carbine").lock == 6),
+    ("dice: 2,", "dice: 1,", lambda b: b.weapon("carbine").dice == 1),
+    ("dice: 2,", "dice: 1000,", lambda b: b.weapon("carbine").dice == 1000),
+    ("damage: 1", "damage: 1000000", lambda b: b.weapon("carbine").damage == 1_000_000),
+    ("range: 18", "range: 0.01", lambda b: b.weapon("carbine").range == 0.01),
+    ("range: 18", "range: 100000", lambda b: b.weapon("carbine").range == 100_000.0),
+    ("wounds: 2", "wounds: 1", lambda b: b.model("無人機").wounds == 1),
+    ("wounds: 2", "wounds: 1000000", lambda b: b.model("無人機").wounds == 1_000_000),
+    ("facing: 45.5", "facing: -100000", lambda b: b.model("r1").facing == -100_000.0),
+    ("facing: 45.5", "facing: 100000", lambda b: b.model("r1").facing == 100_000.0),
+    ("at: [0, 0]", "at: [-100000, 100000]", lambda b: b.model("r1").at == (-100_000.0, 100_000.0)),
+    ("at: [0, 0]", "at: [0, 0], base: 0.01", lambda b: b.model("r1").base == 0.01),
+    ("at: [0, 0]", "at: [0, 0], base: 100000", lambda b: b.model("r1").base == 100_000.0),
+    ("critical 5,", "critical 2,", lambda b: b.weapon("carbine").critical == 2),
+    ("critical 5,", "critical 6,", lambda b: b.weapon("carbine").critical == 6),
+    ("minimum range 2.5", "minimum range 0", lambda b: b.weapon("carbine").minimum_range == 0.0),
+    ("minimum range 2.5", "minimum range 100000", lambda b: b.weapon("carbine").minimum_range == 1e5),
+    ("traits: [assault,", CARBINE, lambda b: b.weapon("carbine").heavy),
+    ("traits: [assault,", CARBINE, lambda b: b.weapon("carbine").pinning),
+    ("traits: [assault,", CARBINE, lambda b: b.weapon("carbine").precise),
+    ("status: [pinned]", "status: [pinned], holds_fire: true", lambda b: b.model("無人機").holds_fire),
+    ("cover: light", "cover: heavy", lambda b: b.model("無人機").cover is Cover.HEAVY),
+    ("cover: light", "cover: none", lambda b: b.model("無人機").cover is Cover.NONE),
+    ("side: red", "side: red\n    traits: [swarm]", lambda b: b.unit("drönes").traits == {"swarm"}),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "read"), ACCEPTED_ON_A_BOUND)
+def test_a_value_on_a_bound_is_accepted(old: str, new: str, read: Callable[[Battlefield], bool]) -> None:
+    assert old in SMALL
+    assert read(parse_scenario(SMALL.replace(old, new, 1), "s.yaml").battlefield)
+
+
+# A split's refusals name both declarations: the target and line of the first, the target of the second.
+SPLIT_REFUSED = [
+    (
+        "{unit: raiders, mark: x2, models: [s2]}",
+        "{unit: raiders, mark: x2, models: [s1]}",
+        21,
+        "model 's1' is declared at target 1 (line 19) and again at target 3: each weapon fires at one "
+        "target only (Split Target, core/shooting.md#split-target)",
+    ),
+    (
+        "{unit: walker, mark: w1, weapons: [s2/rifle]}",
+        "{unit: walker, mark: w1, weapons: [s1/rifle]}",
+        20,
+        "s1/rifle is declared at target 1 (line 19) and again at target 2: each weapon fires at one "
+        "target only (Split Target, core/shooting.md#split-target)",
+    ),
+    (
+        "{unit: raiders, mark: x2, models: [s2]}",
+        "{unit: raiders, mark: x2}",
+        21,
+        "unit 'raiders' is declared as target 3 and already as target 1 (line 19): each target of a "
+        "split is a different unit (Split Target, core/shooting.md#split-target)",
+    ),
+    (
+        "{unit: raiders, mark: x1, models: [s1]}",
+        "{unit: raiders, mark: x1}",
+        21,
+        "model 's2' is declared at target 2 (line 20) and again at target 3: each weapon fires at one "
+        "target only (Split Target, core/shooting.md#split-target)",
+    ),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "line", "message"), SPLIT_REFUSED)
+def test_a_split_refusal_names_both_declarations(old: str, new: str, line: int, message: str) -> None:
+    assert old in SPLIT
+    error = _error(SPLIT.replace(old, new, 1))
+    assert (error.line, error.path, error.message) == (line, "s.yaml", message)
+
+
+def test_a_split_with_one_open_target_is_read_target_by_target() -> None:
+    text = SPLIT.replace("    - {unit: raiders, mark: x2, models: [s2]}\n", "").replace("models: [s1]}", "}")
+    targets = parse_scenario(text, "s.yaml").attack.targets
+    assert [(t.unit, t.mark, t.models, t.weapons) for t in targets] == [
+        ("raiders", "x1", None, None),
+        ("walker", "w1", None, (("s2", "rifle"),)),
+    ]
+
+
+def test_the_model_and_dice_limits_count_the_whole_scenario_and_accept_the_limit_itself() -> None:
+    def models(unit: str, count: int) -> str:
+        return "\n".join(f"      - {{id: {unit}{i}, at: [0, {i}]}}" for i in range(count))
+
+    drone = "      - {id: 無人機, at: [12.5, 0], wounds: 2, armour: 1, status: [pinned], cover: light}"
+    leader = "      - {id: r1, at: [0, 0], leader: true, ld: 8, weapons: [carbine], arc: 90, facing: 45.5}"
+    at_limit = SMALL.replace(drone, drone + "\n" + models("d", MAX_MODELS - 2))
+    assert len(parse_scenario(at_limit).battlefield.unit("drönes").models) == MAX_MODELS - 1
+    past = SMALL.replace(drone, drone + "\n" + models("d", MAX_MODELS // 2)).replace(
+        leader, leader + "\n" + models("a", MAX_MODELS // 2)
+    )
+    error = _error(past)
+    assert (error.line, error.message) == (
+        10 + MAX_MODELS // 2,  # the drones' 'models': the count runs on across the units
+        f"the scenario has more than {MAX_MODELS:,} models",
+    )
+    ten = "\n".join(f"      - {{id: r{i}, at: [0, {i}], weapons: [carbine]}}" for i in range(10))
+    carried = SMALL.replace("dice: 2, lock", "dice: 1000, lock").replace(leader, ten)
+    assert parse_scenario(carried).battlefield.weapon("carbine").dice == 1000  # 10,000 dice: the limit
+    error = _error(
+        carried.replace(
+            "weapons: [carbine]}", "weapons: [carbine]}\n      - {id: r10, at: [1, 1], weapons: [carbine]}", 1
+        )
+    )
+    assert (error.line, error.message) == (
+        3,
+        "the models carry 11,000 Target Lock dice in all; at most 10,000 are supported",
+    )
