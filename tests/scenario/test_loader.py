@@ -34,6 +34,10 @@ dice: [6, 2]
 expect: {casualties: {無人機: immediate}, note: [1, 2.5, true, null]}
 """
 
+LEADER = "      - {id: r1, at: [0, 0], leader: true, ld: 8, weapons: [carbine], arc: 90, facing: 45.5}"
+DRONE = "      - {id: 無人機, at: [12.5, 0], wounds: 2, armour: 1, status: [pinned], cover: light}"
+"""SMALL's two model lines, which the limit tests replace with many models."""
+
 
 def _error(text: str) -> InvalidInput:
     with pytest.raises(InvalidInput) as caught:
@@ -244,12 +248,10 @@ def test_size_nesting_and_alias_bombs_are_refused_quickly(tmp_path: Path) -> Non
 
 def test_too_many_models_and_dice_are_refused() -> None:
     models = "\n".join(f"      - {{id: m{i}, at: [0, {i}]}}" for i in range(MAX_MODELS + 1))
-    text = SMALL.replace(
-        "      - {id: 無人機, at: [12.5, 0], wounds: 2, armour: 1, status: [pinned], cover: light}", models
-    )
+    text = SMALL.replace(DRONE, models)
     assert f"more than {MAX_MODELS:,} models" in _error(text).message
     many = SMALL.replace("dice: 2, lock", "dice: 1000, lock").replace(
-        "      - {id: r1, at: [0, 0], leader: true, ld: 8, weapons: [carbine], arc: 90, facing: 45.5}",
+        LEADER,
         "\n".join(f"      - {{id: r{i}, at: [0, {i}], weapons: [carbine]}}" for i in range(11)),
     )
     assert "Target Lock dice in all" in _error(many).message
@@ -479,126 +481,26 @@ def test_weapon_profiles_are_the_weapons_as_written_once_the_scenario_is_accepte
 # message (which key, which bound, which value), and the value on it is accepted. A bound moved by one, a
 # `<` for a `<=` or a message that names the wrong edge fails a row.
 REFUSED_PAST_A_BOUND = [
-    (
-        "ld: 8",
-        "ld: 1",
-        7,
-        "'ld' of model 'r1' must be from 2 to 12, not 1",
-    ),
-    (
-        "armour: 1",
-        "armour: -1",
-        11,
-        "'armour' of model '無人機' must be from 0 to 3, not -1",
-    ),
-    (
-        "arc: 90",
-        "arc: 360.5",
-        7,
-        "'arc' of model 'r1' must be from 0 to 360, not 360.5",
-    ),
-    (
-        "arc: 90",
-        "arc: -5",
-        7,
-        "'arc' of model 'r1' must be more than 0, not -5",
-    ),
-    (
-        "lock: 4",
-        "lock: 1",
-        2,
-        "'lock' of weapon 'carbine' must be from 2 to 6, not 1",
-    ),
-    (
-        "lock: 4",
-        "lock: 7",
-        2,
-        "'lock' of weapon 'carbine' must be from 2 to 6, not 7",
-    ),
-    (
-        "dice: 2,",
-        "dice: 0,",
-        2,
-        "'dice' of weapon 'carbine' must be at least 1, not 0",
-    ),
-    (
-        "dice: 2,",
-        "dice: 1001,",
-        2,
-        "'dice' of weapon 'carbine' must be at most 1000, not 1001",
-    ),
-    (
-        "damage: 1",
-        "damage: 1000001",
-        2,
-        "'damage' of weapon 'carbine' must be at most 1000000, not 1000001",
-    ),
-    (
-        "range: 18",
-        "range: 0",
-        2,
-        "'range' of weapon 'carbine' must be more than 0, not 0",
-    ),
-    (
-        "range: 18",
-        "range: 100000.5",
-        2,
-        "'range' of weapon 'carbine' must be at most 100000, not 100000.5",
-    ),
-    (
-        "wounds: 2",
-        "wounds: 0",
-        11,
-        "'wounds' of model '無人機' must be at least 1, not 0",
-    ),
-    (
-        "wounds: 2",
-        "wounds: 1000001",
-        11,
-        "'wounds' of model '無人機' must be at most 1000000, not 1000001",
-    ),
-    (
-        "facing: 45.5",
-        "facing: 100001",
-        7,
-        "'facing' of model 'r1' must be at most 100000, not 100001",
-    ),
-    (
-        "facing: 45.5",
-        "facing: -100001",
-        7,
-        "'facing' of model 'r1' must be at least -100000, not -100001",
-    ),
-    (
-        "at: [0, 0]",
-        "at: [-100000.5, 0]",
-        7,
-        "'at' of model 'r1' must be at least -100000, not -100000.5",
-    ),
-    (
-        "at: [0, 0]",
-        "at: [0, 0], base: 0",
-        7,
-        "'base' of model 'r1' must be more than 0, not 0",
-    ),
-    (
-        "at: [0, 0]",
-        "at: [0, 0], base: 100001",
-        7,
-        "'base' of model 'r1' must be at most 100000, not 100001",
-    ),
-    (
-        "critical 5,",
-        "critical 1,",
-        2,
-        "N of 'critical N' on weapon 'carbine' must be from 2 to 6, not 1",
-    ),
-    (
-        "critical 5,",
-        "critical 7,",
-        2,
-        "N of 'critical N' on weapon 'carbine' must be from 2 to 6, not 7",
-    ),
+    ("ld: 8", "ld: 1", 7, "'ld' of model 'r1' must be from 2 to 12, not 1"),
+    ("armour: 1", "armour: -1", 11, "'armour' of model '無人機' must be from 0 to 3, not -1"),
+    ("arc: 90", "arc: 360.5", 7, "'arc' of model 'r1' must be from 0 to 360, not 360.5"),
+    ("arc: 90", "arc: -5", 7, "'arc' of model 'r1' must be more than 0, not -5"),
+    ("lock: 4", "lock: 1", 2, "'lock' of weapon 'carbine' must be from 2 to 6, not 1"),
+    ("lock: 4", "lock: 7", 2, "'lock' of weapon 'carbine' must be from 2 to 6, not 7"),
+    ("dice: 2,", "dice: 0,", 2, "'dice' of weapon 'carbine' must be at least 1, not 0"),
+    ("dice: 2,", "dice: 1001,", 2, "'dice' of weapon 'carbine' must be at most 1000, not 1001"),
+    ("damage: 1", "damage: 1000001", 2, "'damage' of weapon 'carbine' must be at most 1000000, not 1000001"),
+    ("range: 18", "range: 0", 2, "'range' of weapon 'carbine' must be more than 0, not 0"),
+    ("range: 18", "range: 100000.5", 2, "'range' of weapon 'carbine' must be at most 100000, not 100000.5"),
+    ("wounds: 2", "wounds: 0", 11, "'wounds' of model '無人機' must be at least 1, not 0"),
+    ("wounds: 2", "wounds: 1000001", 11, "'wounds' of model '無人機' must be at most 1000000, not 1000001"),
+    ("facing: 45.5", "facing: 100001", 7, "'facing' of model 'r1' must be at most 100000, not 100001"),
+    ("facing: 45.5", "facing: -100001", 7, "'facing' of model 'r1' must be at least -100000, not -100001"),
+    ("at: [0, 0]", "at: [-100000.5, 0]", 7, "'at' of model 'r1' must be at least -100000, not -100000.5"),
+    ("at: [0, 0]", "at: [0, 0], base: 0", 7, "'base' of model 'r1' must be more than 0, not 0"),
+    ("at: [0, 0]", "at: [0, 0], base: 100001", 7, "'base' of model 'r1' must be at most 100000, not 100001"),
+    ("critical 5,", "critical 1,", 2, "N of 'critical N' on weapon 'carbine' must be from 2 to 6, not 1"),
+    ("critical 5,", "critical 7,", 2, "N of 'critical N' on weapon 'carbine' must be from 2 to 6, not 7"),
     (
         "minimum range 2.5",
         "minimum range 100001",
@@ -692,30 +594,15 @@ REFUSED_BY_NAME = [
         7,
         "an entry of 'weapons' of model 'r1' must be text, not the number 5",
     ),
-    (
-        "id: 無人機",
-        "id: r1",
-        11,
-        "duplicate id 'r1': ids of units and models are unique (first on line 7)",
-    ),
+    ("id: 無人機", "id: r1", 11, "duplicate id 'r1': ids of units and models are unique (first on line 7)"),
     (
         "id: 無人機",
         "id: rangers",
         11,
         "duplicate id 'rangers': ids of units and models are unique (first on line 4)",
     ),
-    (
-        "id: 無人機",
-        "id: a/b",
-        11,
-        "model id 'a/b' must not contain '/'",
-    ),
-    (
-        "id: 無人機",
-        "id: ' '",
-        11,
-        "the id of a model must not be empty",
-    ),
+    ("id: 無人機", "id: a/b", 11, "model id 'a/b' must not contain '/'"),
+    ("id: 無人機", "id: ' '", 11, "the id of a model must not be empty"),
     (
         "      - {id: 無人機",
         "      - {id: x1, at: [1, 1], leader: true}\n      - {id: x2, at: [2, 2]}\n"
@@ -747,18 +634,8 @@ REFUSED_BY_NAME = [
         3,
         "'terrain' of the scenario must be a list, not a mapping",
     ),
-    (
-        "at: [0, 0]",
-        "at: [0, 0, 0]",
-        7,
-        "'at' of model 'r1' must be two numbers [x, y], not 3 values",
-    ),
-    (
-        "at: [0, 0]",
-        "at: 5",
-        7,
-        "'at' of model 'r1' (written [x, y]) must be a list, not the number 5",
-    ),
+    ("at: [0, 0]", "at: [0, 0, 0]", 7, "'at' of model 'r1' must be two numbers [x, y], not 3 values"),
+    ("at: [0, 0]", "at: 5", 7, "'at' of model 'r1' (written [x, y]) must be a list, not the number 5"),
     (
         "cover: light",
         "cover: medium",
@@ -810,24 +687,9 @@ REFUSED_BY_NAME = [
         2,
         "N of 'critical N' on weapon 'carbine' must be a whole number, not '5.5'",
     ),
-    (
-        "dice: [6, 2]",
-        "dice: 6",
-        17,
-        "'dice' of the scenario must be a list, not the number 6",
-    ),
-    (
-        "dice: [6, 2]",
-        "dice: [6, 2.0]",
-        17,
-        "a scripted die must be a whole number, not the number 2.0",
-    ),
-    (
-        "dice: [6, 2]",
-        "dice: [6, 2]\ndescription: ''",
-        18,
-        "'description' of the scenario must not be empty",
-    ),
+    ("dice: [6, 2]", "dice: 6", 17, "'dice' of the scenario must be a list, not the number 6"),
+    ("dice: [6, 2]", "dice: [6, 2.0]", 17, "a scripted die must be a whole number, not the number 2.0"),
+    ("dice: [6, 2]", "dice: [6, 2]\ndescription: ''", 18, "'description' of the scenario must not be empty"),
     (
         "dice: [6, 2]",
         "dice: [6, 2]\ndescription: 5",
@@ -852,12 +714,7 @@ REFUSED_BY_NAME = [
         14,
         "snap_fire is a responding command: declare it under 'response', not as the attack",
     ),
-    (
-        "targets:\n    - {unit: drönes, mark: 無人機}",
-        "targets: []",
-        15,
-        "the attack declares no targets",
-    ),
+    ("targets:\n    - {unit: drönes, mark: 無人機}", "targets: []", 15, "the attack declares no targets"),
     (
         "{unit: drönes, mark: 無人機}",
         "{unit: drönes, mark: 無人機}\n    - {unit: drönes, mark: 無人機}",
@@ -1054,12 +911,10 @@ def test_the_model_and_dice_limits_count_the_whole_scenario_and_accept_the_limit
     def models(unit: str, count: int) -> str:
         return "\n".join(f"      - {{id: {unit}{i}, at: [0, {i}]}}" for i in range(count))
 
-    drone = "      - {id: 無人機, at: [12.5, 0], wounds: 2, armour: 1, status: [pinned], cover: light}"
-    leader = "      - {id: r1, at: [0, 0], leader: true, ld: 8, weapons: [carbine], arc: 90, facing: 45.5}"
-    at_limit = SMALL.replace(drone, drone + "\n" + models("d", MAX_MODELS - 2))
+    at_limit = SMALL.replace(DRONE, DRONE + "\n" + models("d", MAX_MODELS - 2))
     assert len(parse_scenario(at_limit).battlefield.unit("drönes").models) == MAX_MODELS - 1
-    past = SMALL.replace(drone, drone + "\n" + models("d", MAX_MODELS // 2)).replace(
-        leader, leader + "\n" + models("a", MAX_MODELS // 2)
+    past = SMALL.replace(DRONE, DRONE + "\n" + models("d", MAX_MODELS // 2)).replace(
+        LEADER, LEADER + "\n" + models("a", MAX_MODELS // 2)
     )
     error = _error(past)
     assert (error.line, error.message) == (
@@ -1067,7 +922,7 @@ def test_the_model_and_dice_limits_count_the_whole_scenario_and_accept_the_limit
         f"the scenario has more than {MAX_MODELS:,} models",
     )
     ten = "\n".join(f"      - {{id: r{i}, at: [0, {i}], weapons: [carbine]}}" for i in range(10))
-    carried = SMALL.replace("dice: 2, lock", "dice: 1000, lock").replace(leader, ten)
+    carried = SMALL.replace("dice: 2, lock", "dice: 1000, lock").replace(LEADER, ten)
     assert parse_scenario(carried).battlefield.weapon("carbine").dice == 1000  # 10,000 dice: the limit
     error = _error(
         carried.replace(
