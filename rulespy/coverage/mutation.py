@@ -244,16 +244,33 @@ def _statement_starts(source: str) -> dict[int, int]:
     return starts
 
 
+def line_reached(line: int, starts: dict[int, int], ran: set[int]) -> bool:
+    """Whether the examples executed the statement holding ``line`` (``starts`` from
+    ``_statement_starts``, ``ran`` coverage.py's executed lines of the module).
+
+    coverage.py counts a statement at its first line, except where the first line holds no code of its
+    own: on Python 3.11 an ``if (`` whose condition starts on the next line is counted at the lines of the
+    condition that ran, never at the ``if``. So a line of a statement that spans lines is reached when the
+    statement's first line ran or the line itself did; a statement's first line only when it ran (a
+    decorated ``def`` runs at import, counted at its decorator, while its body may never run)."""
+    start = starts.get(line)
+    return start in ran or (start is not None and start != line and line in ran)
+
+
 def mark_unreached_lines(root: Path) -> int:
     """Mark "unreached" (mutmut's exit code 33) every mutant not yet tested whose changed statement no
-    example executes: no test can notice it, so mutmut need not run one. How many were marked."""
-    pending = [
-        meta
+    example executes: no test can notice it, so mutmut need not run one. How many were marked.
+
+    A cache made before ``line_reached`` counted a line of a statement that spans lines holds such
+    mutants marked unreached although their line ran; each is made untested again, so that this run tests
+    it (mutmut's own 33, a function no example reaches, is left as it is)."""
+    codes_of = {
+        meta: set(json.loads(meta.read_text(encoding="utf-8"))["exit_code_by_key"].values())
         for meta in metas(root)
-        if None in json.loads(meta.read_text(encoding="utf-8"))["exit_code_by_key"].values()
-    ]
-    if not pending:
-        return 0
+    }
+    if not any(None in codes for codes in codes_of.values()):
+        return 0  # nothing to test: the examples' coverage is not needed
+    pending = [meta for meta, codes in codes_of.items() if {None, 33} & codes]
     executed = executed_lines(root)
     marked = 0
     for meta in pending:
@@ -265,10 +282,14 @@ def mark_unreached_lines(root: Path) -> int:
         codes = data["exit_code_by_key"]
         for key, code in codes.items():
             mutant = mutants.get(key)
-            if code is None and mutant is not None and mutant.line and starts.get(mutant.line) not in ran:
-                if mutant.line in starts:
-                    codes[key] = 33
-                    marked += 1
+            if code not in (None, 33) or mutant is None or not mutant.line or mutant.line not in starts:
+                continue
+            reached = line_reached(mutant.line, starts, ran)
+            if code is None and not reached:
+                codes[key] = 33
+                marked += 1
+            elif code == 33 and reached and starts[mutant.line] not in ran:
+                codes[key] = None  # marked when only the first lines of statements counted: test it now
         meta.write_text(json.dumps(data), encoding="utf-8")
     return marked
 

@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
+from types import FrameType
 
 import pytest
 
@@ -340,3 +342,91 @@ def test_the_format_and_message_steps_ask_against_the_tests_as_they_are_now(
     assert (copy / "test_malformed.py").read_text(encoding="utf-8") == "NEW = 1\n"
     assert not (tmp_path / "mutants/examples").exists()  # gone from the checkout, gone from the copy
     assert (tmp_path / "mutants/rulespy").is_dir()  # mutmut's mutated engine is not touched
+
+
+GUARD = """def far(a, box):
+    if (
+        a < box[0]
+        or a > box[1]
+    ):
+        return True
+    return False
+"""
+
+GUARD_MUTATED = """
+def x_far__mutmut_orig(a, box):
+    if (
+        a < box[0]
+        or a > box[1]
+    ):
+        return True
+    return False
+def x_far__mutmut_1(a, box):
+    if (
+        a < box[0]
+        or a >= box[1]
+    ):
+        return True
+    return False
+def x_far__mutmut_2(a, box):
+    if (
+        a < box[0]
+        or a > box[1]
+    ):
+        return False
+    return False
+"""
+
+
+def _executed(source: str, call: str) -> set[int]:
+    """The lines of ``source`` that report a line event when ``call`` runs it: what coverage.py's tracer
+    counts as executed (it is not installed for ``make test``; ``sys.settrace`` gives the same events)."""
+    lines: set[int] = set()
+
+    def trace(frame: FrameType, event: str, arg: object) -> object:
+        if frame.f_code.co_filename == "guard.py" and event == "line":
+            lines.add(frame.f_lineno)
+        return trace
+
+    space: dict[str, object] = {}
+    exec(compile(source, "guard.py", "exec"), space)  # noqa: S102 - the test's own source
+    before = sys.gettrace()
+    sys.settrace(trace)
+    try:
+        exec(call, space)  # noqa: S102
+    finally:
+        sys.settrace(before)
+    return lines | {1}  # the `def` ran at import
+
+
+def test_a_condition_written_over_lines_is_reached_where_coverage_counts_it() -> None:
+    """coverage.py counts ``if (`` at the lines of its condition that ran, not at the ``if``: a mutant on
+    such a line is reached; one on a line the condition never got to (``or`` stopped before it) is not."""
+    from rulespy.coverage.mutation import _statement_starts, line_reached
+
+    starts = _statement_starts(GUARD)
+    both = _executed(GUARD, "far(5, (0, 9))")  # neither side true: both comparisons ran
+    assert 2 not in both and {3, 4} <= both  # the premise: the `if (` line itself is never counted
+    assert line_reached(3, starts, both) and line_reached(4, starts, both)
+    first = _executed(GUARD, "far(-1, (0, 9))")  # `or` stops at the first comparison
+    assert line_reached(3, starts, first) and not line_reached(4, starts, first)
+    assert not line_reached(6, starts, both) and line_reached(6, starts, first)  # the body: its own line
+    assert not line_reached(1, starts, set()) and line_reached(1, starts, {1})  # a `def`: only itself
+
+
+def test_mutants_marked_unreached_before_a_line_of_a_condition_counted_are_tested_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import rulespy.coverage.mutation as mutation
+
+    keys: dict[str, int | None] = {
+        "rulespy.core.x.x_far__mutmut_1": 33,
+        "rulespy.core.x.x_far__mutmut_2": None,
+    }
+    root = mutated_repo(tmp_path, "x", (GUARD, GUARD_MUTATED), keys, ("core/d.md", "# D {#d}\n"))
+    ran = {"rulespy/core/x.py": {1, 3, 4, 7}}  # both comparisons false: the body never ran
+    monkeypatch.setattr(mutation, "executed_lines", lambda root: ran)
+    assert mutation.mark_unreached_lines(root) == 1  # the body's mutant: unreached
+    assert _codes(root) == {"rulespy.core.x.x_far__mutmut_1": None, "rulespy.core.x.x_far__mutmut_2": 33}
+    assert mutation.mark_unreached_lines(root) == 0  # run again: the comparison's mutant is reached
+    assert _codes(root)["rulespy.core.x.x_far__mutmut_2"] == 33  # and the body's is still unreached
