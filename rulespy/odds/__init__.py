@@ -1,7 +1,8 @@
 """Exact odds of a scenario's attack, computed from the same state machine ``rulespy resolve`` runs.
 
-``odds(scenario)`` returns an ``Odds`` (``rulespy.odds.summary``); ``table(scenario)`` and
-``markdown_table(scenario)`` are what a rule page shows beside a worked example. The scenario's ``dice``
+``odds(scenario)`` returns an ``Odds`` (``rulespy.odds.summary``; its ``casualties`` are the distribution
+in the first target's unit) and ``markdown_table(scenario)`` is what a rule page shows beside a worked
+example. The scenario's ``dice``
 and ``seed`` are ignored: every die is enumerated with its probability, nothing is sampled.
 
 What a player reads (the casualties) is computed from final states that keep the casualties alone
@@ -26,8 +27,6 @@ Rule: sequences/shooting_sequence.md#shooting-sequence
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 from rulespy.odds.exact import MAX_DEALS, MAX_STATES, MAX_TRANSITIONS, WOUNDS, TooLarge, final_states
 from rulespy.odds.limits import check_size
 from rulespy.odds.render import bar_chart
@@ -45,7 +44,6 @@ __all__ = [
     "bar_chart",
     "markdown_table",
     "odds",
-    "table",
 ]
 
 
@@ -80,12 +78,6 @@ def odds(scenario: Scenario) -> Odds:
         error.path = error.path or scenario.path
         raise
     return summarise(sequence, finals)
-
-
-def table(scenario: Scenario) -> list[tuple[int, Fraction]]:
-    """The distribution of casualties in the first target's unit: ``[(casualties, probability), ...]``,
-    every count from 0 to the unit's size."""
-    return list(odds(scenario).casualties)
 
 
 def markdown_table(scenario: Scenario) -> str:

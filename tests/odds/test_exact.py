@@ -8,7 +8,7 @@ from math import comb
 import pytest
 
 from rulespy.errors import IllegalDeclaration
-from rulespy.odds import TooLarge, markdown_table, odds, table
+from rulespy.odds import TooLarge, markdown_table, odds
 from rulespy.odds.exact import final_states
 from rulespy.scenario import parse_scenario
 from rulespy.sequences.shooting_sequence import ShootingSequence
@@ -107,9 +107,9 @@ def test_size_limit_refuses_instead_of_running_on() -> None:
         final_states(sequence, max_transitions=10)
 
 
-def test_table_and_markdown_table_for_rule_pages() -> None:
+def test_the_casualties_and_markdown_table_for_rule_pages() -> None:
     scenario = parse_scenario(BINOMIAL)
-    rows = table(scenario)
+    rows = odds(scenario).casualties
     assert rows[0] == (0, Fraction(1, 64))
     text = markdown_table(scenario)
     assert text.startswith("| casualties in cultists | chance | exact |")
