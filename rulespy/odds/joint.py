@@ -59,13 +59,12 @@ class Layers:
 
     ``follow[i][c]`` lists, for class ``c`` before group ``i`` rolls, the class it reaches with 0, 1,
     ... successes of that group; ``start`` is the class of the round's first deal; ``finals[c]`` is a
-    deal of final class ``c`` (one with the class's outcome) and ``outcomes[c]`` that outcome.
+    deal of final class ``c`` (one with the class's outcome).
     """
 
     follow: list[list[tuple[int, ...]]]
     start: int
     finals: list[DealId]
-    outcomes: list[Hashable]
 
 
 def layers(
@@ -101,7 +100,6 @@ def layers(
     # Backward: the outcome classes at the end, then before each group the rows of classes it leads to.
     numbers: dict[Hashable, int] = {}
     finals: list[DealId] = []
-    outcomes: list[Hashable] = []
     cls: dict[DealId, int] = {}
     for last in layer:
         end = outcome(last)
@@ -109,7 +107,6 @@ def layers(
         if number is None:
             number = numbers[end] = len(finals)
             finals.append(last)
-            outcomes.append(end)
         cls[last] = number
     follow: list[list[tuple[int, ...]]] = []
     for (weapon, dice), firsts in zip(reversed(groups), reversed(seen_layers), strict=True):
@@ -132,7 +129,7 @@ def layers(
         follow.append(rows)
         cls = before
     follow.reverse()
-    return Layers(follow, cls[start], finals, outcomes)
+    return Layers(follow, cls[start], finals)
 
 
 def reach(crit: Layers, guess: list[int]) -> list[list[frozenset[int]]]:
