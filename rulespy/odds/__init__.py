@@ -2,8 +2,8 @@
 
 ``odds(scenario)`` returns an ``Odds`` (``rulespy.odds.summary``; its ``casualties`` are the distribution
 in the first target's unit) and ``markdown_table(scenario)`` is what a rule page shows beside a worked
-example. The scenario's ``dice``
-and ``seed`` are ignored: every die is enumerated with its probability, nothing is sampled.
+example. The scenario's ``dice`` and ``seed`` are ignored: every die is enumerated with its probability,
+nothing is sampled.
 
 What a player reads (the casualties) is computed from final states that keep the casualties alone
 (``final_states`` with ``exact.CASUALTIES``): survivors' wounds and pins, which nothing printed depends
