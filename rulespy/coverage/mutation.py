@@ -264,22 +264,19 @@ def mark_unreached_lines(root: Path) -> int:
     A cache made before ``line_reached`` counted a line of a statement that spans lines holds such
     mutants marked unreached although their line ran; each is made untested again, so that this run tests
     it (mutmut's own 33, a function no example reaches, is left as it is)."""
-    codes_of = {
-        meta: set(json.loads(meta.read_text(encoding="utf-8"))["exit_code_by_key"].values())
-        for meta in metas(root)
-    }
-    if not any(None in codes for codes in codes_of.values()):
+    data_of = {meta: json.loads(meta.read_text(encoding="utf-8")) for meta in metas(root)}
+    if not any(None in data["exit_code_by_key"].values() for data in data_of.values()):
         return 0  # nothing to test: the examples' coverage is not needed
-    pending = [meta for meta, codes in codes_of.items() if {None, 33} & codes]
     executed = executed_lines(root)
     marked = 0
-    for meta in pending:
+    for meta, data in data_of.items():
+        codes = data["exit_code_by_key"]
+        if not {None, 33} & set(codes.values()):
+            continue
         mutants = {m.key: m for m in mutants_of(root, meta)}
         relative = meta.relative_to(root / FOLDER).as_posix().removesuffix(".meta")
         starts = _statement_starts((root / relative).read_text(encoding="utf-8"))
         ran = executed.get(relative, set())
-        data = json.loads(meta.read_text(encoding="utf-8"))
-        codes = data["exit_code_by_key"]
         for key, code in codes.items():
             mutant = mutants.get(key)
             if code not in (None, 33) or mutant is None or not mutant.line or mutant.line not in starts:

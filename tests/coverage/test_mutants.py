@@ -353,29 +353,14 @@ GUARD = """def far(a, box):
     return False
 """
 
-GUARD_MUTATED = """
-def x_far__mutmut_orig(a, box):
-    if (
-        a < box[0]
-        or a > box[1]
-    ):
-        return True
-    return False
-def x_far__mutmut_1(a, box):
-    if (
-        a < box[0]
-        or a >= box[1]
-    ):
-        return True
-    return False
-def x_far__mutmut_2(a, box):
-    if (
-        a < box[0]
-        or a > box[1]
-    ):
-        return False
-    return False
-"""
+GUARD_MUTATED = "\n" + "".join(  # mutmut's copy: the function unchanged, then each mutant of it
+    GUARD.replace("def far", f"def x_far__mutmut_{name}").replace(before, after)
+    for name, before, after in (
+        ("orig", "", ""),
+        ("1", "a > box", "a >= box"),
+        ("2", "return True", "return False"),
+    )
+)
 
 
 def _executed(source: str, call: str) -> set[int]:
